@@ -1,0 +1,295 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * ngx_http_behave_module: behavioural annotation of conversations inside
+ * nginx workers.  This file holds the module definition, the directives
+ * and the configuration; the handlers live in src/, the analysis in
+ * src/core/ (plain C, no nginx header).
+ */
+
+
+#include <ngx_config.h>
+#include <ngx_core.h>
+#include <ngx_http.h>
+
+#include "ngx_http_behave_common.h"
+
+
+#define NGX_HTTP_BEHAVE_SURFACE_ANALYZE  0x01
+
+
+static void *ngx_http_behave_create_main_conf(ngx_conf_t *cf);
+static char *ngx_http_behave_init_main_conf(ngx_conf_t *cf, void *conf);
+static void *ngx_http_behave_create_loc_conf(ngx_conf_t *cf);
+static char *ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent,
+    void *child);
+
+static char *ngx_http_behave_analyze(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_behave_set_surface(ngx_conf_t *cf,
+    ngx_http_behave_loc_conf_t *blcf, ngx_uint_t surface,
+    ngx_http_handler_pt handler);
+
+
+static ngx_conf_post_t  ngx_http_behave_size_post;
+
+
+static ngx_command_t  ngx_http_behave_commands[] = {
+
+    { ngx_string("behave_analyze"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_behave_analyze,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_keys"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_http_behave_keys,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_max_message_size"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_size_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_behave_loc_conf_t, max_message_size),
+      &ngx_http_behave_size_post },
+
+    { ngx_string("behave_max_body_size"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_size_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_behave_loc_conf_t, max_body_size),
+      &ngx_http_behave_size_post },
+
+    { ngx_string("behave_shm_size"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_size_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_behave_main_conf_t, shm_size),
+      NULL },
+
+      ngx_null_command
+};
+
+
+static ngx_http_module_t  ngx_http_behave_module_ctx = {
+    NULL,                                  /* preconfiguration */
+    ngx_http_behave_filter_init,           /* postconfiguration */
+
+    ngx_http_behave_create_main_conf,      /* create main configuration */
+    ngx_http_behave_init_main_conf,        /* init main configuration */
+
+    NULL,                                  /* create server configuration */
+    NULL,                                  /* merge server configuration */
+
+    ngx_http_behave_create_loc_conf,       /* create location configuration */
+    ngx_http_behave_merge_loc_conf         /* merge location configuration */
+};
+
+
+ngx_module_t  ngx_http_behave_module = {
+    NGX_MODULE_V1,
+    &ngx_http_behave_module_ctx,           /* module context */
+    ngx_http_behave_commands,              /* module directives */
+    NGX_HTTP_MODULE,                       /* module type */
+    NULL,                                  /* init master */
+    NULL,                                  /* init module */
+    NULL,                                  /* init process */
+    NULL,                                  /* init thread */
+    NULL,                                  /* exit thread */
+    NULL,                                  /* exit process */
+    NULL,                                  /* exit master */
+    NGX_MODULE_V1_PADDING
+};
+
+
+static char *
+ngx_http_behave_size_check(ngx_conf_t *cf, void *post, void *data)
+{
+    size_t  *sp = data;
+
+    if (*sp == 0) {
+        return "must be greater than 0";
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static ngx_conf_post_t  ngx_http_behave_size_post = {
+    ngx_http_behave_size_check
+};
+
+
+static void *
+ngx_http_behave_create_main_conf(ngx_conf_t *cf)
+{
+    ngx_http_behave_main_conf_t  *bmcf;
+
+    bmcf = ngx_pcalloc(cf->pool, sizeof(ngx_http_behave_main_conf_t));
+    if (bmcf == NULL) {
+        return NULL;
+    }
+
+    bmcf->shm_size = NGX_CONF_UNSET_SIZE;
+
+    return bmcf;
+}
+
+
+static char *
+ngx_http_behave_init_main_conf(ngx_conf_t *cf, void *conf)
+{
+    ngx_http_behave_main_conf_t *bmcf = conf;
+
+    ngx_str_t  name = ngx_string(NGX_HTTP_BEHAVE_SHM_NAME);
+
+    ngx_conf_init_size_value(bmcf->shm_size, NGX_HTTP_BEHAVE_SHM_DEFAULT);
+
+    if (bmcf->shm_size < 8 * ngx_pagesize) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"behave_shm_size\" must be at least %uz",
+                           8 * ngx_pagesize);
+        return NGX_CONF_ERROR;
+    }
+
+    bmcf->shm_zone = ngx_shared_memory_add(cf, &name, bmcf->shm_size,
+                                           &ngx_http_behave_module);
+    if (bmcf->shm_zone == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    bmcf->shm_zone->init = ngx_http_behave_meter_init_zone;
+    bmcf->shm_zone->data = bmcf;
+
+    return NGX_CONF_OK;
+}
+
+
+static void *
+ngx_http_behave_create_loc_conf(ngx_conf_t *cf)
+{
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    blcf = ngx_pcalloc(cf->pool, sizeof(ngx_http_behave_loc_conf_t));
+    if (blcf == NULL) {
+        return NULL;
+    }
+
+    /*
+     * set by ngx_pcalloc():
+     *
+     *     blcf->keys_file = { 0, NULL };
+     *     blcf->surfaces = 0;
+     */
+
+    blcf->keys = NGX_CONF_UNSET_PTR;
+    blcf->max_message_size = NGX_CONF_UNSET_SIZE;
+    blcf->max_body_size = NGX_CONF_UNSET_SIZE;
+
+    return blcf;
+}
+
+
+static char *
+ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
+{
+    ngx_http_behave_loc_conf_t *prev = parent;
+    ngx_http_behave_loc_conf_t *conf = child;
+
+    ngx_http_core_loc_conf_t  *clcf;
+
+    ngx_conf_merge_ptr_value(conf->keys, prev->keys, NULL);
+    ngx_conf_merge_size_value(conf->max_message_size,
+                              prev->max_message_size, 32 * 1024);
+    ngx_conf_merge_size_value(conf->max_body_size,
+                              prev->max_body_size, 1024 * 1024);
+
+    if (conf->surfaces && conf->keys == NULL) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "the behave handler of this location needs "
+                           "\"behave_keys\" at this or an outer level");
+        return NGX_CONF_ERROR;
+    }
+
+    if (conf->max_message_size > conf->max_body_size) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"behave_max_message_size\" %uz is larger "
+                           "than \"behave_max_body_size\" %uz",
+                           conf->max_message_size, conf->max_body_size);
+        return NGX_CONF_ERROR;
+    }
+
+    /*
+     * A body over behave_max_body_size is refused by nginx itself, before
+     * it is read (the filter makes that answer JSON): client_max_body_size
+     * is raised to behave_max_body_size where it is lower.
+     */
+
+    if (conf->surfaces) {
+        clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+
+        if (clcf->client_max_body_size != 0
+            && clcf->client_max_body_size < (off_t) conf->max_body_size)
+        {
+            clcf->client_max_body_size = conf->max_body_size;
+        }
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_behave_analyze(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    return ngx_http_behave_set_surface(cf, conf,
+                                       NGX_HTTP_BEHAVE_SURFACE_ANALYZE,
+                                       ngx_http_behave_analyze_handler);
+}
+
+
+static char *
+ngx_http_behave_set_surface(ngx_conf_t *cf, ngx_http_behave_loc_conf_t *blcf,
+    ngx_uint_t surface, ngx_http_handler_pt handler)
+{
+    ngx_http_core_loc_conf_t  *clcf;
+
+    if (blcf->surfaces) {
+        return "is duplicate: one behave handler per location";
+    }
+
+    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+
+    if (clcf->handler != NULL) {
+        return "conflicts with another content handler in this location";
+    }
+
+    clcf->handler = handler;
+    blcf->surfaces = surface;
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_behave_loc_conf_t *blcf = conf;
+
+    ngx_str_t  *value;
+
+    if (blcf->keys != NGX_CONF_UNSET_PTR) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+    blcf->keys_file = value[1];
+
+    return ngx_http_behave_keys_load(cf, &blcf->keys_file, &blcf->keys);
+}

@@ -1,0 +1,52 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Parsing and validation of a POST /v1/analyze body (spec 2.2).
+ */
+
+#ifndef BEHAVE_REQUEST_H
+#define BEHAVE_REQUEST_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "behave_error.h"
+
+
+#define BEHAVE_SPEAKER_CUSTOMER     0
+#define BEHAVE_SPEAKER_AGENT        1
+
+#define BEHAVE_CONVERSATION_ID_MAX  128
+
+
+typedef struct {
+    cJSON         *root;            /* owns every pointer below */
+    const char    *message;
+    size_t         message_len;
+    const char    *conversation_id; /* NULL when absent */
+    size_t         conversation_id_len;
+    int            speaker;         /* BEHAVE_SPEAKER_* */
+    cJSON         *metadata;        /* inside root, NULL when absent */
+} behave_analyze_req_t;
+
+
+/*
+ * Parses body[0..len).  On success returns BEHAVE_OK and req owns a cJSON
+ * tree to release with behave_analyze_req_free(); on failure fills err and
+ * leaves nothing to free.
+ */
+behave_err_e behave_analyze_req_parse(const char *body, size_t len,
+    size_t max_message, behave_analyze_req_t *req, behave_error_t *err);
+
+void behave_analyze_req_free(behave_analyze_req_t *req);
+
+/*
+ * Shared checks, also used by the other surfaces: a JSON object body in
+ * valid UTF-8, and a conversation id made of [A-Za-z0-9_.:@-], 1..128.
+ */
+cJSON *behave_json_parse_object(const char *body, size_t len,
+    behave_error_t *err);
+int behave_conversation_id_valid(const char *id, size_t len);
+
+
+#endif /* BEHAVE_REQUEST_H */

@@ -1,0 +1,51 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * JSON shaping of the POST /v1/analyze response (spec 2.3).
+ */
+
+#ifndef BEHAVE_RESPONSE_H
+#define BEHAVE_RESPONSE_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "behave_annotate.h"
+#include "behave_routing.h"
+
+
+typedef struct {
+    const char                 *session_id;
+    double                      latency_ms;
+    double                      gateway_latency_ms;
+
+    long long                   tenant_remaining;   /* -1: unlimited */
+    int                         overage;
+    const char                 *meter;              /* "shared", "local" */
+
+    const behave_annotation_t  *annotation;
+    const behave_routing_t     *routing;
+
+    cJSON                      *metadata;      /* taken over, may be NULL */
+    cJSON                      *conversation;  /* taken over, may be NULL */
+} behave_analyze_resp_t;
+
+
+/* the annotation object of spec 2.1, with cultural_context */
+cJSON *behave_annotation_json(const behave_annotation_t *a);
+
+/* the scores object: valence -1..1, the others 0..1 */
+cJSON *behave_scores_json(const behave_scores_t *s);
+
+/*
+ * The whole response, malloc()ed and NUL-terminated; NULL when out of
+ * memory.  metadata and conversation are consumed in every case.
+ */
+char *behave_analyze_response_json(behave_analyze_resp_t *resp,
+    size_t *len);
+
+/* rounds to 1e-3 so that doubles print short ("0.25", not 0.2500000001) */
+double behave_round3(double v);
+
+
+#endif /* BEHAVE_RESPONSE_H */

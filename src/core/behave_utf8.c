@@ -1,0 +1,83 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ */
+
+#include "behave_utf8.h"
+
+
+static size_t behave_utf8_seq_len(const unsigned char *p, size_t left);
+
+
+int
+behave_utf8_valid(const unsigned char *p, size_t len)
+{
+    size_t  i, n;
+
+    i = 0;
+
+    while (i < len) {
+
+        if (p[i] < 0x80) {
+            i++;
+            continue;
+        }
+
+        n = behave_utf8_seq_len(p + i, len - i);
+        if (n == 0) {
+            return 0;
+        }
+
+        i += n;
+    }
+
+    return 1;
+}
+
+
+/* length of the multi-byte sequence at p, 0 when it is malformed */
+
+static size_t
+behave_utf8_seq_len(const unsigned char *p, size_t left)
+{
+    unsigned char  c, lo, hi;
+    size_t         n, k;
+
+    c = p[0];
+    lo = 0x80;
+    hi = 0xbf;
+
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        if (c == 0xe0) {
+            lo = 0xa0;                  /* overlong */
+        } else if (c == 0xed) {
+            hi = 0x9f;                  /* surrogates */
+        }
+
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        if (c == 0xf0) {
+            lo = 0x90;                  /* overlong */
+        } else if (c == 0xf4) {
+            hi = 0x8f;                  /* above U+10FFFF */
+        }
+
+    } else {
+        return 0;
+    }
+
+    if (left < n || p[1] < lo || p[1] > hi) {
+        return 0;
+    }
+
+    for (k = 2; k < n; k++) {
+        if (p[k] < 0x80 || p[k] > 0xbf) {
+            return 0;
+        }
+    }
+
+    return n;
+}

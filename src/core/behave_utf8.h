@@ -1,0 +1,18 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ */
+
+#ifndef BEHAVE_UTF8_H
+#define BEHAVE_UTF8_H
+
+#include <stddef.h>
+
+
+/*
+ * Returns 1 when p[0..len) is well-formed UTF-8 (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), else 0.
+ */
+int behave_utf8_valid(const unsigned char *p, size_t len);
+
+
+#endif /* BEHAVE_UTF8_H */

@@ -1,0 +1,136 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Request bodies: the checks made before reading, and the whole body as
+ * one string once read, wherever nginx put its parts.
+ */
+
+
+#include "ngx_http_behave_common.h"
+
+
+static ngx_int_t ngx_http_behave_is_json(ngx_http_request_t *r);
+
+
+/* what can be refused before a byte of the body is read */
+
+ngx_int_t
+ngx_http_behave_check_body(ngx_http_request_t *r, size_t max_body_size,
+    behave_error_t *err)
+{
+    if (!ngx_http_behave_is_json(r)) {
+        behave_error_set(err, BEHAVE_ERR_MEDIA_TYPE,
+                         "Content-Type must be application/json");
+        return NGX_DECLINED;
+    }
+
+    if (r->headers_in.content_length_n > (off_t) max_body_size) {
+        behave_error_set(err, BEHAVE_ERR_TOO_LARGE,
+                         "the request body is larger than %zu bytes",
+                         max_body_size);
+        return NGX_DECLINED;
+    }
+
+    return NGX_OK;
+}
+
+
+/* "application/json" with any parameters, in any case */
+
+static ngx_int_t
+ngx_http_behave_is_json(ngx_http_request_t *r)
+{
+    u_char           *p, *last;
+    ngx_table_elt_t  *h;
+
+    static const char  type[] = "application/json";
+
+    h = r->headers_in.content_type;
+    if (h == NULL || h->value.len < sizeof(type) - 1) {
+        return 0;
+    }
+
+    if (ngx_strncasecmp(h->value.data, (u_char *) type, sizeof(type) - 1)
+        != 0)
+    {
+        return 0;
+    }
+
+    p = h->value.data + sizeof(type) - 1;
+    last = h->value.data + h->value.len;
+
+    while (p < last && (*p == ' ' || *p == '\t')) {
+        p++;
+    }
+
+    return p == last || *p == ';';
+}
+
+
+/*
+ * A body larger than client_body_buffer_size is partly or wholly in a
+ * temporary file: each buffer is taken from memory or read back from the
+ * file.  The file was written by this worker a moment ago and is in the
+ * page cache, so the read does not wait on the disk.
+ */
+
+ngx_int_t
+ngx_http_behave_body_string(ngx_http_request_t *r, size_t max_body_size,
+    ngx_str_t *body)
+{
+    u_char       *p;
+    off_t         size;
+    ssize_t       n;
+    ngx_buf_t    *b;
+    ngx_chain_t  *cl;
+
+    body->len = 0;
+    body->data = (u_char *) "";
+
+    if (r->request_body == NULL || r->request_body->bufs == NULL) {
+        return NGX_OK;
+    }
+
+    size = 0;
+
+    for (cl = r->request_body->bufs; cl; cl = cl->next) {
+        size += ngx_buf_size(cl->buf);
+    }
+
+    if (size > (off_t) max_body_size) {
+        return NGX_DECLINED;
+    }
+
+    p = ngx_pnalloc(r->pool, (size_t) size + 1);
+    if (p == NULL) {
+        return NGX_ERROR;
+    }
+
+    body->data = p;
+
+    for (cl = r->request_body->bufs; cl; cl = cl->next) {
+        b = cl->buf;
+
+        if (b->in_file) {
+            n = ngx_read_file(b->file, p, (size_t) (b->file_last - b->file_pos),
+                              b->file_pos);
+
+            if (n != b->file_last - b->file_pos) {
+                ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                              "behave: short read of the request body "
+                              "temp file \"%V\"", &b->file->name);
+                return NGX_ERROR;
+            }
+
+            p += n;
+            continue;
+        }
+
+        p = ngx_cpymem(p, b->pos, b->last - b->pos);
+    }
+
+    *p = '\0';
+    body->len = p - body->data;
+
+    return NGX_OK;
+}

@@ -1,0 +1,120 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Types shared by the nginx glue of ngx_http_behave_module.
+ *
+ * Ownership rules, stated once:
+ * - Every handler that reads a body returns NGX_DONE after
+ *   ngx_http_read_client_request_body(); its post handler ends every path
+ *   with exactly one ngx_http_finalize_request().
+ * - Anything the core returns with malloc() (cJSON trees and strings) is
+ *   freed before the handler returns; what goes to the client is copied
+ *   into the request pool first.
+ * - Keys and secrets are never written to a log or a response.
+ */
+
+#ifndef NGX_HTTP_BEHAVE_COMMON_H
+#define NGX_HTTP_BEHAVE_COMMON_H
+
+#include <ngx_config.h>
+#include <ngx_core.h>
+#include <ngx_http.h>
+
+#include "behave_error.h"
+#include "behave_keys.h"
+
+
+#define NGX_HTTP_BEHAVE_SHM_NAME     "behave"
+#define NGX_HTTP_BEHAVE_SHM_DEFAULT  (1024 * 1024)
+
+
+typedef struct ngx_http_behave_shm_s  ngx_http_behave_shm_t;
+
+
+typedef struct {
+    ngx_shm_zone_t             *shm_zone;
+    size_t                      shm_size;
+    ngx_slab_pool_t            *shpool;
+    ngx_http_behave_shm_t      *sh;
+} ngx_http_behave_main_conf_t;
+
+
+typedef struct {
+    ngx_array_t                *keys;          /* of behave_key_t */
+    ngx_str_t                   keys_file;
+    ngx_uint_t                  surfaces;      /* not inherited */
+
+    size_t                      max_message_size;
+    size_t                      max_body_size;
+} ngx_http_behave_loc_conf_t;
+
+
+/* what a request was authenticated as */
+typedef struct {
+    const behave_key_t         *key;
+} ngx_http_behave_auth_t;
+
+
+/* the module's one request context, shared by its handlers and filter */
+typedef struct {
+    double                      started_ms;
+    const behave_key_t         *key;
+    void                       *surface;        /* the handler's state */
+    unsigned                    error_replaced:1;
+} ngx_http_behave_ctx_t;
+
+
+typedef struct {
+    long long                   remaining;      /* -1: unlimited */
+    ngx_uint_t                  overage;
+    const char                 *meter;
+} ngx_http_behave_usage_t;
+
+
+extern ngx_module_t  ngx_http_behave_module;
+
+
+/* ngx_http_behave_reply.c */
+ngx_int_t ngx_http_behave_send_json(ngx_http_request_t *r, ngx_uint_t status,
+    u_char *json, size_t len);
+ngx_int_t ngx_http_behave_send_error(ngx_http_request_t *r,
+    behave_error_t *err);
+ngx_int_t ngx_http_behave_fail(ngx_http_request_t *r, behave_err_e code,
+    const char *message);
+ngx_int_t ngx_http_behave_add_header(ngx_http_request_t *r, const char *name,
+    const char *value);
+ngx_int_t ngx_http_behave_method_not_allowed(ngx_http_request_t *r,
+    const char *allow);
+
+/* ngx_http_behave_body.c */
+ngx_int_t ngx_http_behave_check_body(ngx_http_request_t *r,
+    size_t max_body_size, behave_error_t *err);
+ngx_int_t ngx_http_behave_body_string(ngx_http_request_t *r,
+    size_t max_body_size, ngx_str_t *body);
+
+/* ngx_http_behave_auth.c */
+char *ngx_http_behave_keys_load(ngx_conf_t *cf, ngx_str_t *file,
+    ngx_array_t **keys);
+ngx_int_t ngx_http_behave_authenticate(ngx_http_request_t *r,
+    ngx_array_t *keys, unsigned scope, const behave_key_t **key,
+    behave_error_t *err);
+
+/* ngx_http_behave_meter.c */
+ngx_int_t ngx_http_behave_meter_init_zone(ngx_shm_zone_t *shm_zone,
+    void *data);
+void ngx_http_behave_meter_count(ngx_http_request_t *r,
+    const behave_key_t *key, ngx_uint_t n, ngx_http_behave_usage_t *usage);
+
+/* ngx_http_behave_analyze.c */
+ngx_int_t ngx_http_behave_analyze_handler(ngx_http_request_t *r);
+
+/* ngx_http_behave_filter.c */
+ngx_int_t ngx_http_behave_filter_init(ngx_conf_t *cf);
+
+/* ngx_http_behave_util.c */
+ngx_http_behave_ctx_t *ngx_http_behave_get_ctx(ngx_http_request_t *r);
+double ngx_http_behave_now_ms(void);
+ngx_int_t ngx_http_behave_random_hex(u_char *out, size_t bytes);
+
+
+#endif /* NGX_HTTP_BEHAVE_COMMON_H */

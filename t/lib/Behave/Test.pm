@@ -1,0 +1,293 @@
+package Behave::Test;
+
+# A small harness for the integration tests (Test::Nginx is not packaged
+# in Debian).  Each test file starts its own nginx, and Redis where it
+# needs one, on free loopback ports under a temporary prefix, talks real
+# HTTP to them, and stops them by pid.  On the way out it checks that
+# error.log holds no [alert], [crit] or [emerg] line.
+
+use strict;
+use warnings;
+
+use Cwd qw(abs_path);
+use Digest::SHA qw(sha256_hex);
+use File::Basename qw(dirname);
+use File::Path qw(make_path);
+use File::Temp qw(tempdir);
+use HTTP::Tiny;
+use IO::Socket::INET;
+use JSON::PP;
+use POSIX qw(:sys_wait_h);
+use Test::More;
+use Time::HiRes qw(sleep time);
+
+use Exporter 'import';
+our @EXPORT = qw(
+    $TOP $DATA free_port start_nginx stop_nginx start_redis stop_redis
+    http req_json raw_request error_log keys_file decode_json_ok
+    check_error_log nginx_port redis_port redis_cli
+    KEY_ANALYZE KEY_GATEWAY KEY_PORTAL KEY_ALL KEY_QUOTA KEY_OTHER
+);
+
+our $TOP = abs_path(dirname(__FILE__) . '/../../..');
+our $DATA = $ENV{BEHAVE_DATA} // abs_path("$TOP/..") . '/shared/data';
+
+use constant KEY_ANALYZE => 'bk_test_analyze_0123456789abcdef';
+use constant KEY_GATEWAY => 'bk_test_gateway_0123456789abcdef';
+use constant KEY_PORTAL  => 'bk_test_portal_0123456789abcdef0';
+use constant KEY_ALL     => 'bk_test_all_0123456789abcdef0123';
+use constant KEY_QUOTA   => 'bk_test_quota_0123456789abcdef01';
+use constant KEY_OTHER   => 'bk_test_other_0123456789abcdef01';
+
+my $JSON = JSON::PP->new->canonical;
+my %state;
+my $owner = $$;
+
+# forked clients must not stop the servers of their parent
+END { if ($$ == $owner) { stop_nginx(); stop_redis(); } }
+
+
+sub free_port {
+    my $s = IO::Socket::INET->new(
+        LocalAddr => '127.0.0.1', LocalPort => 0, Proto => 'tcp',
+        Listen => 1, ReuseAddr => 1) or die "no free port: $!";
+    my $port = $s->sockport;
+    close $s;
+    return $port;
+}
+
+
+sub keys_file {
+    my ($dir) = @_;
+    my $f = "$dir/keys";
+    open my $fh, '>', $f or die "$f: $!";
+    print $fh "# test keys\n";
+    printf $fh "%s acme analyze 0\n", sha256_hex(KEY_ANALYZE);
+    printf $fh "%s acme gateway 0\n", sha256_hex(KEY_GATEWAY);
+    printf $fh "%s acme portal 0\n", sha256_hex(KEY_PORTAL);
+    printf $fh "%s acme analyze,gateway,portal 0\n", sha256_hex(KEY_ALL);
+    printf $fh "%s small analyze 3\n", sha256_hex(KEY_QUOTA);
+    printf $fh "%s globex analyze,gateway,portal 0\n", sha256_hex(KEY_OTHER);
+    close $fh;
+    return $f;
+}
+
+
+# start_nginx(http => '...', main => '...', workers => 2)
+# The http snippet may use %%PORT%%, %%PREFIX%%, %%KEYS%%, %%REDIS%%.
+
+sub start_nginx {
+    my (%o) = @_;
+
+    stop_nginx();
+
+    my $prefix = tempdir('behave-t-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+    make_path("$prefix/logs", "$prefix/conf", "$prefix/tmp");
+    chmod 0755, $prefix;
+
+    my $port = $o{port} // free_port();
+    my $keys = keys_file("$prefix/conf");
+    my $so = $ENV{BEHAVE_MODULE} // "$TOP/build/ngx_http_behave_module.so";
+    die "$so is missing: run scripts/build\n" unless -f $so;
+
+    my $workers = $o{workers} // 2;
+    my $user = $> == 0 ? "user root;\n" : '';
+    my $http = $o{http} // '';
+    my $redis = $state{redis_port} ? "127.0.0.1:$state{redis_port}" : '';
+
+    for ($http, $o{main}) {
+        next unless defined;
+        s/%%PORT%%/$port/g;
+        s/%%PREFIX%%/$prefix/g;
+        s/%%KEYS%%/$keys/g;
+        s/%%REDIS%%/$redis/g;
+        s/%%TOP%%/$TOP/g;
+    }
+
+    my $conf = <<"CONF";
+load_module $so;
+$user
+worker_processes $workers;
+daemon off;
+master_process on;
+pid $prefix/logs/nginx.pid;
+error_log $prefix/logs/error.log info;
+@{[ $o{main} // '' ]}
+events { worker_connections 1024; }
+
+http {
+    access_log off;
+    client_body_temp_path $prefix/tmp/body;
+    proxy_temp_path $prefix/tmp/proxy;
+    fastcgi_temp_path $prefix/tmp/fastcgi;
+    uwsgi_temp_path $prefix/tmp/uwsgi;
+    scgi_temp_path $prefix/tmp/scgi;
+
+    $http
+}
+CONF
+
+    open my $fh, '>', "$prefix/conf/nginx.conf" or die $!;
+    print $fh $conf;
+    close $fh;
+
+    if ($o{test_only}) {
+        my $out = `/usr/sbin/nginx -t -p $prefix -c $prefix/conf/nginx.conf 2>&1`;
+        return ($? == 0, $out);
+    }
+
+    my $pid = fork // die "fork: $!";
+    if ($pid == 0) {
+        open STDOUT, '>', "$prefix/logs/stdout.log";
+        open STDERR, '>', "$prefix/logs/stderr.log";
+        exec '/usr/sbin/nginx', '-p', $prefix, '-c', "$prefix/conf/nginx.conf";
+        exit 127;
+    }
+
+    @state{qw(nginx_pid prefix port)} = ($pid, $prefix, $port);
+
+    wait_port($port, 10) or do {
+        my $err = slurp("$prefix/logs/stderr.log") . slurp("$prefix/logs/error.log");
+        stop_nginx();
+        die "nginx did not start:\n$err";
+    };
+
+    return $port;
+}
+
+
+sub stop_nginx {
+    my $pid = delete $state{nginx_pid} or return;
+    kill 'QUIT', $pid;
+    my $deadline = time + 10;
+    while (time < $deadline) {
+        return if waitpid($pid, WNOHANG) == $pid;
+        sleep 0.05;
+    }
+    kill 'KILL', $pid;
+    waitpid($pid, 0);
+}
+
+
+sub start_redis {
+    my (%o) = @_;
+    my $port = $o{port} // $state{redis_port} // free_port();
+    my $dir = $state{redis_dir} //= tempdir('behave-redis-XXXXXX', TMPDIR => 1,
+                                            CLEANUP => 1);
+    my $pid = fork // die "fork: $!";
+    if ($pid == 0) {
+        open STDOUT, '>', "$dir/redis.log";
+        open STDERR, '>&', \*STDOUT;
+        exec 'redis-server', '--port', $port, '--bind', '127.0.0.1',
+             '--save', '', '--appendonly', 'no', '--dir', $dir,
+             '--daemonize', 'no';
+        exit 127;
+    }
+    @state{qw(redis_pid redis_port)} = ($pid, $port);
+    wait_port($port, 10) or die "redis did not start";
+    return $port;
+}
+
+
+sub stop_redis {
+    my $pid = delete $state{redis_pid} or return;
+    kill 'TERM', $pid;
+    waitpid($pid, 0);
+}
+
+
+sub redis_cli {
+    my $port = $state{redis_port} or die "no redis";
+    my $out = `redis-cli -p $port @_ 2>&1`;
+    chomp $out;
+    return $out;
+}
+
+
+sub nginx_port { $state{port} }
+sub redis_port { $state{redis_port} }
+
+
+sub wait_port {
+    my ($port, $secs) = @_;
+    my $deadline = time + $secs;
+    while (time < $deadline) {
+        my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
+                                      PeerPort => $port, Proto => 'tcp');
+        if ($s) { close $s; return 1; }
+        sleep 0.05;
+    }
+    return 0;
+}
+
+
+sub http { state_http() }
+
+sub state_http {
+    return $state{http} //= HTTP::Tiny->new(timeout => 10, keep_alive => 1);
+}
+
+
+# req_json(METHOD, PATH, body => STR|REF, key => KEY, headers => {...})
+# returns a hash: status, headers, body, json (decoded or undef)
+
+sub req_json {
+    my ($method, $path, %o) = @_;
+    my %h = %{ $o{headers} // {} };
+    $h{Authorization} //= "Bearer $o{key}" if defined $o{key};
+    my $body = $o{body};
+    if (ref $body) {
+        $body = $JSON->encode($body);
+    }
+    if (defined $body) {
+        $h{'Content-Type'} //= 'application/json';
+    }
+    my $url = "http://127.0.0.1:" . ($o{port} // $state{port}) . $path;
+    my $res = HTTP::Tiny->new(timeout => $o{timeout} // 10)->request(
+        $method, $url, { headers => \%h, defined $body ? (content => $body) : () });
+    my $json = eval { JSON::PP->new->decode($res->{content}) };
+    return { status => $res->{status}, headers => $res->{headers},
+             body => $res->{content}, json => $json };
+}
+
+
+# sends bytes as they are; returns the raw response
+
+sub raw_request {
+    my ($bytes, %o) = @_;
+    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
+        PeerPort => $o{port} // $state{port}, Proto => 'tcp', Timeout => 10)
+        or die "connect: $!";
+    print $s $bytes;
+    shutdown($s, 1) unless $o{keep_open};
+    local $/;
+    my $resp = <$s> // '';
+    close $s;
+    return $resp;
+}
+
+
+sub slurp {
+    my ($f) = @_;
+    open my $fh, '<', $f or return '';
+    local $/;
+    my $c = <$fh>;
+    return $c // '';
+}
+
+
+sub error_log { slurp("$state{prefix}/logs/error.log") }
+
+
+sub check_error_log {
+    my ($name) = @_;
+    my @bad = grep { /\[(alert|crit|emerg)\]/ } split /\n/, error_log();
+    ok(!@bad, ($name // 'error.log') . ' has no [alert], [crit] or [emerg]')
+        or diag(join "\n", @bad[0 .. ($#bad > 9 ? 9 : $#bad)]);
+}
+
+
+sub decode_json_ok { eval { JSON::PP->new->decode($_[0]) } }
+
+
+1;
