@@ -1,0 +1,111 @@
+# Shared by scripts/bench and scripts/bench.d/*.sh (sourced, not run).
+#
+#   bench_nginx_start CONF_HTTP_SNIPPET   starts nginx (2 workers) on
+#                                         $BENCH_PORT under $BENCH_PREFIX
+#   bench_nginx_stop
+#   bench_redis_start / bench_redis_stop  Redis on $BENCH_REDIS_PORT
+#   bench_wrk URL BODY_FILE [HEADER...]   prints requests/s (POST)
+#   bench_wrk_latency URL BODY_FILE RATE  prints "p50 p99" in ms, wrk2-less:
+#                                         uses wrk's latency distribution
+#   bench_ratio A B                       prints A/B with 3 decimals
+#
+# Every load goes to 127.0.0.1 only and stops by itself (wrk -d).
+
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BENCH_PREFIX=${BENCH_PREFIX:-$TOP/build/bench}
+BENCH_PORT=${BENCH_PORT:-18480}
+BENCH_REDIS_PORT=${BENCH_REDIS_PORT:-18479}
+BENCH_SECONDS=${BENCH_SECONDS:-5}
+BENCH_CONNS=${BENCH_CONNS:-32}
+BENCH_KEY=bk_bench_0123456789abcdef0123456789ab
+
+bench_nginx_start() {
+    local http=$1 user=
+    mkdir -p "$BENCH_PREFIX/logs" "$BENCH_PREFIX/conf" "$BENCH_PREFIX/tmp"
+    printf '%s bench analyze,gateway,portal 0\n' \
+        "$(printf %s "$BENCH_KEY" | sha256sum | cut -d' ' -f1)" \
+        > "$BENCH_PREFIX/conf/keys"
+    [ "$(id -u)" = 0 ] && user="user root;"
+    http=${http//%%KEYS%%/$BENCH_PREFIX/conf/keys}
+    http=${http//%%PORT%%/$BENCH_PORT}
+    http=${http//%%REDIS%%/127.0.0.1:$BENCH_REDIS_PORT}
+    http=${http//%%PREFIX%%/$BENCH_PREFIX}
+    cat > "$BENCH_PREFIX/conf/nginx.conf" <<CONF
+load_module $TOP/build/ngx_http_behave_module.so;
+$user
+worker_processes 2;
+pid $BENCH_PREFIX/logs/nginx.pid;
+error_log $BENCH_PREFIX/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $BENCH_PREFIX/tmp/body;
+    proxy_temp_path $BENCH_PREFIX/tmp/proxy;
+    $http
+}
+CONF
+    bench_nginx_stop
+    /usr/sbin/nginx -p "$BENCH_PREFIX" -c "$BENCH_PREFIX/conf/nginx.conf"
+    sleep 0.5
+}
+
+bench_nginx_stop() {
+    local pid
+    [ -f "$BENCH_PREFIX/logs/nginx.pid" ] || return 0
+    pid=$(cat "$BENCH_PREFIX/logs/nginx.pid")
+    kill -QUIT "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    rm -f "$BENCH_PREFIX/logs/nginx.pid"
+}
+
+bench_redis_start() {
+    mkdir -p "$BENCH_PREFIX/redis"
+    redis-server --port "$BENCH_REDIS_PORT" --bind 127.0.0.1 --save "" \
+        --appendonly no --dir "$BENCH_PREFIX/redis" --daemonize yes \
+        --pidfile "$BENCH_PREFIX/redis.pid" \
+        --logfile "$BENCH_PREFIX/logs/redis.log"
+    sleep 0.3
+}
+
+bench_redis_stop() {
+    [ -f "$BENCH_PREFIX/redis.pid" ] || return 0
+    kill "$(cat "$BENCH_PREFIX/redis.pid")" 2>/dev/null || true
+    rm -f "$BENCH_PREFIX/redis.pid"
+    sleep 0.2
+}
+
+# wrk POSTs the body file with the given headers; prints requests/s
+bench_wrk() {
+    local url=$1 body=$2; shift 2
+    local lua=$BENCH_PREFIX/post.lua hdrs=""
+    for h in "$@"; do
+        hdrs="$hdrs wrk.headers[\"${h%%:*}\"] = \"${h#*: }\";"
+    done
+    cat > "$lua" <<LUA
+local f = io.open("$body", "rb")
+wrk.method = "POST"
+wrk.body = f:read("*a")
+f:close()
+wrk.headers["Content-Type"] = "application/json"
+$hdrs
+LUA
+    wrk -t2 -c"$BENCH_CONNS" -d"${BENCH_SECONDS}s" -s "$lua" "$url" \
+        > "$BENCH_PREFIX/wrk.out" 2>&1
+    awk '/^Requests\/sec/ { print $2 }' "$BENCH_PREFIX/wrk.out"
+}
+
+# prints the 50th and 99th latency percentiles (ms) of the last bench_wrk
+# run with --latency, at a fixed connection count
+bench_wrk_latency() {
+    local url=$1 body=$2 conns=$3; shift 3
+    BENCH_CONNS=$conns bench_wrk "$url" "$body" "$@" >/dev/null
+    wrk -t1 -c"$conns" -d"${BENCH_SECONDS}s" --latency -s "$BENCH_PREFIX/post.lua" \
+        "$url" > "$BENCH_PREFIX/wrk-lat.out" 2>&1
+    awk '$1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
+         END { print p50, p99 }' "$BENCH_PREFIX/wrk-lat.out"
+}
+
+bench_ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f\n", a / b;
+                                     else print "n/a" }'
+}
