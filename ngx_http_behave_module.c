@@ -13,6 +13,8 @@
 #include <ngx_http.h>
 
 #include "ngx_http_behave_common.h"
+#include "ngx_http_behave_analyze.h"
+#include "ngx_http_behave_redis.h"
 
 
 #define NGX_HTTP_BEHAVE_SURFACE_ANALYZE  0x01
@@ -28,12 +30,20 @@ static char *ngx_http_behave_analyze(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
+static char *ngx_http_behave_redis_set(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static ngx_int_t ngx_http_behave_init_module(ngx_cycle_t *cycle);
+static ngx_int_t ngx_http_behave_init_process(ngx_cycle_t *cycle);
+static void ngx_http_behave_exit_process(ngx_cycle_t *cycle);
 static char *ngx_http_behave_set_surface(ngx_conf_t *cf,
     ngx_http_behave_loc_conf_t *blcf, ngx_uint_t surface,
     ngx_http_handler_pt handler);
 
 
 static ngx_conf_post_t  ngx_http_behave_size_post;
+static ngx_conf_num_bounds_t  ngx_http_behave_max_turns_bounds = {
+    ngx_conf_check_num_bounds, 1, 1000
+};
 
 
 static ngx_command_t  ngx_http_behave_commands[] = {
@@ -65,6 +75,41 @@ static ngx_command_t  ngx_http_behave_commands[] = {
       NGX_HTTP_LOC_CONF_OFFSET,
       offsetof(ngx_http_behave_loc_conf_t, max_body_size),
       &ngx_http_behave_size_post },
+
+    { ngx_string("behave_redis"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_http_behave_redis_set,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_redis_timeout"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_msec_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_behave_main_conf_t, redis_timeout),
+      NULL },
+
+    { ngx_string("behave_conversation_ttl"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_sec_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_behave_loc_conf_t, conversation_ttl),
+      NULL },
+
+    { ngx_string("behave_conversation_max_turns"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_num_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_behave_loc_conf_t, conversation_max_turns),
+      &ngx_http_behave_max_turns_bounds },
+
+    { ngx_string("behave_redact"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_FLAG,
+      ngx_conf_set_flag_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_behave_loc_conf_t, redact),
+      NULL },
 
     { ngx_string("behave_shm_size"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
@@ -98,11 +143,11 @@ ngx_module_t  ngx_http_behave_module = {
     ngx_http_behave_commands,              /* module directives */
     NGX_HTTP_MODULE,                       /* module type */
     NULL,                                  /* init master */
-    NULL,                                  /* init module */
-    NULL,                                  /* init process */
+    ngx_http_behave_init_module,           /* init module */
+    ngx_http_behave_init_process,          /* init process */
     NULL,                                  /* init thread */
     NULL,                                  /* exit thread */
-    NULL,                                  /* exit process */
+    ngx_http_behave_exit_process,          /* exit process */
     NULL,                                  /* exit master */
     NGX_MODULE_V1_PADDING
 };
@@ -136,7 +181,14 @@ ngx_http_behave_create_main_conf(ngx_conf_t *cf)
         return NULL;
     }
 
+    /*
+     * set by ngx_pcalloc():
+     *
+     *     bmcf->redis = { 0, NULL };
+     */
+
     bmcf->shm_size = NGX_CONF_UNSET_SIZE;
+    bmcf->redis_timeout = NGX_CONF_UNSET_MSEC;
 
     return bmcf;
 }
@@ -150,6 +202,7 @@ ngx_http_behave_init_main_conf(ngx_conf_t *cf, void *conf)
     ngx_str_t  name = ngx_string(NGX_HTTP_BEHAVE_SHM_NAME);
 
     ngx_conf_init_size_value(bmcf->shm_size, NGX_HTTP_BEHAVE_SHM_DEFAULT);
+    ngx_conf_init_msec_value(bmcf->redis_timeout, 50);
 
     if (bmcf->shm_size < 8 * ngx_pagesize) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
@@ -191,6 +244,9 @@ ngx_http_behave_create_loc_conf(ngx_conf_t *cf)
     blcf->keys = NGX_CONF_UNSET_PTR;
     blcf->max_message_size = NGX_CONF_UNSET_SIZE;
     blcf->max_body_size = NGX_CONF_UNSET_SIZE;
+    blcf->conversation_ttl = NGX_CONF_UNSET;
+    blcf->conversation_max_turns = NGX_CONF_UNSET_UINT;
+    blcf->redact = NGX_CONF_UNSET;
 
     return blcf;
 }
@@ -209,6 +265,11 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
                               prev->max_message_size, 32 * 1024);
     ngx_conf_merge_size_value(conf->max_body_size,
                               prev->max_body_size, 1024 * 1024);
+    ngx_conf_merge_sec_value(conf->conversation_ttl,
+                             prev->conversation_ttl, 24 * 3600);
+    ngx_conf_merge_uint_value(conf->conversation_max_turns,
+                              prev->conversation_max_turns, 50);
+    ngx_conf_merge_value(conf->redact, prev->redact, 0);
 
     if (conf->surfaces && conf->keys == NULL) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
@@ -292,4 +353,45 @@ ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     blcf->keys_file = value[1];
 
     return ngx_http_behave_keys_load(cf, &blcf->keys_file, &blcf->keys);
+}
+
+
+static char *
+ngx_http_behave_redis_set(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_behave_main_conf_t *bmcf = conf;
+
+    ngx_str_t  *value;
+
+    if (bmcf->redis.data != NULL) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+    bmcf->redis = value[1];
+
+    return ngx_http_behave_redis_parse_address(cf, &bmcf->redis);
+}
+
+
+static ngx_int_t
+ngx_http_behave_init_module(ngx_cycle_t *cycle)
+{
+    ngx_http_behave_conversation_init();
+
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+ngx_http_behave_init_process(ngx_cycle_t *cycle)
+{
+    return ngx_http_behave_redis_init_process(cycle);
+}
+
+
+static void
+ngx_http_behave_exit_process(ngx_cycle_t *cycle)
+{
+    ngx_http_behave_redis_exit_process(cycle);
 }

@@ -1,33 +1,33 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * Surface B: POST /v1/analyze.
+ * Surface B: POST /v1/analyze.  The annotation is computed in the body
+ * handler; with a conversation_id the answer waits for one Redis step
+ * (ngx_http_behave_conversation.c) and is sent from its callback.
  */
 
 
 #include "ngx_http_behave_common.h"
+#include "ngx_http_behave_analyze.h"
 
-#include "behave_annotate.h"
-#include "behave_request.h"
-#include "behave_response.h"
-#include "behave_routing.h"
+#include "behave_redact.h"
 
 
 static void ngx_http_behave_analyze_body(ngx_http_request_t *r);
 static ngx_int_t ngx_http_behave_analyze_process(ngx_http_request_t *r,
-    ngx_http_behave_ctx_t *ctx, ngx_str_t *body);
-static ngx_int_t ngx_http_behave_analyze_respond(ngx_http_request_t *r,
-    ngx_http_behave_ctx_t *ctx, behave_analyze_req_t *req,
-    behave_analyze_resp_t *resp);
+    ngx_str_t *body);
+static ngx_int_t ngx_http_behave_analyze_redact(ngx_http_request_t *r,
+    ngx_http_behave_analyze_t *an);
+static void ngx_http_behave_analyze_cleanup(void *data);
 
 
 ngx_int_t
 ngx_http_behave_analyze_handler(ngx_http_request_t *r)
 {
-    ngx_int_t                       rc;
-    behave_error_t                  err;
-    ngx_http_behave_loc_conf_t     *blcf;
-    ngx_http_behave_ctx_t  *ctx;
+    ngx_int_t                    rc;
+    behave_error_t               err;
+    ngx_http_behave_ctx_t       *ctx;
+    ngx_http_behave_loc_conf_t  *blcf;
 
     if (r->method != NGX_HTTP_POST) {
         if (ngx_http_discard_request_body(r) != NGX_OK) {
@@ -69,12 +69,10 @@ ngx_http_behave_analyze_handler(ngx_http_request_t *r)
 static void
 ngx_http_behave_analyze_body(ngx_http_request_t *r)
 {
-    ngx_int_t                       rc;
-    ngx_str_t                       body;
-    ngx_http_behave_loc_conf_t     *blcf;
-    ngx_http_behave_ctx_t  *ctx;
+    ngx_int_t                    rc;
+    ngx_str_t                    body;
+    ngx_http_behave_loc_conf_t  *blcf;
 
-    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
     rc = ngx_http_behave_body_string(r, blcf->max_body_size, &body);
@@ -84,10 +82,15 @@ ngx_http_behave_analyze_body(ngx_http_request_t *r)
                  "the request body is larger than behave_max_body_size");
 
     } else if (rc == NGX_OK) {
-        rc = ngx_http_behave_analyze_process(r, ctx, &body);
+        rc = ngx_http_behave_analyze_process(r, &body);
 
     } else {
         rc = NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (rc == NGX_DONE) {
+        /* the conversation step answers later: keep the request */
+        r->main->count++;
     }
 
     ngx_http_finalize_request(r, rc);
@@ -95,76 +98,136 @@ ngx_http_behave_analyze_body(ngx_http_request_t *r)
 
 
 static ngx_int_t
-ngx_http_behave_analyze_process(ngx_http_request_t *r,
-    ngx_http_behave_ctx_t *ctx, ngx_str_t *body)
+ngx_http_behave_analyze_process(ngx_http_request_t *r, ngx_str_t *body)
 {
-    ngx_int_t                    rc;
     behave_error_t               err;
-    behave_routing_t             routing;
-    behave_annotation_t          ann;
-    behave_analyze_req_t         req;
-    behave_analyze_resp_t        resp;
-    ngx_http_behave_usage_t      usage;
+    ngx_pool_cleanup_t          *cln;
+    ngx_http_behave_ctx_t       *ctx;
+    ngx_http_behave_analyze_t   *an;
     ngx_http_behave_loc_conf_t  *blcf;
 
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
+    an = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_analyze_t));
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+
+    if (an == NULL || cln == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
     if (behave_analyze_req_parse((char *) body->data, body->len,
-                                 blcf->max_message_size, &req, &err)
+                                 blcf->max_message_size, &an->req, &err)
         != BEHAVE_OK)
     {
         return ngx_http_behave_send_error(r, &err);
     }
 
-    ngx_memzero(&resp, sizeof(resp));
+    /* the parsed tree lives until the request is gone, whatever happens */
+    cln->handler = ngx_http_behave_analyze_cleanup;
+    cln->data = an;
+    ctx->surface = an;
 
-    resp.latency_ms = ngx_http_behave_now_ms();
-    behave_annotate(req.message, req.message_len, &ann);
-    behave_route(&ann, &routing);
-    resp.latency_ms = ngx_http_behave_now_ms() - resp.latency_ms;
+    if (ngx_http_behave_analyze_redact(r, an) != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
 
-    ngx_http_behave_meter_count(r, ctx->key, 1, &usage);
+    an->latency_ms = ngx_http_behave_now_ms();
+    behave_annotate(an->text, an->text_len, &an->ann);
+    behave_route(&an->ann, &an->routing);
+    an->latency_ms = ngx_http_behave_now_ms() - an->latency_ms;
 
-    resp.annotation = &ann;
-    resp.routing = &routing;
-    resp.tenant_remaining = usage.remaining;
-    resp.overage = usage.overage;
-    resp.meter = usage.meter;
+    ngx_http_behave_meter_count(r, ctx->key, 1, &an->usage);
 
-    rc = ngx_http_behave_analyze_respond(r, ctx, &req, &resp);
+    if (an->req.conversation_id != NULL) {
+        return ngx_http_behave_conversation_start(r, an);
+    }
 
-    behave_analyze_req_free(&req);
-
-    return rc;
+    return ngx_http_behave_analyze_respond(r, an, NULL);
 }
 
 
+/* with behave_redact on, what is analysed and stored is the redacted form */
+
 static ngx_int_t
-ngx_http_behave_analyze_respond(ngx_http_request_t *r,
-    ngx_http_behave_ctx_t *ctx, behave_analyze_req_t *req,
-    behave_analyze_resp_t *resp)
+ngx_http_behave_analyze_redact(ngx_http_request_t *r,
+    ngx_http_behave_analyze_t *an)
 {
-    char       *json;
-    size_t      len;
-    ngx_int_t   rc;
-    u_char      session_id[4 + 32 + 1];
+    size_t                       cap, len;
+    unsigned                     found;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    an->text = (char *) an->req.message;
+    an->text_len = an->req.message_len;
+
+    if (!blcf->redact) {
+        return NGX_OK;
+    }
+
+    cap = BEHAVE_REDACT_BOUND(an->req.message_len);
+
+    an->text = ngx_pnalloc(r->pool, cap + 1);
+    if (an->text == NULL) {
+        return NGX_ERROR;
+    }
+
+    if (behave_redact(an->req.message, an->req.message_len, an->text, cap,
+                      &len, &found)
+        != 0)
+    {
+        return NGX_ERROR;
+    }
+
+    an->text[len] = '\0';
+    an->text_len = len;
+    an->redacted = 1;
+
+    return NGX_OK;
+}
+
+
+ngx_int_t
+ngx_http_behave_analyze_respond(ngx_http_request_t *r,
+    ngx_http_behave_analyze_t *an, cJSON *conversation)
+{
+    char                    *json;
+    size_t                   len;
+    ngx_int_t                rc;
+    u_char                   session_id[4 + 32 + 1];
+    behave_analyze_resp_t    resp;
+    ngx_http_behave_ctx_t   *ctx;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
     ngx_memcpy(session_id, "ses_", 4);
 
     if (ngx_http_behave_random_hex(session_id + 4, 16) != NGX_OK) {
+        cJSON_Delete(conversation);
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    resp->session_id = (char *) session_id;
+    ngx_memzero(&resp, sizeof(behave_analyze_resp_t));
 
-    if (req->metadata != NULL) {
-        resp->metadata = cJSON_DetachItemViaPointer(req->root, req->metadata);
-        req->metadata = NULL;
+    resp.session_id = (char *) session_id;
+    resp.latency_ms = an->latency_ms;
+    resp.annotation = &an->ann;
+    resp.routing = &an->routing;
+    resp.tenant_remaining = an->usage.remaining;
+    resp.overage = an->usage.overage;
+    resp.meter = an->usage.meter;
+    resp.conversation = conversation;
+
+    if (an->req.metadata != NULL) {
+        resp.metadata = cJSON_DetachItemViaPointer(an->req.root,
+                                                   an->req.metadata);
+        an->req.metadata = NULL;
     }
 
-    resp->gateway_latency_ms = ngx_http_behave_now_ms() - ctx->started_ms;
+    resp.gateway_latency_ms = ngx_http_behave_now_ms() - ctx->started_ms;
 
-    json = behave_analyze_response_json(resp, &len);
+    json = behave_analyze_response_json(&resp, &len);
     if (json == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
@@ -173,4 +236,13 @@ ngx_http_behave_analyze_respond(ngx_http_request_t *r,
     free(json);
 
     return rc;
+}
+
+
+static void
+ngx_http_behave_analyze_cleanup(void *data)
+{
+    ngx_http_behave_analyze_t  *an = data;
+
+    behave_analyze_req_free(&an->req);
 }

@@ -36,6 +36,9 @@ typedef struct {
     size_t                      shm_size;
     ngx_slab_pool_t            *shpool;
     ngx_http_behave_shm_t      *sh;
+
+    ngx_str_t                   redis;          /* "" when unset */
+    ngx_msec_t                  redis_timeout;
 } ngx_http_behave_main_conf_t;
 
 
@@ -46,6 +49,10 @@ typedef struct {
 
     size_t                      max_message_size;
     size_t                      max_body_size;
+
+    time_t                      conversation_ttl;
+    ngx_uint_t                  conversation_max_turns;
+    ngx_flag_t                  redact;
 } ngx_http_behave_loc_conf_t;
 
 

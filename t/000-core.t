@@ -23,7 +23,9 @@ for my $variant ('core', 'core-asan') {
             my $rc = $? >> 8;
             my $n = 0;
             for (@out) {
-                if (/^(not )?ok \d+ - (.*)$/) {
+                if (/^(not )?ok \d+ - (.*?)(\s+# TODO (.*))?$/) {
+                    # a known miss of the labelled data: reported, not fatal
+                    local $main::TODO = $4;
                     ok(!$1, $2);
                     $n++;
                 } elsif (/^#/ || /\S/ && !/^1\.\.\d+/) {

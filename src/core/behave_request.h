@@ -11,10 +11,8 @@
 #include <cjson/cJSON.h>
 
 #include "behave_error.h"
+#include "behave_turn.h"           /* behave_speaker_e */
 
-
-#define BEHAVE_SPEAKER_CUSTOMER     0
-#define BEHAVE_SPEAKER_AGENT        1
 
 #define BEHAVE_CONVERSATION_ID_MAX  128
 
@@ -25,7 +23,7 @@ typedef struct {
     size_t         message_len;
     const char    *conversation_id; /* NULL when absent */
     size_t         conversation_id_len;
-    int            speaker;         /* BEHAVE_SPEAKER_* */
+    behave_speaker_e  speaker;
     cJSON         *metadata;        /* inside root, NULL when absent */
 } behave_analyze_req_t;
 

@@ -29,13 +29,13 @@ static int  tap_failed;
     tap_is_near((got), (want), (eps), __FILE__, __LINE__, __VA_ARGS__)
 
 
-static int
+static int __attribute__((unused))
 tap_ok(int pass, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 #include <stdarg.h>
 
-static int
+static int __attribute__((unused))
 tap_vok(int pass, const char *file, int line, const char *fmt, va_list ap)
 {
     tap_run++;
@@ -55,7 +55,7 @@ tap_vok(int pass, const char *file, int line, const char *fmt, va_list ap)
 }
 
 
-static int
+static int __attribute__((unused))
 tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 {
     int      rc;
@@ -68,7 +68,7 @@ tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 }
 
 
-static int
+static int __attribute__((unused))
 tap_is_int(long long got, long long want, const char *file, int line,
     const char *fmt, ...)
 {
@@ -87,7 +87,7 @@ tap_is_int(long long got, long long want, const char *file, int line,
 }
 
 
-static int
+static int __attribute__((unused))
 tap_is_str(const char *got, const char *want, const char *file, int line,
     const char *fmt, ...)
 {
@@ -110,7 +110,7 @@ tap_is_str(const char *got, const char *want, const char *file, int line,
 }
 
 
-static int
+static int __attribute__((unused))
 tap_is_near(double got, double want, double eps, const char *file, int line,
     const char *fmt, ...)
 {
@@ -130,7 +130,7 @@ tap_is_near(double got, double want, double eps, const char *file, int line,
 }
 
 
-static int
+static int __attribute__((unused))
 tap_done(void)
 {
     printf("1..%d\n", tap_run);

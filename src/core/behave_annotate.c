@@ -1,0 +1,330 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The annotator: tokens -> lexicon units (longest phrase first) -> rules
+ * -> five dimension scores -> labels, cues and cultural tags.
+ *
+ * How it stays bounded: the text is read once through the streaming
+ * tokenizer with a fixed window of BEHAVE_WIN tokens (lookahead for
+ * phrases, three units of context behind for negation and intensifiers),
+ * all state lives in one struct on the stack, and every lookup is a
+ * bounded hash probe.  Work is linear in the text and nothing is
+ * allocated.  The only data is the read-only generated lexicon.
+ *
+ * Valence follows the usual rule-based recipe (our own weights): each
+ * sentiment unit is shifted by caps, elongation and the intensifiers
+ * before it, flipped by a negator up to three units before it within the
+ * clause, halved before a contrast word and raised after it; the sum is
+ * squashed to -1..1.  The other dimensions add the lexicon's weights for
+ * them to text-shape evidence (length, questions, emoji, salutations).
+ */
+
+#include <math.h>
+#include <string.h>
+#include "behave_annotate.h"
+#include "behave_annot_rules.h"
+#include "behave_lexicon.h"
+#include "behave_tokenize.h"
+
+
+#define BEHAVE_WIN        16    /* token window, a power of two */
+#define BEHAVE_PHRASE     6     /* longest phrase, in words */
+#define BEHAVE_KEY        (BEHAVE_PHRASE * BEHAVE_TOK_MAX + 8)
+
+
+typedef struct {
+    behave_tokenizer_t     tz;
+    behave_token_t         ring[BEHAVE_WIN];
+    unsigned               head;
+    unsigned               count;
+    unsigned               eof;
+} behave_stream_t;
+
+
+static behave_token_t *behave_peek(behave_stream_t *s, unsigned k);
+static void behave_advance(behave_stream_t *s, unsigned n);
+static unsigned behave_match(behave_stream_t *s,
+    const behave_lex_entry_t **found);
+static void behave_on_word(behave_annot_state_t *st, behave_stream_t *s);
+static void behave_on_token(behave_annot_state_t *st, behave_token_t *t);
+
+
+static behave_token_t *
+behave_peek(behave_stream_t *s, unsigned k)
+{
+    behave_token_t  *t;
+
+    while (s->count <= k) {
+        if (s->eof) {
+            return NULL;
+        }
+
+        t = &s->ring[(s->head + s->count) & (BEHAVE_WIN - 1)];
+        if (behave_tok_next(&s->tz, t) == BEHAVE_TOK_END) {
+            s->eof = 1;
+            return NULL;
+        }
+
+        s->count++;
+    }
+
+    return &s->ring[(s->head + k) & (BEHAVE_WIN - 1)];
+}
+
+
+static void
+behave_advance(behave_stream_t *s, unsigned n)
+{
+    if (n > s->count) {
+        n = s->count;
+    }
+
+    s->head = (s->head + n) & (BEHAVE_WIN - 1);
+    s->count -= n;
+}
+
+
+/*
+ * Longest lexicon match starting at the current word: the generator marks
+ * every phrase prefix, so the search stops as soon as a prefix is unknown.
+ * Elongated words are tried as written ("soo") and squeezed ("so").
+ */
+static unsigned
+behave_match(behave_stream_t *s, const behave_lex_entry_t **found)
+{
+    size_t                     klen;
+    unsigned                   k, best;
+    char                       key[BEHAVE_KEY];
+    behave_token_t            *t;
+    const behave_lex_entry_t  *e;
+
+    t = behave_peek(s, 0);
+    *found = NULL;
+    best = 0;
+
+    memcpy(key, t->text, t->len);
+    klen = t->len;
+    e = behave_lex_find(key, klen);
+
+    if (e == NULL && t->alt_len) {
+        memcpy(key, t->alt, t->alt_len);
+        klen = t->alt_len;
+        e = behave_lex_find(key, klen);
+    }
+
+    if (e != NULL && !(e->flags & BEHAVE_LEX_PREFIX)) {
+        *found = e;
+        best = 1;
+    }
+
+    for (k = 1; e != NULL && (e->flags & BEHAVE_LEX_MORE)
+                && k < BEHAVE_PHRASE; k++)
+    {
+        t = behave_peek(s, k);
+        if (t == NULL || t->type != BEHAVE_TOK_WORD) {
+            break;
+        }
+
+        key[klen++] = ' ';
+        memcpy(key + klen, t->text, t->len);
+        klen += t->len;
+
+        e = behave_lex_find(key, klen);
+        if (e == NULL && t->alt_len) {
+            klen -= t->len;
+            memcpy(key + klen, t->alt, t->alt_len);
+            klen += t->alt_len;
+            e = behave_lex_find(key, klen);
+        }
+
+        if (e != NULL && !(e->flags & BEHAVE_LEX_PREFIX)) {
+            *found = e;
+            best = k + 1;
+        }
+    }
+
+    if (best == 0) {
+        t = behave_peek(s, 0);
+        *found = behave_lex_find_word(t->text, t->len);
+        if (*found == NULL && t->alt_len) {
+            *found = behave_lex_find_word(t->alt, t->alt_len);
+        }
+        best = 1;
+    }
+
+    return best;
+}
+
+
+static void
+behave_on_word(behave_annot_state_t *st, behave_stream_t *s)
+{
+    unsigned                   n, i, flags;
+    behave_token_t            *t;
+    const behave_lex_entry_t  *e;
+
+    n = behave_match(s, &e);
+    flags = 0;
+
+    for (i = 0; i < n; i++) {
+        t = behave_peek(s, i);
+        flags |= t->flags;
+        behave_rules_word(st, t, i == 0);
+    }
+
+    behave_rules_unit(st, e, n, flags);
+    behave_advance(s, n);
+}
+
+
+static void
+behave_on_token(behave_annot_state_t *st, behave_token_t *t)
+{
+    const behave_lex_entry_t  *e;
+
+    switch (t->type) {
+
+    case BEHAVE_TOK_EMOJI:
+    case BEHAVE_TOK_EMOTICON:
+        e = behave_lex_find(t->text, t->len);
+        behave_rules_symbol(st, t, e);
+        break;
+
+    case BEHAVE_TOK_PUNCT:
+    case BEHAVE_TOK_NEWLINE:
+        behave_rules_punct(st, t);
+        break;
+
+    case BEHAVE_TOK_NUMBER:
+    case BEHAVE_TOK_SYMBOL:
+        behave_rules_other(st, t);
+        break;
+
+    default:
+        break;
+    }
+}
+
+
+void
+behave_annotate(const char *text, size_t len, behave_annotation_t *out)
+{
+    behave_token_t        *t;
+    behave_stream_t        s;
+    behave_annot_state_t   st;
+
+    behave_rules_init(&st);
+
+    s.head = 0;
+    s.count = 0;
+    s.eof = 0;
+    behave_tok_init(&s.tz, text, len);
+
+    for ( ;; ) {
+        t = behave_peek(&s, 0);
+        if (t == NULL) {
+            break;
+        }
+
+        if (t->type == BEHAVE_TOK_WORD) {
+            behave_on_word(&st, &s);
+            continue;
+        }
+
+        behave_on_token(&st, t);
+        behave_advance(&s, 1);
+    }
+
+    behave_rules_finish(&st, out);
+}
+
+
+const char *
+behave_valence_name(behave_valence_e v)
+{
+    static const char  *names[] = { "positive", "neutral", "negative",
+                                    "mixed" };
+
+    return (unsigned) v < 4 ? names[v] : "neutral";
+}
+
+
+const char *
+behave_load_name(behave_load_e v)
+{
+    static const char  *names[] = { "low", "moderate", "high", "overload" };
+
+    return (unsigned) v < 4 ? names[v] : "low";
+}
+
+
+const char *
+behave_urgency_name(behave_urgency_e v)
+{
+    static const char  *names[] = { "passive", "low", "medium", "high",
+                                    "critical" };
+
+    return (unsigned) v < 5 ? names[v] : "low";
+}
+
+
+const char *
+behave_engagement_name(behave_engagement_e v)
+{
+    static const char  *names[] = { "disengaged", "browsing", "focused",
+                                    "immersed" };
+
+    return (unsigned) v < 4 ? names[v] : "focused";
+}
+
+
+const char *
+behave_register_name(behave_register_e v)
+{
+    static const char  *names[] = { "formal", "semi-formal", "informal",
+                                    "crisis" };
+
+    return (unsigned) v < 4 ? names[v] : "semi-formal";
+}
+
+
+size_t
+behave_cultural_tags(const behave_annotation_t *a, const char **tags,
+    size_t max, char *buf, size_t buflen)
+{
+    size_t  n;
+
+    n = 0;
+
+    if ((a->cultural & BEHAVE_CULT_EN_GB) && n < max) {
+        tags[n++] = "en-gb";
+    }
+
+    if ((a->cultural & BEHAVE_CULT_EN_US) && n < max) {
+        tags[n++] = "en-us";
+    }
+
+    if ((a->cultural & BEHAVE_CULT_HONORIFIC) && n < max) {
+        tags[n++] = "honorific";
+    }
+
+    if ((a->cultural & BEHAVE_CULT_INDIRECT) && n < max) {
+        tags[n++] = "indirect_request";
+    }
+
+    if ((a->cultural & BEHAVE_CULT_NON_ENGLISH) && n < max && buf != NULL
+        && buflen >= 16 && a->language[0] != '\0')
+    {
+        memcpy(buf, "non_english:", 12);
+        buf[12] = a->language[0];
+        buf[13] = a->language[1];
+        buf[14] = '\0';
+        tags[n++] = buf;
+    }
+
+    if ((a->cultural & BEHAVE_CULT_CODE_SWITCHING) && n < max) {
+        tags[n++] = "code_switching";
+    }
+
+    return n;
+}

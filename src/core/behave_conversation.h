@@ -1,0 +1,165 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Conversation findings (spec 2.4): what one message cannot carry.
+ *
+ * Input: the stored turns of a conversation, oldest first, and the new
+ * turn.  Turn numbers in reasons are 0-based indexes in that sequence
+ * (history[0] is turn 0, current is turn n), as in the labelled data.
+ *
+ * Findings, all about the customer (agent turns only supply claims):
+ *
+ *   false_resolution  an agent turn after the previous customer turn claims
+ *                     the issue is fixed, closed, resolved, refunded,
+ *                     credited..., and the current customer turn says it is
+ *                     not ("still not working", "nothing has come in")
+ *                     without confirming it ("that worked", "I'm in").
+ *                     Spec rule 4: needs both, so it fires only on the
+ *                     customer turn right after the claim.
+ *   repetition        the current customer turn asks again what an earlier
+ *                     customer turn asked: trigram similarity (see
+ *                     behave_similarity.h) high enough, or lower but with a
+ *                     re-ask marker ("but", "or not", "yes or no", "I don't
+ *                     understand", "I'm lost").  Not when the customer
+ *                     acknowledges the answer first ("Thanks. And how much
+ *                     is...") or names a different number or reference
+ *                     ("order #1234" vs "#1240", "20GB" vs "100GB").
+ *   escalating        a trend, not one bad turn: at least three customer
+ *                     turns, the current one at severity 3 or more, two or
+ *                     more above the calmest earlier turn of the last four,
+ *                     and some earlier turn of those already negative.
+ *   peak_severity     max severity over the customer turns, current
+ *                     included:
+ *                       0  none: neutral or positive, no time pressure
+ *                       1  mild: negative or mixed feeling, calm; or says
+ *                          the problem persists
+ *                       2  clear complaint: strongly negative valence,
+ *                          medium urgency, or raised voice ("!!", CAPS)
+ *                       3  high urgency or strong anger (shouting and
+ *                          "??"/"!!" together, valence <= -0.75)
+ *                       4  critical urgency or crisis (safety, fraud in
+ *                          progress, self-harm)
+ *   repeat_contact_risk  the issue is likely to come back as a new
+ *                     contact: a claimed resolution failed (now or
+ *                     earlier in the conversation), the customer has
+ *                     re-asked twice or more, or says it is a repeat
+ *                     contact ("third time", BEHAVE_CUE_REPEAT_CONTACT).
+ *
+ * recommendation.action, first that applies (labels.md):
+ *
+ *   handoff   crisis or critical urgency (severity 4), false resolution,
+ *             escalating, or context unavailable (degraded)
+ *   route     a specialist team (BEHAVE_CUE_SPECIALIST or our own phrases:
+ *             complaint, appeal, payment sent to the wrong account...) or
+ *             the priority queue (urgency high)
+ *   simplify  cognitive load high or overload, or the customer says the
+ *             answer was too much ("I'm lost", "too many steps")
+ *   clarify   the ask is unclear ("sort of", "hard to say"), the answer was
+ *             not understood (confusion), or the customer repeated it
+ *   resolve   otherwise: a clear ask that can be answered
+ *
+ * review_status, first that applies:
+ *
+ *   escalated     handoff for a crisis, critical urgency or an escalating
+ *                 trend: a human must take over now
+ *   needs_review  false resolution, repeat-contact risk or degraded: the
+ *                 handling went wrong, a lead should look at it
+ *   monitor       repetition, clarify/simplify/route, or peak severity 2+:
+ *                 not failing yet, watch the next turns
+ *   ok            nothing found
+ *
+ * When the current turn is the agent's, the block echoes the state at the
+ * latest customer turn (severity, escalation, action), with
+ * false_resolution and repetition false: neither can happen on an agent
+ * turn.  Without any customer turn the result is resolve / ok.
+ *
+ * Phrase matching is case-insensitive on whole words, and treats the
+ * typographic apostrophe as "'".  Only the first BEHAVE_CONV_SCAN_MAX
+ * bytes of a turn are scanned for phrases.  Nothing here allocates.
+ */
+
+#ifndef BEHAVE_CONVERSATION_H
+#define BEHAVE_CONVERSATION_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "behave_annotate.h"
+#include "behave_turn.h"
+
+
+#define BEHAVE_CONV_SCAN_MAX    4096
+#define BEHAVE_CONV_REASON_MAX  320
+
+
+typedef enum {
+    BEHAVE_ACTION_CLARIFY = 0,
+    BEHAVE_ACTION_SIMPLIFY,
+    BEHAVE_ACTION_RESOLVE,
+    BEHAVE_ACTION_ROUTE,
+    BEHAVE_ACTION_HANDOFF
+} behave_action_e;
+
+
+typedef enum {
+    BEHAVE_REVIEW_OK = 0,
+    BEHAVE_REVIEW_MONITOR,
+    BEHAVE_REVIEW_NEEDS_REVIEW,
+    BEHAVE_REVIEW_ESCALATED
+} behave_review_e;
+
+
+typedef struct {
+    size_t                 prior_turns;
+
+    /* failure_flags */
+    int                    false_resolution;
+    char                   false_resolution_reason[BEHAVE_CONV_REASON_MAX];
+    int                    repeat_contact_risk;
+
+    /* derived */
+    int                    repetition;
+    double                 repetition_similarity;  /* 0 .. 1 */
+    int                    escalating;
+    int                    peak_severity;          /* 0 .. 4 */
+
+    /* recommendation */
+    behave_action_e        action;
+    char                   reason[BEHAVE_CONV_REASON_MAX];
+    const char            *safe_response_guidance; /* static text */
+
+    behave_review_e        review_status;
+
+    int                    degraded;
+    char                   degraded_reason[BEHAVE_CONV_REASON_MAX];
+
+    /* for logs and tests: turn indexes behind the findings, or -1 */
+    int                    claim_turn;
+    int                    repeated_turn;
+} behave_conv_result_t;
+
+
+void behave_conversation_assess(const behave_turn_t *history, size_t n,
+    const behave_turn_t *current, behave_conv_result_t *out);
+
+/* context could not be built: handoff, needs_review, never "resolved" */
+void behave_conversation_degraded(const char *reason,
+    behave_conv_result_t *out);
+
+/* severity 0..4 of one message, see the scale above */
+int behave_conversation_severity(const behave_annotation_t *a,
+    const char *text, size_t len);
+
+const char *behave_action_name(behave_action_e a);
+const char *behave_review_name(behave_review_e r);
+
+/*
+ * The conversation block of spec 2.4 as a new cJSON object (NULL when out
+ * of memory); the caller adds it to the response or deletes it.
+ */
+cJSON *behave_conversation_to_json(const behave_conv_result_t *r,
+    const char *conversation_id, int redacted);
+
+
+#endif /* BEHAVE_CONVERSATION_H */

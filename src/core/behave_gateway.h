@@ -1,0 +1,100 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Surface A, the gateway: the pure computations of the four POST
+ * operations (spec 2.7, 4.1; docs/gateway.md documents every field).
+ *
+ * Every operation has the same shape:
+ *
+ *     behave_err_e behave_gw_<op>(const cJSON *req, <inputs>,
+ *         int64_t now_ms, cJSON **resp, behave_error_t *err);
+ *
+ * req is the parsed request body, already known to be a JSON object
+ * (behave_json_parse_object()); it is only read.  On BEHAVE_OK *resp is a
+ * new response object that the caller prints and frees with cJSON_Delete().
+ * On an error err names the field and the expected type or range and
+ * *resp is NULL, except for behave_gw_orchestrate()'s 422 (see there).
+ * now_ms (Unix milliseconds) is the response's "timestamp" unless the
+ * request carries an integer "timestamp" of its own, which is echoed.
+ * No function keeps state between calls; all are thread-safe.
+ */
+
+#ifndef BEHAVE_GATEWAY_H
+#define BEHAVE_GATEWAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "behave_error.h"
+
+
+#define BEHAVE_GW_FUSION_MODEL     "behave-fusion/1.0.0"
+#define BEHAVE_GW_ROUTER_MODEL     "behave-router/1.0.0"
+#define BEHAVE_GW_BEHAVIOR_MODEL   "behave-behavior/1.0.0"
+#define BEHAVE_GW_ADAPTIVE_MODEL   "behave-adaptive/1.0.0"
+
+#define BEHAVE_GW_EVENTS_MAX       10000   /* per request, and per merge */
+#define BEHAVE_GW_TEXT_MAX         32768   /* bytes of semantic.text */
+
+
+/* POST /api/v1/behavioral-signals */
+behave_err_e behave_gw_signals(const cJSON *req, int64_t now_ms,
+    cJSON **resp, behave_error_t *err);
+
+
+/*
+ * The model catalog of "behave_models FILE;", loaded once at config
+ * time.  Opaque and read-only after the load, so workers share it.
+ */
+typedef struct behave_gw_catalog_s  behave_gw_catalog_t;
+
+/*
+ * Parses json[0..len): {"models": [...]} or a bare array.  Returns 0 and
+ * a catalog to free with behave_gw_catalog_free(), or -1 with a message
+ * naming the model index and field in errbuf (NUL-terminated).
+ */
+int behave_gw_catalog_load(const char *json, size_t len,
+    behave_gw_catalog_t **out, char *errbuf, size_t errlen);
+void behave_gw_catalog_free(behave_gw_catalog_t *cat);
+size_t behave_gw_catalog_count(const behave_gw_catalog_t *cat);
+
+/*
+ * POST /api/v1/orchestrate-models.  cat NULL or empty: 503 unavailable.
+ * When no model meets the constraints the result is
+ * BEHAVE_ERR_UNPROCESSABLE and *resp is the whole 422 body, the usual
+ * {"error": {"code", "message"}} plus "closest_candidates" and
+ * "constraints" inside "error"; the caller sends it instead of
+ * behave_error_json() and frees it.
+ */
+behave_err_e behave_gw_orchestrate(const cJSON *req,
+    const behave_gw_catalog_t *cat, int64_t now_ms, cJSON **resp,
+    behave_error_t *err);
+
+
+/*
+ * POST /api/v1/analyze-behavior.  prior_events is the session's stored
+ * history (an array of events, or NULL): it is merged with the request's
+ * interaction_history before the analysis.  Stored events that do not
+ * parse are skipped, never an error: the request is not to blame.
+ */
+behave_err_e behave_gw_behavior(const cJSON *req, const cJSON *prior_events,
+    int64_t now_ms, cJSON **resp, behave_error_t *err);
+
+/*
+ * The history to store after a successful behave_gw_behavior() of the
+ * same req and prior_events: both merged, sorted by time, exact
+ * duplicates dropped, the last max_events kept (at most
+ * BEHAVE_GW_EVENTS_MAX), each event reduced to the fields the analysis
+ * reads.  A new array, NULL when out of memory.
+ */
+cJSON *behave_gw_behavior_history(const cJSON *req,
+    const cJSON *prior_events, size_t max_events);
+
+
+/* POST /api/v1/adaptive-ui */
+behave_err_e behave_gw_adaptive(const cJSON *req, int64_t now_ms,
+    cJSON **resp, behave_error_t *err);
+
+
+#endif /* BEHAVE_GATEWAY_H */

@@ -1,0 +1,64 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Surface similarity of two short messages, for the repetition finding.
+ *
+ * Both texts are normalised first: ASCII letters lowercased, apostrophes
+ * (ASCII and U+2018/U+2019) dropped so "don't" equals "dont", every other
+ * ASCII byte that is not a letter or digit becomes one space, bytes of
+ * multibyte UTF-8 characters are kept as they are (they hash as letters).
+ * The normalised text, padded with one space each side, is cut into
+ * character trigrams (byte trigrams: a split multibyte character only
+ * changes a hash, never reads past the text).
+ *
+ * Two numbers come out of the two trigram sets A and B:
+ *
+ *     jaccard     = |A & B| / |A | B|
+ *     containment = |A & B| / min(|A|, |B|)
+ *
+ * Jaccard alone punishes a re-ask wrapped in a longer complaint ("Sorry, I
+ * don't understand any of that ... when will my sister get the money?");
+ * containment of the shorter message catches it.  The score is
+ *
+ *     score = max(jaccard, 0.85 * containment)
+ *
+ * so identical messages score 1 and a short question repeated inside a long
+ * turn scores close to 0.85.  Texts longer than BEHAVE_SIM_MAX_GRAMS
+ * trigrams are compared on their first BEHAVE_SIM_MAX_GRAMS trigrams.
+ * No heap allocation; about 8 KB of stack.
+ */
+
+#ifndef BEHAVE_SIMILARITY_H
+#define BEHAVE_SIMILARITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+
+#define BEHAVE_SIM_MAX_GRAMS  1024
+
+
+typedef struct {
+    double                 jaccard;
+    double                 containment;
+    double                 score;
+} behave_similarity_t;
+
+
+/* a prepared trigram set, to compare one text with many */
+typedef struct {
+    uint32_t               grams[BEHAVE_SIM_MAX_GRAMS];
+    size_t                 n;
+} behave_sim_set_t;
+
+
+void behave_sim_prepare(const char *text, size_t len, behave_sim_set_t *set);
+void behave_sim_compare(const behave_sim_set_t *a, const behave_sim_set_t *b,
+    behave_similarity_t *out);
+
+/* both steps at once; returns out->score */
+double behave_similarity(const char *a, size_t alen, const char *b,
+    size_t blen, behave_similarity_t *out);
+
+
+#endif /* BEHAVE_SIMILARITY_H */

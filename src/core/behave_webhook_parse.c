@@ -1,0 +1,789 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Each provider only says where things are (a behave_call_src_t); one
+ * common path then checks and reads them, so the rules (what is required,
+ * how turns, verdicts and times are read) are written once.
+ */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <openssl/evp.h>
+
+#include "behave_webhook_parse.h"
+#include "behave_request.h"
+
+
+/* where a provider keeps the parts of a call */
+typedef struct {
+    const cJSON       *container;       /* object holding the call */
+    const char        *container_name;
+    const cJSON       *call_id;
+    const char        *call_id_name;
+    const cJSON       *turns;
+    const char        *turns_name;
+    const char        *role_key[2];     /* tried in order */
+    const char        *text_key[2];
+    const cJSON       *verdict;
+    const cJSON       *summary;
+    const cJSON       *time;
+    const cJSON       *conv[2];         /* conversation id candidates */
+} behave_call_src_t;
+
+
+static behave_err_e behave_call_elevenlabs(behave_call_t *call,
+    const cJSON *root, behave_call_src_t *src, behave_error_t *err);
+static behave_err_e behave_call_retell(behave_call_t *call,
+    const cJSON *root, behave_call_src_t *src, behave_error_t *err);
+static behave_err_e behave_call_vapi(behave_call_t *call,
+    const cJSON *root, behave_call_src_t *src, behave_error_t *err);
+static behave_err_e behave_call_standard(behave_call_t *call,
+    const cJSON *root, behave_call_src_t *src, behave_error_t *err);
+static behave_err_e behave_call_type(behave_call_t *call, const cJSON *type,
+    const char *name, behave_error_t *err);
+static behave_err_e behave_call_transcript(behave_call_t *call,
+    const behave_call_src_t *src, behave_error_t *err);
+static behave_err_e behave_call_turns(behave_call_t *call,
+    const behave_call_src_t *src, behave_error_t *err);
+static int behave_call_turn(const cJSON *item, const behave_call_src_t *src,
+    behave_call_turn_t *turn);
+static behave_err_e behave_call_conversation(behave_call_t *call,
+    const behave_call_src_t *src, behave_error_t *err);
+static behave_verdict_e behave_call_verdict(const cJSON *v);
+static int64_t behave_call_time(const cJSON *v);
+static const cJSON *behave_call_path(const cJSON *obj, ...);
+static const char *behave_call_string(const cJSON *item);
+
+
+static const char  *behave_event_kind_names[BEHAVE_EVENT_LAST] = {
+    [BEHAVE_EVENT_TRANSCRIPT]  = "transcript",
+    [BEHAVE_EVENT_AUDIO_ONLY]  = "audio_only",
+    [BEHAVE_EVENT_FAILED_CALL] = "failed_call",
+    [BEHAVE_EVENT_IGNORED]     = "ignored",
+    [BEHAVE_EVENT_UNKNOWN]     = "unknown",
+};
+
+static const char  *behave_verdict_names[BEHAVE_VERDICT_LAST] = {
+    [BEHAVE_VERDICT_UNKNOWN]   = "unknown",
+    [BEHAVE_VERDICT_SUCCESS]   = "success",
+    [BEHAVE_VERDICT_FAILURE]   = "failure",
+};
+
+
+behave_err_e
+behave_call_parse(behave_call_t *call, behave_provider_e provider,
+    const char *body, size_t len, behave_error_t *err)
+{
+    cJSON         *root;
+    behave_err_e   rc;
+
+    memset(call, 0, sizeof(*call));
+
+    root = behave_json_parse_object(body, len, err);
+    if (root == NULL) {
+        return err->err;
+    }
+
+    rc = behave_call_parse_json(call, provider, root, err);
+
+    if (rc != BEHAVE_OK) {
+        cJSON_Delete(root);
+        return rc;
+    }
+
+    call->root = root;
+
+    return BEHAVE_OK;
+}
+
+
+behave_err_e
+behave_call_parse_json(behave_call_t *call, behave_provider_e provider,
+    const cJSON *root, behave_error_t *err)
+{
+    behave_err_e       rc;
+    behave_call_src_t  src;
+
+    memset(call, 0, sizeof(*call));
+    memset(&src, 0, sizeof(src));
+
+    call->provider = provider;
+    call->event_type = "";
+
+    if (!cJSON_IsObject(root)) {
+        return behave_error_set(err, BEHAVE_ERR_INVALID_JSON,
+                                "webhook body must be a JSON object");
+    }
+
+    switch (provider) {
+
+    case BEHAVE_PROVIDER_ELEVENLABS:
+        rc = behave_call_elevenlabs(call, root, &src, err);
+        break;
+
+    case BEHAVE_PROVIDER_RETELL:
+        rc = behave_call_retell(call, root, &src, err);
+        break;
+
+    case BEHAVE_PROVIDER_VAPI:
+        rc = behave_call_vapi(call, root, &src, err);
+        break;
+
+    case BEHAVE_PROVIDER_STANDARD:
+        rc = behave_call_standard(call, root, &src, err);
+        break;
+
+    default:
+        return behave_error_set(err, BEHAVE_ERR_INTERNAL,
+                                "unknown webhook provider");
+    }
+
+    if (rc != BEHAVE_OK) {
+        return rc;
+    }
+
+    /* every kind reports the call id when it has one, for the log */
+    if (behave_call_string(src.call_id) != NULL
+        && src.call_id->valuestring[0] != '\0')
+    {
+        call->call_id = src.call_id->valuestring;
+        call->call_id_len = strlen(call->call_id);
+    }
+
+    if (call->kind != BEHAVE_EVENT_TRANSCRIPT) {
+        return BEHAVE_OK;
+    }
+
+    rc = behave_call_transcript(call, &src, err);
+
+    if (rc != BEHAVE_OK) {
+        behave_call_free(call);
+    }
+
+    return rc;
+}
+
+
+void
+behave_call_free(behave_call_t *call)
+{
+    free(call->turns);
+    call->turns = NULL;
+    call->nturns = 0;
+
+    if (call->root != NULL) {
+        cJSON_Delete(call->root);
+        call->root = NULL;
+    }
+}
+
+
+int
+behave_call_dedup_key(const behave_call_t *call, char *out, size_t cap)
+{
+    int  n;
+
+    if (call->call_id == NULL || call->call_id_len > 0x7fffffff) {
+        return -1;
+    }
+
+    n = snprintf(out, cap, "%s:%.*s", behave_provider_name(call->provider),
+                 (int) call->call_id_len, call->call_id);
+
+    return (n < 0 || (size_t) n >= cap) ? -1 : 0;
+}
+
+
+const char *
+behave_event_kind_name(behave_event_kind_e kind)
+{
+    if ((unsigned) kind >= BEHAVE_EVENT_LAST) {
+        return "unknown";
+    }
+
+    return behave_event_kind_names[kind];
+}
+
+
+const char *
+behave_verdict_name(behave_verdict_e verdict)
+{
+    if ((unsigned) verdict >= BEHAVE_VERDICT_LAST) {
+        return "unknown";
+    }
+
+    return behave_verdict_names[verdict];
+}
+
+
+int
+behave_sha256_hex(const char *data, size_t len,
+    char out[BEHAVE_SHA256_HEX_SIZE])
+{
+    size_t         i;
+    unsigned int   n;
+    unsigned char  md[EVP_MAX_MD_SIZE];
+
+    static const char  hex[] = "0123456789abcdef";
+
+    if (EVP_Digest(data, len, md, &n, EVP_sha256(), NULL) != 1 || n != 32) {
+        out[0] = '\0';
+        return -1;
+    }
+
+    for (i = 0; i < 32; i++) {
+        out[2 * i] = hex[md[i] >> 4];
+        out[2 * i + 1] = hex[md[i] & 0x0f];
+    }
+
+    out[64] = '\0';
+
+    return 0;
+}
+
+
+static behave_err_e
+behave_call_elevenlabs(behave_call_t *call, const cJSON *root,
+    behave_call_src_t *src, behave_error_t *err)
+{
+    const char    *type;
+    const cJSON   *data;
+    behave_err_e   rc;
+
+    rc = behave_call_type(call, cJSON_GetObjectItemCaseSensitive(root, "type"),
+                          "type", err);
+    if (rc != BEHAVE_OK) {
+        return rc;
+    }
+
+    type = call->event_type;
+
+    if (strcmp(type, "post_call_transcription") == 0) {
+        call->kind = BEHAVE_EVENT_TRANSCRIPT;
+
+    } else if (strcmp(type, "post_call_audio") == 0) {
+        call->kind = BEHAVE_EVENT_AUDIO_ONLY;
+
+    } else if (strcmp(type, "call_initiation_failure") == 0) {
+        call->kind = BEHAVE_EVENT_FAILED_CALL;
+
+    } else {
+        call->kind = BEHAVE_EVENT_UNKNOWN;
+    }
+
+    data = cJSON_GetObjectItemCaseSensitive(root, "data");
+
+    src->container = data;
+    src->container_name = "data";
+    src->call_id = behave_call_path(data, "conversation_id", NULL);
+    src->call_id_name = "data.conversation_id";
+    src->turns = behave_call_path(data, "transcript", NULL);
+    src->turns_name = "data.transcript";
+    src->role_key[0] = "role";
+    src->text_key[0] = "message";
+    src->verdict = behave_call_path(data, "analysis", "call_successful", NULL);
+    src->summary = behave_call_path(data, "analysis", "transcript_summary",
+                                    NULL);
+    src->time = cJSON_GetObjectItemCaseSensitive(root, "event_timestamp");
+    src->conv[0] = behave_call_path(data,
+                                    "conversation_initiation_client_data",
+                                    "dynamic_variables",
+                                    BEHAVE_CONVERSATION_VAR, NULL);
+
+    return BEHAVE_OK;
+}
+
+
+static behave_err_e
+behave_call_retell(behave_call_t *call, const cJSON *root,
+    behave_call_src_t *src, behave_error_t *err)
+{
+    const char    *event;
+    const cJSON   *c, *analysis;
+    behave_err_e   rc;
+
+    rc = behave_call_type(call, cJSON_GetObjectItemCaseSensitive(root, "event"),
+                          "event", err);
+    if (rc != BEHAVE_OK) {
+        return rc;
+    }
+
+    event = call->event_type;
+    c = cJSON_GetObjectItemCaseSensitive(root, "call");
+
+    if (strcmp(event, "call_analyzed") == 0) {
+        call->kind = BEHAVE_EVENT_TRANSCRIPT;
+
+    } else if (strcmp(event, "call_ended") == 0) {
+        /* with an analysis, the call_analyzed event will carry the call */
+        analysis = behave_call_path(c, "call_analysis", NULL);
+        call->kind = (analysis == NULL || cJSON_IsNull(analysis))
+                     ? BEHAVE_EVENT_TRANSCRIPT : BEHAVE_EVENT_IGNORED;
+
+    } else if (strcmp(event, "call_started") == 0
+               || strcmp(event, "transcript_updated") == 0
+               || strncmp(event, "transfer_", 9) == 0)
+    {
+        call->kind = BEHAVE_EVENT_IGNORED;
+
+    } else {
+        call->kind = BEHAVE_EVENT_UNKNOWN;
+    }
+
+    src->container = c;
+    src->container_name = "call";
+    src->call_id = behave_call_path(c, "call_id", NULL);
+    src->call_id_name = "call.call_id";
+    src->turns = behave_call_path(c, "transcript_object", NULL);
+    src->turns_name = "call.transcript_object";
+    src->role_key[0] = "role";
+    src->text_key[0] = "content";
+    src->verdict = behave_call_path(c, "call_analysis", "call_successful",
+                                    NULL);
+    src->summary = behave_call_path(c, "call_analysis", "call_summary", NULL);
+    src->time = behave_call_path(c, "end_timestamp", NULL);
+    src->conv[0] = behave_call_path(c, "metadata", BEHAVE_CONVERSATION_VAR,
+                                    NULL);
+    src->conv[1] = behave_call_path(c, "retell_llm_dynamic_variables",
+                                    BEHAVE_CONVERSATION_VAR, NULL);
+
+    return BEHAVE_OK;
+}
+
+
+static behave_err_e
+behave_call_vapi(behave_call_t *call, const cJSON *root,
+    behave_call_src_t *src, behave_error_t *err)
+{
+    const cJSON   *msg, *c;
+    behave_err_e   rc;
+
+    msg = cJSON_GetObjectItemCaseSensitive(root, "message");
+
+    if (msg == NULL || cJSON_IsNull(msg)) {
+        return behave_error_set(err, BEHAVE_ERR_MISSING_FIELD,
+                                "missing field: message");
+    }
+
+    if (!cJSON_IsObject(msg)) {
+        return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                                "message must be an object");
+    }
+
+    rc = behave_call_type(call, cJSON_GetObjectItemCaseSensitive(msg, "type"),
+                          "message.type", err);
+    if (rc != BEHAVE_OK) {
+        return rc;
+    }
+
+    call->kind = strcmp(call->event_type, "end-of-call-report") == 0
+                 ? BEHAVE_EVENT_TRANSCRIPT : BEHAVE_EVENT_IGNORED;
+
+    c = cJSON_GetObjectItemCaseSensitive(msg, "call");
+
+    src->container = c;
+    src->container_name = "message.call";
+    src->call_id = behave_call_path(c, "id", NULL);
+    src->call_id_name = "message.call.id";
+    src->turns = behave_call_path(msg, "artifact", "messages", NULL);
+    src->turns_name = "message.artifact.messages";
+    src->role_key[0] = "role";
+    src->text_key[0] = "message";
+    src->text_key[1] = "content";
+    src->verdict = behave_call_path(msg, "analysis", "successEvaluation",
+                                    NULL);
+    src->summary = behave_call_path(msg, "analysis", "summary", NULL);
+    src->time = behave_call_path(msg, "timestamp", NULL);
+    src->conv[0] = behave_call_path(c, "metadata", BEHAVE_CONVERSATION_VAR,
+                                    NULL);
+    src->conv[1] = behave_call_path(c, "assistantOverrides", "variableValues",
+                                    BEHAVE_CONVERSATION_VAR, NULL);
+
+    return BEHAVE_OK;
+}
+
+
+static behave_err_e
+behave_call_standard(behave_call_t *call, const cJSON *root,
+    behave_call_src_t *src, behave_error_t *err)
+{
+    const char    *type;
+    const cJSON   *data;
+    behave_err_e   rc;
+
+    rc = behave_call_type(call, cJSON_GetObjectItemCaseSensitive(root, "type"),
+                          "type", err);
+    if (rc != BEHAVE_OK) {
+        return rc;
+    }
+
+    type = call->event_type;
+
+    if (strcmp(type, "call.transcript") == 0) {
+        call->kind = BEHAVE_EVENT_TRANSCRIPT;
+
+    } else if (strcmp(type, "call.audio") == 0) {
+        call->kind = BEHAVE_EVENT_AUDIO_ONLY;
+
+    } else if (strcmp(type, "call.failed") == 0) {
+        call->kind = BEHAVE_EVENT_FAILED_CALL;
+
+    } else {
+        call->kind = BEHAVE_EVENT_UNKNOWN;
+    }
+
+    data = cJSON_GetObjectItemCaseSensitive(root, "data");
+
+    src->container = data;
+    src->container_name = "data";
+    src->call_id = behave_call_path(data, "call_id", NULL);
+    src->call_id_name = "data.call_id";
+    src->turns = behave_call_path(data, "transcript", NULL);
+    src->turns_name = "data.transcript";
+    src->role_key[0] = "speaker";
+    src->role_key[1] = "role";
+    src->text_key[0] = "text";
+    src->text_key[1] = "message";
+    src->verdict = behave_call_path(data, "verdict", NULL);
+    src->summary = behave_call_path(data, "summary", NULL);
+    src->time = cJSON_GetObjectItemCaseSensitive(root, "timestamp");
+    src->conv[0] = behave_call_path(data, "conversation_id", NULL);
+
+    return BEHAVE_OK;
+}
+
+
+/* the event type is required of every event: without it we know nothing */
+static behave_err_e
+behave_call_type(behave_call_t *call, const cJSON *type, const char *name,
+    behave_error_t *err)
+{
+    if (type == NULL || cJSON_IsNull(type)) {
+        return behave_error_set(err, BEHAVE_ERR_MISSING_FIELD,
+                                "missing field: %s", name);
+    }
+
+    if (!cJSON_IsString(type) || type->valuestring == NULL) {
+        return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                                "%s must be a string", name);
+    }
+
+    call->event_type = type->valuestring;
+
+    return BEHAVE_OK;
+}
+
+
+/* the rest of a TRANSCRIPT event: what it requires, then what it may have */
+static behave_err_e
+behave_call_transcript(behave_call_t *call, const behave_call_src_t *src,
+    behave_error_t *err)
+{
+    behave_err_e  rc;
+
+    if (src->container == NULL || cJSON_IsNull(src->container)) {
+        return behave_error_set(err, BEHAVE_ERR_MISSING_FIELD,
+                                "missing field: %s", src->container_name);
+    }
+
+    if (!cJSON_IsObject(src->container)) {
+        return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                                "%s must be an object", src->container_name);
+    }
+
+    if (call->call_id == NULL) {
+        if (src->call_id == NULL || cJSON_IsNull(src->call_id)) {
+            return behave_error_set(err, BEHAVE_ERR_MISSING_FIELD,
+                                    "missing field: %s", src->call_id_name);
+        }
+
+        return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                                "%s must be a non-empty string",
+                                src->call_id_name);
+    }
+
+    rc = behave_call_conversation(call, src, err);
+    if (rc != BEHAVE_OK) {
+        return rc;
+    }
+
+    rc = behave_call_turns(call, src, err);
+    if (rc != BEHAVE_OK) {
+        return rc;
+    }
+
+    call->provider_verdict = behave_call_verdict(src->verdict);
+    call->summary = behave_call_string(src->summary);
+    call->event_ts_ms = behave_call_time(src->time);
+
+    return BEHAVE_OK;
+}
+
+
+/*
+ * Two passes: count and check, then fill, so the array is allocated once
+ * at its size and a bad element is reported before anything is kept.
+ */
+static behave_err_e
+behave_call_turns(behave_call_t *call, const behave_call_src_t *src,
+    behave_error_t *err)
+{
+    int                  rc;
+    size_t               i, n;
+    const cJSON         *item;
+    behave_call_turn_t   turn;
+
+    if (src->turns == NULL || cJSON_IsNull(src->turns)) {
+        return BEHAVE_OK;
+    }
+
+    if (!cJSON_IsArray(src->turns)) {
+        return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                                "%s must be an array", src->turns_name);
+    }
+
+    i = 0;
+    n = 0;
+
+    cJSON_ArrayForEach(item, src->turns) {
+        rc = behave_call_turn(item, src, &turn);
+
+        if (rc < 0) {
+            return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                                    "%s[%zu] is malformed", src->turns_name,
+                                    i);
+        }
+
+        n += (size_t) rc;
+        i++;
+    }
+
+    if (n > BEHAVE_CALL_MAX_TURNS) {
+        return behave_error_set(err, BEHAVE_ERR_TOO_LARGE,
+                                "%s has more than %d turns", src->turns_name,
+                                BEHAVE_CALL_MAX_TURNS);
+    }
+
+    if (n == 0) {
+        return BEHAVE_OK;
+    }
+
+    call->turns = malloc(n * sizeof(behave_call_turn_t));
+    if (call->turns == NULL) {
+        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+    }
+
+    cJSON_ArrayForEach(item, src->turns) {
+        if (behave_call_turn(item, src, &call->turns[call->nturns]) == 1) {
+            call->nturns++;
+        }
+    }
+
+    return BEHAVE_OK;
+}
+
+
+/*
+ * One transcript element: 1 a turn to keep, 0 one to skip (a role that is
+ * neither side, no text), -1 malformed (not an object, text not a string).
+ */
+static int
+behave_call_turn(const cJSON *item, const behave_call_src_t *src,
+    behave_call_turn_t *turn)
+{
+    size_t        k;
+    const char   *role;
+    const cJSON  *text;
+
+    if (!cJSON_IsObject(item)) {
+        return -1;
+    }
+
+    role = NULL;
+    text = NULL;
+
+    for (k = 0; k < 2 && src->role_key[k] != NULL && role == NULL; k++) {
+        role = behave_call_string(
+                   cJSON_GetObjectItemCaseSensitive(item, src->role_key[k]));
+    }
+
+    for (k = 0; k < 2 && src->text_key[k] != NULL && text == NULL; k++) {
+        text = cJSON_GetObjectItemCaseSensitive(item, src->text_key[k]);
+    }
+
+    if (text != NULL && !cJSON_IsNull(text) && !cJSON_IsString(text)) {
+        return -1;
+    }
+
+    if (role == NULL || behave_call_string(text) == NULL
+        || text->valuestring[0] == '\0')
+    {
+        return 0;
+    }
+
+    if (strcasecmp(role, "user") == 0 || strcasecmp(role, "customer") == 0) {
+        turn->speaker = BEHAVE_SPEAKER_CUSTOMER;
+
+    } else if (strcasecmp(role, "agent") == 0 || strcasecmp(role, "bot") == 0
+               || strcasecmp(role, "assistant") == 0)
+    {
+        turn->speaker = BEHAVE_SPEAKER_AGENT;
+
+    } else {
+        return 0;
+    }
+
+    turn->text = text->valuestring;
+    turn->len = strlen(text->valuestring);
+
+    return 1;
+}
+
+
+static behave_err_e
+behave_call_conversation(behave_call_t *call, const behave_call_src_t *src,
+    behave_error_t *err)
+{
+    size_t       k, len;
+    const char  *id;
+
+    for (k = 0; k < 2; k++) {
+        if (src->conv[k] == NULL || cJSON_IsNull(src->conv[k])) {
+            continue;
+        }
+
+        id = behave_call_string(src->conv[k]);
+        len = id ? strlen(id) : 0;
+
+        if (id == NULL || !behave_conversation_id_valid(id, len)) {
+            call->conversation_var_invalid = 1;
+            continue;
+        }
+
+        call->conversation_id = id;
+        call->conversation_id_len = len;
+        call->conversation_id_from_var = 1;
+
+        return BEHAVE_OK;
+    }
+
+    if (!behave_conversation_id_valid(call->call_id, call->call_id_len)) {
+        return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                                "%s is not a valid conversation id",
+                                src->call_id_name);
+    }
+
+    call->conversation_id = call->call_id;
+    call->conversation_id_len = call->call_id_len;
+
+    return BEHAVE_OK;
+}
+
+
+static behave_verdict_e
+behave_call_verdict(const cJSON *v)
+{
+    const char  *s;
+
+    if (cJSON_IsTrue(v)) {
+        return BEHAVE_VERDICT_SUCCESS;
+    }
+
+    if (cJSON_IsFalse(v)) {
+        return BEHAVE_VERDICT_FAILURE;
+    }
+
+    s = behave_call_string(v);
+
+    if (s == NULL) {
+        return BEHAVE_VERDICT_UNKNOWN;
+    }
+
+    if (strcasecmp(s, "success") == 0 || strcasecmp(s, "true") == 0) {
+        return BEHAVE_VERDICT_SUCCESS;
+    }
+
+    if (strcasecmp(s, "failure") == 0 || strcasecmp(s, "false") == 0) {
+        return BEHAVE_VERDICT_FAILURE;
+    }
+
+    return BEHAVE_VERDICT_UNKNOWN;
+}
+
+
+/* unix seconds or milliseconds, as a number or digits; 0 when unusable */
+static int64_t
+behave_call_time(const cJSON *v)
+{
+    double       d;
+    int64_t      t;
+    const char  *s;
+
+    t = 0;
+
+    if (cJSON_IsNumber(v)) {
+        d = v->valuedouble;
+
+        if (!(d >= 1.0 && d < 1e16)) {
+            return 0;
+        }
+
+        t = (int64_t) d;
+
+    } else if ((s = behave_call_string(v)) != NULL) {
+        if (*s == '\0' || strlen(s) > 16) {
+            return 0;
+        }
+
+        for ( /* void */ ; *s; s++) {
+            if (*s < '0' || *s > '9') {
+                return 0;
+            }
+
+            t = t * 10 + (*s - '0');
+        }
+
+    } else {
+        return 0;
+    }
+
+    return t >= 100000000000LL ? t : t * 1000;
+}
+
+
+/* obj.k1.k2...; NULL when any step is missing or not an object */
+static const cJSON *
+behave_call_path(const cJSON *obj, ...)
+{
+    va_list      ap;
+    const char  *key;
+
+    va_start(ap, obj);
+
+    while ((key = va_arg(ap, const char *)) != NULL) {
+        if (!cJSON_IsObject(obj)) {
+            obj = NULL;
+            break;
+        }
+
+        obj = cJSON_GetObjectItemCaseSensitive(obj, key);
+    }
+
+    va_end(ap);
+
+    return obj;
+}
+
+
+static const char *
+behave_call_string(const cJSON *item)
+{
+    if (!cJSON_IsString(item) || item->valuestring == NULL) {
+        return NULL;
+    }
+
+    return item->valuestring;
+}

@@ -1,0 +1,185 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * A verified post-call webhook body, read into one normalised call
+ * (voice-platforms.md; service-interface.md 6).
+ *
+ * Where each field comes from:
+ *
+ *   field      elevenlabs             retell              vapi
+ *   type       type                   event               message.type
+ *   call id    data.conversation_id   call.call_id        message.call.id
+ *   turns      data.transcript[]      call.transcript_    message.artifact
+ *              {role, message}        object[]            .messages[]
+ *                                     {role, content}     {role, message}
+ *   verdict    data.analysis          call.call_analysis  message.analysis
+ *              .call_successful       .call_successful    .successEvaluation
+ *   summary    data.analysis          call.call_analysis  message.analysis
+ *              .transcript_summary    .call_summary       .summary
+ *   time       event_timestamp        call.end_timestamp  message.timestamp
+ *
+ * Event kinds:
+ *   elevenlabs  post_call_transcription -> TRANSCRIPT, post_call_audio ->
+ *               AUDIO_ONLY, call_initiation_failure -> FAILED_CALL, anything
+ *               else (post_call_transcription_otel...) -> UNKNOWN.
+ *   retell      call_analyzed -> TRANSCRIPT; call_ended -> TRANSCRIPT only
+ *               when call.call_analysis is absent or null, else IGNORED (the
+ *               call_analyzed that follows carries it); call_started,
+ *               transcript_updated, transfer_* -> IGNORED; else UNKNOWN.
+ *   vapi        end-of-call-report -> TRANSCRIPT, every other server
+ *               message -> IGNORED.
+ *   standard    our own generic shape, for any Standard Webhooks sender:
+ *
+ *       {"type": "call.transcript" | "call.audio" | "call.failed" | ...,
+ *        "timestamp": <unix s or ms, optional>,
+ *        "data": {"call_id": "...",              required
+ *                 "conversation_id": "...",      optional, ours
+ *                 "transcript": [{"speaker": "customer" | "agent",
+ *                                 "text": "..."}],
+ *                 "verdict": "success" | "failure" | "unknown",
+ *                 "summary": "..."}}
+ *
+ *               call.transcript -> TRANSCRIPT, call.audio -> AUDIO_ONLY,
+ *               call.failed -> FAILED_CALL, else UNKNOWN.  Turns also
+ *               accept "role" for "speaker" and "message" for "text".
+ *
+ * Conversation id: a caller may tie calls to its own conversation by
+ * setting a variable named behave_conversation_id when it starts the call:
+ *   elevenlabs  data.conversation_initiation_client_data.dynamic_variables
+ *   retell      call.metadata, then call.retell_llm_dynamic_variables
+ *   vapi        message.call.metadata, then
+ *               message.call.assistantOverrides.variableValues
+ *   standard    data.conversation_id
+ * It must be a string that behave_conversation_id_valid() accepts; when
+ * absent or not valid, the conversation id is the platform call id (which
+ * must then be valid itself).  A variable set but refused is flagged, so
+ * the glue can log why the calls of that conversation were not joined.
+ *
+ * Turns: roles user / customer are the customer; agent / bot / assistant
+ * are the agent; any other role (system, tool...) is skipped, and so is a
+ * turn whose text is null or empty.  Order is kept.
+ *
+ * Verdict: true / "true" / "success" -> success, false / "false" /
+ * "failure" -> failure (strings case-insensitive), anything else or
+ * absent -> unknown.
+ *
+ * Event time: a number or a string of digits; 10^11 or more is taken as
+ * milliseconds, less as seconds; normalised to unix ms, 0 when absent.
+ *
+ * Only a TRANSCRIPT event is read in full.  Other kinds fill type, kind
+ * and, when present, the call id; nothing else is required of them.
+ *
+ * Lifetime: every string in a behave_call_t points into the cJSON tree;
+ * turns is malloc()ed.  behave_call_free() frees turns, and the tree too
+ * when behave_call_parse() built it.
+ */
+
+#ifndef BEHAVE_WEBHOOK_PARSE_H
+#define BEHAVE_WEBHOOK_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "behave_error.h"
+#include "behave_signature.h"
+
+
+#define BEHAVE_CONVERSATION_VAR    "behave_conversation_id"
+
+/* a call with more turns is refused (413): an hour of talk is ~600 */
+#define BEHAVE_CALL_MAX_TURNS      5000
+
+/* buffer for behave_sha256_hex(): 64 hex digits and a NUL */
+#define BEHAVE_SHA256_HEX_SIZE     65
+
+
+typedef enum {
+    BEHAVE_EVENT_TRANSCRIPT = 0,   /* a finished call to analyse */
+    BEHAVE_EVENT_AUDIO_ONLY,       /* accepted and ignored */
+    BEHAVE_EVENT_FAILED_CALL,      /* accepted and ignored */
+    BEHAVE_EVENT_IGNORED,          /* a known type with nothing for us */
+    BEHAVE_EVENT_UNKNOWN,          /* a type we do not know: acknowledged */
+    BEHAVE_EVENT_LAST
+} behave_event_kind_e;
+
+
+typedef enum {
+    BEHAVE_VERDICT_UNKNOWN = 0,
+    BEHAVE_VERDICT_SUCCESS,
+    BEHAVE_VERDICT_FAILURE,
+    BEHAVE_VERDICT_LAST
+} behave_verdict_e;
+
+
+typedef struct {
+    int                        speaker;   /* 0 customer, 1 agent: the
+                                             values of BEHAVE_SPEAKER_* */
+    const char                *text;      /* NUL-terminated, not empty */
+    size_t                     len;
+} behave_call_turn_t;
+
+
+typedef struct {
+    cJSON                     *root;      /* owned: set by behave_call_parse */
+
+    behave_provider_e          provider;
+    behave_event_kind_e        kind;
+    const char                *event_type;          /* raw, never NULL */
+
+    const char                *call_id;             /* NULL if absent */
+    size_t                     call_id_len;
+
+    /* set for TRANSCRIPT only: the variable, else the call id */
+    const char                *conversation_id;
+    size_t                     conversation_id_len;
+    unsigned                   conversation_id_from_var:1;
+    unsigned                   conversation_var_invalid:1; /* set, refused:
+                                                              worth a log */
+
+    behave_call_turn_t        *turns;
+    size_t                     nturns;
+
+    behave_verdict_e           provider_verdict;
+    const char                *summary;             /* NULL if absent */
+    int64_t                    event_ts_ms;         /* 0 if absent */
+} behave_call_t;
+
+
+/*
+ * Parses body[0..len) (UTF-8 JSON object, checked) as sent by provider;
+ * call it only after behave_sig_verify() accepted the body.  err must not
+ * be NULL.  On BEHAVE_OK call owns the tree; on failure err says why (a
+ * 400-class error for the client, or BEHAVE_ERR_INTERNAL on allocation
+ * failure so the platform retries) and call holds nothing to free.
+ */
+behave_err_e behave_call_parse(behave_call_t *call,
+    behave_provider_e provider, const char *body, size_t len,
+    behave_error_t *err);
+
+/* the same from a tree the caller keeps alive and frees */
+behave_err_e behave_call_parse_json(behave_call_t *call,
+    behave_provider_e provider, const cJSON *root, behave_error_t *err);
+
+/* frees what call owns; safe on a zeroed or already freed call */
+void behave_call_free(behave_call_t *call);
+
+/*
+ * The retry key of a TRANSCRIPT call, "<provider>:<call id>": one call is
+ * analysed once whatever event carried it (Retell sends call_ended and
+ * call_analyzed for one call).  Returns 0, or -1 (no call id, cap short).
+ */
+int behave_call_dedup_key(const behave_call_t *call, char *out, size_t cap);
+
+/* "transcript", "audio_only", "failed_call", "ignored", "unknown" */
+const char *behave_event_kind_name(behave_event_kind_e kind);
+
+/* "success", "failure", "unknown" (spec 2.6 provider_verdict) */
+const char *behave_verdict_name(behave_verdict_e verdict);
+
+/* lowercase hex SHA-256 of data[0..len) into out; returns 0, or -1 */
+int behave_sha256_hex(const char *data, size_t len,
+    char out[BEHAVE_SHA256_HEX_SIZE]);
+
+
+#endif /* BEHAVE_WEBHOOK_PARSE_H */

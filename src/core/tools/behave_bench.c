@@ -1,0 +1,149 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Microbenchmark of behave_annotate():
+ *
+ *   behave_bench [FILE.tsv [ROUNDS]]
+ *
+ * Reads a TSV whose last column is the text (default: the tweets ground
+ * truth of the shared data), annotates each message ROUNDS times (default
+ * 50) and prints the median time per message and the throughput.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "behave_annotate.h"
+
+
+#define BENCH_DEFAULT  "../shared/data/sentiment/tweets_GroundTruth.tsv"
+
+
+static double bench_now(void);
+static int bench_cmp(const void *a, const void *b);
+
+
+static double
+bench_now(void)
+{
+    struct timespec  ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+
+static int
+bench_cmp(const void *a, const void *b)
+{
+    double  x, y;
+
+    x = *(const double *) a;
+    y = *(const double *) b;
+
+    return (x > y) - (x < y);
+}
+
+
+int
+main(int argc, char **argv)
+{
+    FILE                 *f;
+    char                 *buf, *line, *next, *t, **texts;
+    long                  size;
+    size_t                n, cap, i, *lens;
+    int                   rounds, r;
+    double                t0, total, *per;
+    unsigned              sink;
+    const char           *path;
+    behave_annotation_t   a;
+
+    path = argc > 1 ? argv[1] : BENCH_DEFAULT;
+    rounds = argc > 2 ? atoi(argv[2]) : 50;
+    if (rounds < 1) {
+        rounds = 1;
+    }
+
+    f = fopen(path, "rb");
+    if (f == NULL) {
+        perror(path);
+        return 1;
+    }
+
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+
+    buf = malloc(size + 1);
+    if (buf == NULL || fread(buf, 1, size, f) != (size_t) size) {
+        fprintf(stderr, "%s: read failed\n", path);
+        return 1;
+    }
+    buf[size] = '\0';
+    fclose(f);
+
+    cap = 1024;
+    n = 0;
+    texts = malloc(cap * sizeof(char *));
+    lens = malloc(cap * sizeof(size_t));
+
+    for (line = buf; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) {
+            *next++ = '\0';
+        }
+
+        t = strrchr(line, '\t');
+        t = t ? t + 1 : line;
+
+        if (n == cap) {
+            cap *= 2;
+            texts = realloc(texts, cap * sizeof(char *));
+            lens = realloc(lens, cap * sizeof(size_t));
+        }
+
+        texts[n] = t;
+        lens[n] = strlen(t);
+        n++;
+    }
+
+    if (n == 0) {
+        fprintf(stderr, "%s: no messages\n", path);
+        return 1;
+    }
+
+    per = malloc(n * sizeof(double));
+    sink = 0;
+    total = 0;
+
+    /* warm up caches and branch predictors once */
+    for (i = 0; i < n; i++) {
+        behave_annotate(texts[i], lens[i], &a);
+        sink += a.signals_fired;
+    }
+
+    for (i = 0; i < n; i++) {
+        t0 = bench_now();
+        for (r = 0; r < rounds; r++) {
+            behave_annotate(texts[i], lens[i], &a);
+            sink += a.signals_fired;
+        }
+        per[i] = (bench_now() - t0) / rounds;
+        total += per[i];
+    }
+
+    qsort(per, n, sizeof(double), bench_cmp);
+
+    printf("messages: %zu x %d rounds (%s)\n", n, rounds, path);
+    printf("median: %.0f ns/message, p99: %.0f ns/message, mean: %.0f ns\n",
+           per[n / 2], per[n * 99 / 100], total / n);
+    printf("throughput: %.0f messages/s (one thread)\n", 1e9 * n / total);
+
+    free(per);
+    free(texts);
+    free(lens);
+    free(buf);
+
+    return sink == 0xffffffffu;
+}

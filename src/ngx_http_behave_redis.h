@@ -1,0 +1,63 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The Redis path: one hiredis async connection per worker, driven by
+ * nginx's event loop.
+ */
+
+#ifndef NGX_HTTP_BEHAVE_REDIS_H
+#define NGX_HTTP_BEHAVE_REDIS_H
+
+#include <hiredis/hiredis.h>
+#include <hiredis/async.h>
+
+#include "ngx_http_behave_common.h"
+
+
+/*
+ * Called exactly once per command that was accepted: with the reply, or
+ * with reply == NULL and a short reason ("timeout", "disconnected") when
+ * there will be none.  Never called once the request is gone.
+ */
+typedef void (*ngx_http_behave_redis_pt)(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason);
+
+
+typedef struct {
+    const char                 *name;
+    const char                 *source;
+    char                        sha1[41];
+} ngx_http_behave_redis_script_t;
+
+
+ngx_int_t ngx_http_behave_redis_init_process(ngx_cycle_t *cycle);
+void ngx_http_behave_redis_exit_process(ngx_cycle_t *cycle);
+
+char *ngx_http_behave_redis_parse_address(ngx_conf_t *cf, ngx_str_t *addr);
+
+/*
+ * Sends EVALSHA (EVAL again after NOSCRIPT).  NGX_OK when the command is
+ * on its way and the handler will run; NGX_DECLINED with *reason set when
+ * Redis is not available now (the caller answers degraded at once).
+ */
+ngx_int_t ngx_http_behave_redis_eval(ngx_http_request_t *r,
+    ngx_http_behave_redis_script_t *script, int nkeys, int argc,
+    const char **argv, const size_t *argvlen,
+    ngx_http_behave_redis_pt handler, void *data, const char **reason);
+
+/* a fire-and-forget command with no request behind it (metering) */
+ngx_int_t ngx_http_behave_redis_command_bg(int argc, const char **argv,
+    const size_t *argvlen, void (*done)(redisReply *reply, void *data),
+    void *data);
+
+/* degraded answers are logged once per interval, with a count */
+void ngx_http_behave_redis_log_degraded(ngx_http_request_t *r,
+    const char *what, const char *reason);
+
+ngx_uint_t ngx_http_behave_redis_configured(ngx_http_request_t *r);
+ngx_uint_t ngx_http_behave_redis_connected(void);
+
+void ngx_http_behave_redis_script_init(ngx_http_behave_redis_script_t *s);
+
+
+#endif /* NGX_HTTP_BEHAVE_REDIS_H */

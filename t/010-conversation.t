@@ -1,0 +1,239 @@
+#!/usr/bin/perl
+# Conversations on a real redis-server: the block, its findings both ways,
+# redaction, tenants, degraded mode and recovery, concurrency.
+
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Behave::Test;
+use IO::Socket::INET;
+use JSON::PP;
+use Test::More;
+use Time::HiRes qw(sleep time);
+
+start_redis();
+
+my $mute_port = free_port();
+start_nginx(http => <<"E2");
+    behave_redis %%REDIS%%;
+    behave_redis_timeout 100ms;
+    server {
+        listen 127.0.0.1:%%PORT%%;
+        behave_keys %%KEYS%%;
+        location = /v1/analyze { behave_analyze; }
+        location = /redacted/v1/analyze { behave_analyze; behave_redact on; }
+        location = /big/v1/analyze {
+            behave_analyze;
+            behave_conversation_max_turns 1000;
+        }
+    }
+E2
+
+my $n = 0;
+sub turn {
+    my ($conv, $msg, %o) = @_;
+    my $r = req_json(POST => ($o{path} // '/v1/analyze'),
+                     key => $o{key} // KEY_ANALYZE,
+                     body => { conversation_id => $conv, message => $msg,
+                               $o{speaker} ? (speaker => $o{speaker}) : () });
+    is($r->{status}, 200, "turn of $conv: 200") unless $o{quiet};
+    return $r->{json};
+}
+sub conv_id { 'c' . $$ . '-' . ++$n }
+
+# the block appears from the second turn on, with every field
+{
+    my $c = conv_id();
+    my $j = turn($c, 'Hi, my internet has been down since this morning.');
+    ok(!exists $j->{conversation}, 'first turn: no conversation block');
+    $j = turn($c, 'Is there an outage in my area?');
+    my $b = $j->{conversation};
+    ok($b, 'second turn: conversation block');
+    is($b->{conversation_id}, $c, 'conversation_id echoed');
+    is($b->{storage_mode}, 'full', 'storage_mode full');
+    is($b->{prior_turns}, 1, 'prior_turns 1');
+    for my $f (qw(false_resolution false_resolution_reason repeat_contact_risk)) {
+        ok(exists $b->{failure_flags}{$f}, "failure_flags.$f");
+    }
+    for my $f (qw(repetition repetition_similarity escalating peak_severity)) {
+        ok(exists $b->{derived}{$f}, "derived.$f");
+    }
+    like($b->{recommendation}{action}, qr/^(clarify|simplify|resolve|route|handoff)$/,
+         'recommendation.action in its set');
+    ok(length $b->{recommendation}{reason}, 'recommendation.reason');
+    ok(length $b->{recommendation}{safe_response_guidance}, 'safe_response_guidance');
+    like($b->{review_status}, qr/^(ok|monitor|needs_review|escalated)$/, 'review_status');
+    ok(JSON::PP::is_bool($b->{degraded}) && !$b->{degraded}, 'not degraded');
+    ok($b->{derived}{peak_severity} >= 0 && $b->{derived}{peak_severity} <= 4,
+       'peak_severity in 0..4');
+    $j = turn($c, 'Thanks, any update?');
+    is($j->{conversation}{prior_turns}, 2, 'prior_turns counts up');
+}
+
+# false resolution: fires after an agent claim, not without one
+{
+    my $c = conv_id();
+    turn($c, 'My refund for order 5512 has not arrived.');
+    turn($c, "I've processed the refund, it's all sorted now.", speaker => 'agent');
+    my $j = turn($c, "I just checked and nothing has come in, the charge is still there.");
+    my $b = $j->{conversation};
+    ok($b->{failure_flags}{false_resolution}, 'false_resolution fires after a claim');
+    like($b->{failure_flags}{false_resolution_reason}, qr/agent turn 1.*customer turn 2/s,
+         'the reason names both turns');
+    is($b->{recommendation}{action}, 'handoff', 'false resolution -> handoff');
+    is($b->{review_status}, 'needs_review', 'false resolution -> needs_review');
+
+    my $c2 = conv_id();
+    turn($c2, 'My refund for order 5512 has not arrived.');
+    turn($c2, 'Could you give me the email on the account?', speaker => 'agent');
+    $j = turn($c2, "Nothing has come in, the charge is still there.");
+    ok(!$j->{conversation}{failure_flags}{false_resolution},
+       'no false_resolution without an agent claim');
+}
+
+# repetition: the same ask again, and not for a new ask
+{
+    my $c = conv_id();
+    turn($c, 'How do I change the email address on my account?');
+    turn($c, 'You can do that in settings.', speaker => 'agent');
+    my $j = turn($c, 'But how do I actually change the email address on my account?');
+    ok($j->{conversation}{derived}{repetition}, 'repetition fires');
+    ok($j->{conversation}{derived}{repetition_similarity} > 0.3, 'similarity reported');
+
+    my $c2 = conv_id();
+    turn($c2, 'How do I change the email address on my account?');
+    $j = turn($c2, 'Also, what are your opening hours on Sunday?');
+    ok(!$j->{conversation}{derived}{repetition}, 'a new ask is not repetition');
+}
+
+# escalation: a trend, not one bad turn
+{
+    my $c = conv_id();
+    turn($c, 'My parcel has not arrived yet, can you check?');
+    turn($c, 'It is now three days late and nobody has replied. This is frustrating.');
+    my $j = turn($c, 'This is ABSOLUTELY RIDICULOUS!!! I need it TODAY or I am cancelling everything and reporting you!!');
+    ok($j->{conversation}{derived}{escalating}, 'escalating fires on a worsening trend');
+    is($j->{conversation}{recommendation}{action}, 'handoff', 'escalation -> handoff');
+
+    my $c2 = conv_id();
+    my $j2 = turn($c2, 'This is ridiculous, my parcel is late!');
+    $j2 = turn($c2, 'Thanks, that tracking link helps.');
+    ok(!$j2->{conversation}{derived}{escalating}, 'no escalation when it calms down');
+}
+
+# redaction: what is stored is exactly what was analysed
+{
+    my $c = conv_id();
+    turn($c, 'my email is jane.doe@example.com and card 4111 1111 1111 1111',
+         path => '/redacted/v1/analyze');
+    my $j = turn($c, 'any news?', path => '/redacted/v1/analyze');
+    is($j->{conversation}{storage_mode}, 'redacted', 'storage_mode redacted');
+    my $stored = redis_cli("LRANGE 'behave:{acme:$c}:turns' 0 -1");
+    like($stored, qr/\[EMAIL\]/, 'the stored turn holds [EMAIL]');
+    like($stored, qr/\[CARD\]/, 'the stored turn holds [CARD]');
+    unlike($stored, qr/jane\.doe|4111/, 'no e-mail or card number in Redis');
+
+    my $c2 = conv_id();
+    turn($c2, 'my email is jane.doe@example.com');
+    like(redis_cli("LRANGE 'behave:{acme:$c2}:turns' 0 -1"), qr/jane\.doe\@example\.com/,
+         'with behave_redact off the full text is stored');
+}
+
+# tenants do not see each other's conversations
+{
+    my $c = conv_id();
+    turn($c, 'first message of acme');
+    my $j = turn($c, 'first message of globex', key => KEY_OTHER);
+    ok(!exists $j->{conversation}, 'same id, other tenant: no history');
+    $j = turn($c, 'second message of acme');
+    is($j->{conversation}{prior_turns}, 1, 'acme history holds only acme turns');
+}
+
+# concurrency: 200 turns of one conversation over 2 workers
+{
+    my $c = conv_id();
+    my @pids;
+    for my $p (1 .. 10) {
+        my $pid = fork // die;
+        if (!$pid) {
+            my $bad = 0;
+            for my $i (1 .. 20) {
+                my $j = turn($c, "turn $p-$i", path => '/big/v1/analyze', quiet => 1);
+                $bad++ if !$j || ($j->{conversation} && $j->{conversation}{degraded});
+            }
+            exit($bad ? 1 : 0);
+        }
+        push @pids, $pid;
+    }
+    my $failed = 0;
+    for (@pids) { waitpid($_, 0); $failed++ if $? }
+    is($failed, 0, '200 concurrent turns answered, none degraded');
+    is(redis_cli("GET 'behave:{acme:$c}:n'"), 200, 'the counter saw 200 turns');
+    my @turns = split /\n/, redis_cli("LRANGE 'behave:{acme:$c}:turns' 0 -1");
+    my %texts = map { (/(turn \d+-\d+)/)[0] => 1 } @turns;
+    is(scalar(keys %texts), 200, 'no turn lost or doubled');
+}
+
+# Redis stopped: 200, degraded, handoff, never resolved; back: recovers
+{
+    my $c = conv_id();
+    turn($c, 'hello');
+    stop_redis();
+    my $j = turn($c, 'still there?');
+    my $b = $j->{conversation};
+    ok($b && $b->{degraded}, 'Redis down: the block is degraded');
+    ok(length($b->{degraded_reason} // ''), 'degraded_reason given');
+    is($b->{recommendation}{action}, 'handoff', 'degraded -> handoff');
+    ok(!$b->{failure_flags}{false_resolution} && $b->{review_status} eq 'needs_review',
+       'degraded: needs_review, nothing claimed resolved');
+    ok($j->{annotation}{emotional_valence}, 'the annotation is still there');
+
+    start_redis();
+    my $ok = 0;
+    for (1 .. 100) {
+        my $j2 = turn(conv_id(), 'x', quiet => 1);
+        my $j3 = turn($c, 'are you back?', quiet => 1);
+        if ($j3->{conversation} && !$j3->{conversation}{degraded}) { $ok = 1; last }
+        sleep 0.1;
+    }
+    ok($ok, 'Redis back: the next requests use it again, no restart');
+    like(error_log(), qr/conversation degraded/, 'degraded mode is logged');
+}
+
+# a Redis that accepts but never answers: timeout, degraded, in time
+{
+    my $mute = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => $mute_port,
+                                     Listen => 16, ReuseAddr => 1) or die $!;
+    my $pid = fork // die;
+    if (!$pid) {
+        my @keep;
+        while (my $s = $mute->accept) { push @keep, $s }
+        exit 0;
+    }
+    close $mute;
+    start_nginx(http => <<"E3");
+    behave_redis 127.0.0.1:$mute_port;
+    behave_redis_timeout 100ms;
+    server {
+        listen 127.0.0.1:%%PORT%%;
+        behave_keys %%KEYS%%;
+        location = /v1/analyze { behave_analyze; }
+    }
+E3
+    sleep 0.3;
+    for my $round (1, 2) {
+        my $t0 = time;
+        my $j = turn('mute-1', 'hello?');
+        my $dt = time - $t0;
+        ok($j->{conversation} && $j->{conversation}{degraded},
+           "round $round: a mute Redis gives a degraded block");
+        ok($dt < 2, "round $round: answered in ${dt}s, bounded by the timeout");
+    }
+    check_error_log('mute redis');
+    kill 'KILL', $pid;
+    waitpid($pid, 0);
+}
+
+check_error_log();
+done_testing();

@@ -1,0 +1,721 @@
+/*
+ * Signature verification of the four providers.  Signatures of inline
+ * bodies are made here with OpenSSL's one-shot HMAC(), a path
+ * independent of the code under test; the sample bodies of
+ * shared/data/voice are checked against headers printed by sign.sh.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include "tap.h"
+#include "behave_signature.h"
+#include "behave_secretbox.h"
+
+
+#define SEC     1000LL
+#define MIN     (60 * SEC)
+#define NOW_S   1767225645LL
+#define NOW     (NOW_S * SEC)
+
+
+static const char  body[] =
+    "{\"type\":\"post_call_transcription\",\"event_timestamp\":1767225645,"
+    "\"data\":{\"conversation_id\":\"conv_1\",\"transcript\":[]}}";
+
+static const char  el_secret[] = "wsec_behave_test_secret";
+static const char  sw_secret[] = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+
+/* HMAC-SHA256 of a | b | c (each may be NULL) as hex or base64 */
+static void
+mac(const void *key, size_t klen, const char *a, const char *b,
+    const char *c, size_t clen, int b64, char *out)
+{
+    size_t         n;
+    unsigned int   mlen;
+    unsigned char  md[32], *msg;
+
+    n = (a ? strlen(a) : 0) + (b ? strlen(b) : 0) + clen;
+    msg = malloc(n + 1);
+    n = 0;
+
+    if (a) {
+        memcpy(msg + n, a, strlen(a));
+        n += strlen(a);
+    }
+
+    if (b) {
+        memcpy(msg + n, b, strlen(b));
+        n += strlen(b);
+    }
+
+    memcpy(msg + n, c, clen);
+    n += clen;
+
+    HMAC(EVP_sha256(), key, (int) klen, msg, n, md, &mlen);
+    free(msg);
+
+    if (b64) {
+        behave_base64_encode(md, 32, out, 0);
+        return;
+    }
+
+    for (n = 0; n < 32; n++) {
+        sprintf(out + 2 * n, "%02x", md[n]);
+    }
+}
+
+
+static behave_sig_str_t
+str(const char *s)
+{
+    return (behave_sig_str_t) { s, s ? strlen(s) : 0 };
+}
+
+
+static void
+el_header(char *out, const char *secret, long long t, const char *b,
+    size_t len)
+{
+    char  ts[32], hex[65];
+
+    snprintf(ts, sizeof(ts), "%lld", t);
+    mac(secret, strlen(secret), ts, ".", b, len, 0, hex);
+    sprintf(out, "t=%s,v0=%s", ts, hex);
+}
+
+
+static behave_sig_err_e
+el_verify(const char *hdr, const char *b, size_t len, const char *secret,
+    long long now)
+{
+    behave_sig_headers_t  h;
+
+    memset(&h, 0, sizeof(h));
+    h.elevenlabs_signature = str(hdr);
+
+    return behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, b, len, secret,
+                             strlen(secret), 0, now, NULL);
+}
+
+
+static char *
+load(const char *name, size_t *len)
+{
+    FILE        *f;
+    char         path[1024], *buf;
+    long         n;
+    const char  *dir, *p, *file;
+
+    file = __FILE__;
+    dir = getenv("BEHAVE_DATA");
+
+    if (dir != NULL) {
+        snprintf(path, sizeof(path), "%s/voice/%s", dir, name);
+
+    } else {
+        /* <repo>/t/core/test_x.c -> <repo>/../shared/data */
+        p = strstr(file, "t/core/");
+        if (p == NULL || p == file) {
+            snprintf(path, sizeof(path), "../shared/data/voice/%s", name);
+
+        } else {
+            snprintf(path, sizeof(path), "%.*s../shared/data/voice/%s",
+                     (int) (p - file), file, name);
+        }
+    }
+
+    f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+
+    buf = malloc((size_t) n + 1);
+    *len = fread(buf, 1, (size_t) n, f);
+    buf[*len] = '\0';
+    fclose(f);
+
+    return buf;
+}
+
+
+static void
+test_names(void)
+{
+    behave_provider_e  p;
+
+    is_str(behave_sig_err_name(BEHAVE_SIG_OK), "ok", "err name ok");
+    is_str(behave_sig_err_name(BEHAVE_SIG_MISSING_HEADER), "missing_header",
+           "err name missing");
+    is_str(behave_sig_err_name(BEHAVE_SIG_MALFORMED_HEADER),
+           "malformed_header", "err name malformed");
+    is_str(behave_sig_err_name(BEHAVE_SIG_BAD_SIGNATURE), "bad_signature",
+           "err name bad signature");
+    is_str(behave_sig_err_name(BEHAVE_SIG_TOO_OLD), "too_old",
+           "err name too old");
+    is_str(behave_sig_err_name(BEHAVE_SIG_TOO_NEW), "too_new",
+           "err name too new");
+    is_str(behave_sig_err_name((behave_sig_err_e) 999), "unknown",
+           "err name out of range");
+
+    ok(behave_provider_from_name("retell", 6, &p) == 0
+       && p == BEHAVE_PROVIDER_RETELL, "provider retell by name");
+    ok(behave_provider_from_name("standard", 8, &p) == 0
+       && p == BEHAVE_PROVIDER_STANDARD, "provider standard by name");
+    ok(behave_provider_from_name("vapix", 5, &p) == -1,
+       "unknown provider name refused");
+    is_str(behave_provider_name(BEHAVE_PROVIDER_ELEVENLABS), "elevenlabs",
+           "provider name elevenlabs");
+    is_str(behave_provider_name(BEHAVE_PROVIDER_VAPI), "vapi",
+           "provider name vapi");
+}
+
+
+static void
+test_elevenlabs(void)
+{
+    char                  hdr[256], bad[512], b2[sizeof(body)];
+    size_t                i, len;
+    behave_sig_info_t     info;
+    behave_sig_headers_t  h;
+
+    len = sizeof(body) - 1;
+
+    el_header(hdr, el_secret, NOW_S, body, len);
+    is_int(el_verify(hdr, body, len, el_secret, NOW), BEHAVE_SIG_OK,
+           "elevenlabs: valid");
+
+    memset(&h, 0, sizeof(h));
+    h.elevenlabs_signature = str(hdr);
+    is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, len,
+                             el_secret, strlen(el_secret), 0, NOW, &info),
+           BEHAVE_SIG_OK, "elevenlabs: valid with info");
+    is_int(info.signed_at_ms, NOW, "elevenlabs: signed_at_ms");
+    ok(info.idempotency_key == NULL, "elevenlabs: no idempotency key");
+
+    memset(&h, 0, sizeof(h));
+    h.retell_signature = str(hdr);
+    is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, len,
+                             el_secret, strlen(el_secret), 0, NOW, NULL),
+           BEHAVE_SIG_MISSING_HEADER, "elevenlabs: missing header");
+
+    is_int(el_verify("", body, len, el_secret, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "elevenlabs: empty header");
+    is_int(el_verify("v0=abcd", body, len, el_secret, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "elevenlabs: no t");
+    snprintf(bad, sizeof(bad), "t=%lld", NOW_S);
+    is_int(el_verify(bad, body, len, el_secret, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "elevenlabs: no v0");
+    snprintf(bad, sizeof(bad), "t=12x4,%s", strchr(hdr, ',') + 1);
+    is_int(el_verify(bad, body, len, el_secret, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "elevenlabs: t not a number");
+    snprintf(bad, sizeof(bad), "%.*s", (int) strlen(hdr) - 1, hdr);
+    is_int(el_verify(bad, body, len, el_secret, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "elevenlabs: v0 too short");
+    snprintf(bad, sizeof(bad), "%s", hdr);
+    bad[strlen(bad) - 1] = 'g';
+    is_int(el_verify(bad, body, len, el_secret, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "elevenlabs: v0 not hex");
+    snprintf(bad, sizeof(bad), "t=%lld,%s", NOW_S, hdr);
+    is_int(el_verify(bad, body, len, el_secret, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "elevenlabs: two t");
+    is_int(el_verify("garbage", body, len, el_secret, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "elevenlabs: garbage");
+
+    snprintf(bad, sizeof(bad), "%s", hdr);
+    bad[strlen(bad) - 1] = bad[strlen(bad) - 1] == '0' ? '1' : '0';
+    is_int(el_verify(bad, body, len, el_secret, NOW),
+           BEHAVE_SIG_BAD_SIGNATURE, "elevenlabs: wrong MAC");
+
+    memcpy(b2, body, sizeof(body));
+    b2[len - 3] = '1';
+    is_int(el_verify(hdr, b2, len, el_secret, NOW),
+           BEHAVE_SIG_BAD_SIGNATURE, "elevenlabs: body changed by one byte");
+    is_int(el_verify(hdr, body, len - 1, el_secret, NOW),
+           BEHAVE_SIG_BAD_SIGNATURE, "elevenlabs: body truncated");
+    is_int(el_verify(hdr, body, len, "wsec_other", NOW),
+           BEHAVE_SIG_BAD_SIGNATURE, "elevenlabs: wrong secret");
+
+    is_int(el_verify(hdr, body, len, el_secret, NOW + 30 * MIN + SEC),
+           BEHAVE_SIG_TOO_OLD, "elevenlabs: 30:01 old rejected");
+    is_int(el_verify(hdr, body, len, el_secret, NOW + 30 * MIN - SEC),
+           BEHAVE_SIG_OK, "elevenlabs: 29:59 old accepted");
+    is_int(el_verify(hdr, body, len, el_secret, NOW + 30 * MIN),
+           BEHAVE_SIG_OK, "elevenlabs: exactly 30:00 accepted");
+    is_int(el_verify(hdr, body, len, el_secret, NOW + 30 * MIN + 1),
+           BEHAVE_SIG_TOO_OLD, "elevenlabs: 30:00.001 rejected");
+    is_int(el_verify(hdr, body, len, el_secret, NOW - 5 * MIN - SEC),
+           BEHAVE_SIG_TOO_NEW, "elevenlabs: 5:01 in the future rejected");
+    is_int(el_verify(hdr, body, len, el_secret, NOW - 5 * MIN + SEC),
+           BEHAVE_SIG_OK, "elevenlabs: 4:59 in the future accepted");
+
+    /* an old timestamp with a forged MAC reports the forgery */
+    snprintf(bad, sizeof(bad), "t=%lld,%s", NOW_S - 3600,
+             strchr(hdr, ',') + 1);
+    is_int(el_verify(bad, body, len, el_secret, NOW),
+           BEHAVE_SIG_BAD_SIGNATURE, "elevenlabs: MAC checked before time");
+
+    /* rotation: two v0, the second one right; spaces after commas */
+    snprintf(bad, sizeof(bad), "t=%lld, v0=%064d, %s", NOW_S, 0,
+             strchr(hdr, ',') + 1);
+    is_int(el_verify(bad, body, len, el_secret, NOW), BEHAVE_SIG_OK,
+           "elevenlabs: any of several v0 matches");
+    snprintf(bad, sizeof(bad), "%s,x=1", hdr);
+    is_int(el_verify(bad, body, len, el_secret, NOW), BEHAVE_SIG_OK,
+           "elevenlabs: unknown part skipped");
+
+    /* uppercase hex is the same MAC */
+    snprintf(bad, sizeof(bad), "%s", hdr);
+    for (i = 0; bad[i]; i++) {
+        if (bad[i] >= 'a' && bad[i] <= 'f') {
+            bad[i] -= 32;
+        }
+    }
+
+    is_int(el_verify(bad, body, len, el_secret, NOW), BEHAVE_SIG_OK,
+           "elevenlabs: uppercase hex accepted");
+
+    is_int(el_verify(hdr, body, len, "", NOW), BEHAVE_SIG_BAD_SECRET,
+           "elevenlabs: empty secret is a config error");
+
+    /* sign.sh with EL_SECRET=s over "hi" at 1700000000 */
+    is_int(el_verify("t=1700000000,v0=a557230f1224f0a1ad308248f19f80572e93"
+                     "8f53a60889d3e24486e60d8420dd", "hi", 2, "s",
+                     1700000000LL * SEC + 10 * SEC),
+           BEHAVE_SIG_OK, "elevenlabs: sign.sh vector (inline body)");
+}
+
+
+static void
+test_elevenlabs_sample(void)
+{
+    char    *b;
+    size_t   len;
+
+    /*
+     * EL_SECRET=wsec_behave_test_secret sign.sh elevenlabs
+     *     elevenlabs_post_call_transcription.min.json 1767225645
+     */
+    static const char  hdr[] =
+        "t=1767225645,v0=3d134312e21df2baaba6f9e8c986e78961baf90e48be3fba"
+        "c35ef5e150a80850";
+
+    b = load("elevenlabs_post_call_transcription.min.json", &len);
+    if (b == NULL) {
+        ok(1, "# skip elevenlabs sample: shared data absent");
+        ok(1, "# skip elevenlabs sample: shared data absent");
+        return;
+    }
+
+    is_int(el_verify(hdr, b, len, el_secret, NOW + 2 * SEC), BEHAVE_SIG_OK,
+           "elevenlabs sample: sign.sh header verifies");
+    b[len / 2] ^= 1;
+    is_int(el_verify(hdr, b, len, el_secret, NOW + 2 * SEC),
+           BEHAVE_SIG_BAD_SIGNATURE, "elevenlabs sample: edited body fails");
+    free(b);
+}
+
+
+static behave_sig_err_e
+retell_verify(const char *hdr, const char *b, size_t len, const char *key,
+    long long now)
+{
+    behave_sig_headers_t  h;
+
+    memset(&h, 0, sizeof(h));
+    h.retell_signature = str(hdr);
+
+    return behave_sig_verify(BEHAVE_PROVIDER_RETELL, &h, b, len, key,
+                             strlen(key), 0, now, NULL);
+}
+
+
+static void
+test_retell(void)
+{
+    char                  hdr[256], bad[512], ms[32], hex[65],
+                          b2[sizeof(body)], msg[sizeof(body) + 32];
+    size_t                len;
+    behave_sig_headers_t  h;
+
+    static const char  key[] = "key_behave_test";
+
+    len = sizeof(body) - 1;
+    snprintf(ms, sizeof(ms), "%lld", NOW + 123);
+    memcpy(msg, body, len);
+    memcpy(msg + len, ms, strlen(ms));
+    mac(key, strlen(key), NULL, NULL, msg, len + strlen(ms), 0, hex);
+    snprintf(hdr, sizeof(hdr), "v=%s,d=%s", ms, hex);
+
+    is_int(retell_verify(hdr, body, len, key, NOW), BEHAVE_SIG_OK,
+           "retell: valid");
+
+    memset(&h, 0, sizeof(h));
+    h.elevenlabs_signature = str(hdr);
+    is_int(behave_sig_verify(BEHAVE_PROVIDER_RETELL, &h, body, len, key,
+                             strlen(key), 0, NOW, NULL),
+           BEHAVE_SIG_MISSING_HEADER, "retell: missing header");
+
+    snprintf(bad, sizeof(bad), "t=%s,v0=%s", ms, hex);
+    is_int(retell_verify(bad, body, len, key, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "retell: ElevenLabs form refused");
+    snprintf(bad, sizeof(bad), "v=%s", ms);
+    is_int(retell_verify(bad, body, len, key, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "retell: no d");
+    snprintf(bad, sizeof(bad), "v=-5,d=%s", hex);
+    is_int(retell_verify(bad, body, len, key, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "retell: v not a number");
+
+    snprintf(bad, sizeof(bad), "%s", hdr);
+    bad[strlen(bad) - 1] = bad[strlen(bad) - 1] == '0' ? '1' : '0';
+    is_int(retell_verify(bad, body, len, key, NOW), BEHAVE_SIG_BAD_SIGNATURE,
+           "retell: wrong MAC");
+
+    memcpy(b2, body, sizeof(body));
+    b2[5] ^= 0x20;
+    is_int(retell_verify(hdr, b2, len, key, NOW), BEHAVE_SIG_BAD_SIGNATURE,
+           "retell: body changed by one byte");
+    is_int(retell_verify(hdr, body, len, "key_other", NOW),
+           BEHAVE_SIG_BAD_SIGNATURE, "retell: wrong secret");
+
+    is_int(retell_verify(hdr, body, len, key, NOW + 123 + 5 * MIN + SEC),
+           BEHAVE_SIG_TOO_OLD, "retell: 5:01 old rejected");
+    is_int(retell_verify(hdr, body, len, key, NOW + 123 + 5 * MIN - SEC),
+           BEHAVE_SIG_OK, "retell: 4:59 old accepted");
+    is_int(retell_verify(hdr, body, len, key, NOW + 123 + 30 * MIN + SEC),
+           BEHAVE_SIG_TOO_OLD, "retell: 30:01 old rejected");
+    is_int(retell_verify(hdr, body, len, key, NOW + 123 - 5 * MIN - SEC),
+           BEHAVE_SIG_TOO_NEW, "retell: 5:01 in the future rejected");
+    is_int(retell_verify(hdr, body, len, key, NOW + 123 - 5 * MIN + SEC),
+           BEHAVE_SIG_OK, "retell: 4:59 in the future accepted");
+}
+
+
+static void
+test_retell_sample(void)
+{
+    char    *b;
+    size_t   len;
+
+    /* RETELL_API_KEY=key_behave_test sign.sh retell ... 1714608491736 */
+    static const char  hdr[] =
+        "v=1714608491736,d=074c36237f17d7ba9955627b7ae1695d1cbbfbe0cac578c6"
+        "ff23dad3a8b88630";
+
+    b = load("retell_call_analyzed.min.json", &len);
+    if (b == NULL) {
+        ok(1, "# skip retell sample: shared data absent");
+        return;
+    }
+
+    is_int(retell_verify(hdr, b, len, "key_behave_test",
+                         1714608491736LL + 2 * MIN),
+           BEHAVE_SIG_OK, "retell sample: sign.sh header verifies");
+    free(b);
+}
+
+
+static behave_sig_err_e
+vapi_verify(const char *ts, const char *sig, const char *legacy,
+    const char *b, size_t len, const char *secret, unsigned flags,
+    long long now, behave_sig_info_t *info)
+{
+    behave_sig_headers_t  h;
+
+    memset(&h, 0, sizeof(h));
+    h.vapi_timestamp = str(ts);
+    h.vapi_signature = str(sig);
+    h.vapi_secret = str(legacy);
+
+    return behave_sig_verify(BEHAVE_PROVIDER_VAPI, &h, b, len, secret,
+                             strlen(secret), flags, now, info);
+}
+
+
+static void
+test_vapi(void)
+{
+    char               ts[32], tsms[32], hex[65], hexms[65], bad[80],
+                       b2[sizeof(body)];
+    size_t             len;
+    behave_sig_info_t  info;
+
+    static const char  secret[] = "vapi_behave_test";
+
+    len = sizeof(body) - 1;
+    snprintf(ts, sizeof(ts), "%lld", NOW_S);
+    snprintf(tsms, sizeof(tsms), "%lld", NOW);
+    mac(secret, strlen(secret), ts, ".", body, len, 0, hex);
+    mac(secret, strlen(secret), tsms, ".", body, len, 0, hexms);
+
+    is_int(vapi_verify(ts, hex, NULL, body, len, secret, 0, NOW, &info),
+           BEHAVE_SIG_OK, "vapi: valid (seconds)");
+    is_int(info.signed_at_ms, NOW, "vapi: seconds read as seconds");
+    is_int(vapi_verify(tsms, hexms, NULL, body, len, secret, 0, NOW, &info),
+           BEHAVE_SIG_OK, "vapi: valid (milliseconds)");
+    is_int(info.signed_at_ms, NOW, "vapi: milliseconds read as ms");
+
+    is_int(vapi_verify(NULL, NULL, NULL, body, len, secret, 0, NOW, NULL),
+           BEHAVE_SIG_MISSING_HEADER, "vapi: missing headers");
+    is_int(vapi_verify(NULL, hex, NULL, body, len, secret, 0, NOW, NULL),
+           BEHAVE_SIG_MISSING_HEADER, "vapi: missing x-timestamp");
+
+    is_int(vapi_verify("17x", hex, NULL, body, len, secret, 0, NOW, NULL),
+           BEHAVE_SIG_MALFORMED_HEADER, "vapi: timestamp not a number");
+    is_int(vapi_verify(ts, "abc", NULL, body, len, secret, 0, NOW, NULL),
+           BEHAVE_SIG_MALFORMED_HEADER, "vapi: short signature");
+    snprintf(bad, sizeof(bad), "%s", hex);
+    bad[0] = 'z';
+    is_int(vapi_verify(ts, bad, NULL, body, len, secret, 0, NOW, NULL),
+           BEHAVE_SIG_MALFORMED_HEADER, "vapi: signature not hex");
+
+    snprintf(bad, sizeof(bad), "%s", hex);
+    bad[0] = bad[0] == '0' ? '1' : '0';
+    is_int(vapi_verify(ts, bad, NULL, body, len, secret, 0, NOW, NULL),
+           BEHAVE_SIG_BAD_SIGNATURE, "vapi: wrong MAC");
+    memcpy(b2, body, sizeof(body));
+    b2[0] = '[';
+    is_int(vapi_verify(ts, hex, NULL, b2, len, secret, 0, NOW, NULL),
+           BEHAVE_SIG_BAD_SIGNATURE, "vapi: body changed by one byte");
+    is_int(vapi_verify(ts, hex, NULL, body, len, "vapi_other", 0, NOW, NULL),
+           BEHAVE_SIG_BAD_SIGNATURE, "vapi: wrong secret");
+    /* the stamp as written is what is signed: ms text is another MAC */
+    is_int(vapi_verify(tsms, hex, NULL, body, len, secret, 0, NOW, NULL),
+           BEHAVE_SIG_BAD_SIGNATURE, "vapi: timestamp text is signed");
+
+    is_int(vapi_verify(ts, hex, NULL, body, len, secret, 0,
+                       NOW + 30 * MIN + SEC, NULL),
+           BEHAVE_SIG_TOO_OLD, "vapi: 30:01 old rejected");
+    is_int(vapi_verify(ts, hex, NULL, body, len, secret, 0,
+                       NOW + 30 * MIN - SEC, NULL),
+           BEHAVE_SIG_OK, "vapi: 29:59 old accepted");
+    is_int(vapi_verify(tsms, hexms, NULL, body, len, secret, 0,
+                       NOW + 30 * MIN + SEC, NULL),
+           BEHAVE_SIG_TOO_OLD, "vapi: 30:01 old rejected (ms)");
+    is_int(vapi_verify(ts, hex, NULL, body, len, secret, 0,
+                       NOW - 5 * MIN - SEC, NULL),
+           BEHAVE_SIG_TOO_NEW, "vapi: 5:01 in the future rejected");
+    is_int(vapi_verify(ts, hex, NULL, body, len, secret, 0,
+                       NOW - 5 * MIN + SEC, NULL),
+           BEHAVE_SIG_OK, "vapi: 4:59 in the future accepted");
+
+    /* legacy X-Vapi-Secret */
+    is_int(vapi_verify(NULL, NULL, secret, body, len, secret, 0, NOW, NULL),
+           BEHAVE_SIG_MISSING_HEADER,
+           "vapi: shared secret refused without the auth flag");
+    is_int(vapi_verify(NULL, NULL, secret, body, len, secret,
+                       BEHAVE_SIG_ALLOW_SHARED_SECRET, NOW, &info),
+           BEHAVE_SIG_OK, "vapi: shared secret accepted with the flag");
+    ok(info.shared_secret, "vapi: info says shared secret");
+    is_int(vapi_verify(NULL, NULL, "vapi_behave_tesT", body, len, secret,
+                       BEHAVE_SIG_ALLOW_SHARED_SECRET, NOW, NULL),
+           BEHAVE_SIG_BAD_SIGNATURE, "vapi: wrong shared secret");
+    is_int(vapi_verify(NULL, NULL, "vapi_behave_test_", body, len, secret,
+                       BEHAVE_SIG_ALLOW_SHARED_SECRET, NOW, NULL),
+           BEHAVE_SIG_BAD_SIGNATURE, "vapi: longer shared secret");
+    is_int(vapi_verify(NULL, NULL, "", body, len, secret,
+                       BEHAVE_SIG_ALLOW_SHARED_SECRET, NOW, NULL),
+           BEHAVE_SIG_MALFORMED_HEADER, "vapi: empty shared secret");
+    is_int(vapi_verify(ts, bad, secret, body, len, secret,
+                       BEHAVE_SIG_ALLOW_SHARED_SECRET, NOW, NULL),
+           BEHAVE_SIG_BAD_SIGNATURE,
+           "vapi: a present x-signature is checked even in legacy mode");
+}
+
+
+static void
+test_vapi_sample(void)
+{
+    char    *b;
+    size_t   len;
+
+    /* VAPI_SECRET=vapi_behave_test sign.sh vapi-hmac ... 1767225645 */
+    static const char  sig[] =
+        "baedd11a96714abb42fa0c09cb4a19d8a684382862d8d0ea121595879dee31f3";
+
+    b = load("vapi_end_of_call_report.min.json", &len);
+    if (b == NULL) {
+        ok(1, "# skip vapi sample: shared data absent");
+        return;
+    }
+
+    is_int(vapi_verify("1767225645", sig, NULL, b, len, "vapi_behave_test",
+                       0, NOW + 10 * SEC, NULL),
+           BEHAVE_SIG_OK, "vapi sample: sign.sh headers verify");
+    free(b);
+}
+
+
+static behave_sig_err_e
+sw_verify(const char *id, const char *ts, const char *sig, const char *b,
+    size_t len, const char *secret, long long now, behave_sig_info_t *info)
+{
+    behave_sig_headers_t  h;
+
+    memset(&h, 0, sizeof(h));
+    h.webhook_id = str(id);
+    h.webhook_timestamp = str(ts);
+    h.webhook_signature = str(sig);
+
+    return behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, b, len, secret,
+                             strlen(secret), 0, now, info);
+}
+
+
+static void
+test_standard(void)
+{
+    char               ts[32], sig[128], bad[256], b64[64], prefix[128],
+                       b2[sizeof(body)];
+    size_t             len, klen;
+    unsigned char      key[64];
+    behave_sig_info_t  info;
+
+    static const char  id[] = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W";
+
+    /* the reference vector of the Standard Webhooks libraries */
+    static const char  ref_body[] = "{\"test\": 2432232314}";
+    static const char  ref_sig[] =
+        "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=";
+
+    is_int(sw_verify("msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", ref_sig,
+                     ref_body, sizeof(ref_body) - 1, sw_secret,
+                     1614265330LL * SEC, &info),
+           BEHAVE_SIG_OK, "standard: reference vector");
+    ok(info.idempotency_key != NULL && info.idempotency_key_len == 28
+       && memcmp(info.idempotency_key, "msg_p5jXN8AQM9LWM0D4loKWxJek", 28)
+          == 0, "standard: idempotency key is webhook-id");
+
+    len = sizeof(body) - 1;
+    behave_base64_decode(sw_secret + 6, strlen(sw_secret) - 6, key,
+                         sizeof(key), &klen, 0);
+    snprintf(ts, sizeof(ts), "%lld", NOW_S);
+    snprintf(prefix, sizeof(prefix), "%s.%s.", id, ts);
+    mac(key, klen, prefix, NULL, body, len, 1, b64);
+    snprintf(sig, sizeof(sig), "v1,%s", b64);
+
+    is_int(sw_verify(id, ts, sig, body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_OK, "standard: valid");
+    is_int(sw_verify(id, ts, sig, body, len, sw_secret + 6, NOW, NULL),
+           BEHAVE_SIG_OK, "standard: secret without whsec_ prefix");
+
+    is_int(sw_verify(NULL, ts, sig, body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_MISSING_HEADER, "standard: missing webhook-id");
+    is_int(sw_verify(id, NULL, sig, body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_MISSING_HEADER, "standard: missing webhook-timestamp");
+    is_int(sw_verify(id, ts, NULL, body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_MISSING_HEADER, "standard: missing webhook-signature");
+
+    is_int(sw_verify(id, ts, b64, body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_MALFORMED_HEADER, "standard: no version prefix");
+    is_int(sw_verify(id, ts, "v1,!!!!", body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_MALFORMED_HEADER, "standard: v1 not base64");
+    is_int(sw_verify(id, ts, "v1a,abcd", body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_MALFORMED_HEADER, "standard: no v1 entry");
+    is_int(sw_verify(id, "2022-11-03", sig, body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_MALFORMED_HEADER, "standard: timestamp not unix");
+    is_int(sw_verify("", ts, sig, body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_MALFORMED_HEADER, "standard: empty webhook-id");
+    is_int(sw_verify("msg\x01x", ts, sig, body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_MALFORMED_HEADER, "standard: control byte in id");
+
+    snprintf(bad, sizeof(bad), "v1,%c%s", b64[0] == 'A' ? 'B' : 'A', b64 + 1);
+    is_int(sw_verify(id, ts, bad, body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_BAD_SIGNATURE, "standard: wrong MAC");
+    memcpy(b2, body, sizeof(body));
+    b2[len - 1] = ']';
+    is_int(sw_verify(id, ts, sig, b2, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_BAD_SIGNATURE, "standard: body changed by one byte");
+    is_int(sw_verify("msg_other", ts, sig, body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_BAD_SIGNATURE, "standard: id is signed");
+    is_int(sw_verify(id, ts, sig, body, len,
+                     "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", NOW, NULL),
+           BEHAVE_SIG_BAD_SIGNATURE, "standard: wrong secret");
+    is_int(sw_verify(id, ts, sig, body, len, "whsec_not*base64", NOW, NULL),
+           BEHAVE_SIG_BAD_SECRET, "standard: unusable secret");
+
+    snprintf(bad, sizeof(bad), "v1a,Zm9v v1,%s  v1,%s", b64, b64);
+    bad[12] = bad[12] == 'A' ? 'B' : 'A';
+    is_int(sw_verify(id, ts, bad, body, len, sw_secret, NOW, NULL),
+           BEHAVE_SIG_OK, "standard: list with other versions and a bad v1");
+
+    is_int(sw_verify(id, ts, sig, body, len, sw_secret, NOW + 5 * MIN + SEC,
+                     NULL),
+           BEHAVE_SIG_TOO_OLD, "standard: 5:01 old rejected");
+    is_int(sw_verify(id, ts, sig, body, len, sw_secret, NOW + 30 * MIN + SEC,
+                     NULL),
+           BEHAVE_SIG_TOO_OLD, "standard: 30:01 old rejected");
+    is_int(sw_verify(id, ts, sig, body, len, sw_secret, NOW + 5 * MIN - SEC,
+                     NULL),
+           BEHAVE_SIG_OK, "standard: 4:59 old accepted");
+    is_int(sw_verify(id, ts, sig, body, len, sw_secret, NOW - 5 * MIN - SEC,
+                     NULL),
+           BEHAVE_SIG_TOO_NEW, "standard: 5:01 in the future rejected");
+    is_int(sw_verify(id, ts, sig, body, len, sw_secret, NOW - 5 * MIN + SEC,
+                     NULL),
+           BEHAVE_SIG_OK, "standard: 4:59 in the future accepted");
+}
+
+
+static void
+test_standard_sample(void)
+{
+    char    *b;
+    size_t   len;
+
+    b = load("standardwebhooks_example.min.json", &len);
+    if (b == NULL) {
+        ok(1, "# skip standard sample: shared data absent");
+        return;
+    }
+
+    /* MSG_ID=msg_2KWPBgLlAfxdpx2AI54pPJ85f4W SW_SECRET=... sign.sh */
+    is_int(sw_verify("msg_2KWPBgLlAfxdpx2AI54pPJ85f4W", "1674087231",
+                     "v1,ARw42xaAApl/nxRo+iPGYwSaMQaOwMo2eyH5JBRA+bQ=",
+                     b, len, sw_secret, 1674087231LL * SEC, NULL),
+           BEHAVE_SIG_OK, "standard sample: sign.sh headers verify");
+    free(b);
+}
+
+
+static void
+test_misc(void)
+{
+    behave_sig_headers_t  h;
+
+    memset(&h, 0, sizeof(h));
+    is_int(behave_sig_verify((behave_provider_e) 42, &h, body, 3, "s", 1, 0,
+                             NOW, NULL),
+           BEHAVE_SIG_BAD_PROVIDER, "unknown provider refused");
+    is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, 3, NULL, 0,
+                             0, NOW, NULL),
+           BEHAVE_SIG_BAD_SECRET, "no secret refused");
+}
+
+
+int
+main(void)
+{
+    (void) tap_is_near;
+
+    test_names();
+    test_elevenlabs();
+    test_elevenlabs_sample();
+    test_retell();
+    test_retell_sample();
+    test_vapi();
+    test_vapi_sample();
+    test_standard();
+    test_standard_sample();
+    test_misc();
+
+    return tap_done();
+}

@@ -1,0 +1,221 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Unit tests of the streaming tokenizer (src/core/behave_tokenize.c).
+ */
+
+#include <stdlib.h>
+#include "tap.h"
+#include "behave_tokenize.h"
+
+
+#define MAXTOK  64
+
+
+static int  ntok;
+static behave_token_t  toks[MAXTOK];
+
+
+static int
+tokenize(const char *s, size_t len)
+{
+    behave_tokenizer_t  tz;
+    behave_token_t      t;
+
+    ntok = 0;
+    behave_tok_init(&tz, s, len);
+
+    while (behave_tok_next(&tz, &t) != BEHAVE_TOK_END) {
+        if (ntok < MAXTOK) {
+            toks[ntok] = t;
+        }
+        ntok++;
+    }
+
+    return ntok;
+}
+
+
+static void
+test_words(void)
+{
+    tokenize("Hello, World", 12);
+    is_int(ntok, 3, "words and comma: 3 tokens");
+    is_str(toks[0].text, "hello", "lowercased");
+    ok(toks[0].flags & BEHAVE_TOK_INITCAP, "initial capital noted");
+    is_int(toks[1].type, BEHAVE_TOK_PUNCT, "comma is punctuation");
+    is_str(toks[2].text, "world", "second word");
+}
+
+
+static void
+test_caps(void)
+{
+    tokenize("this is GREAT but I am OK", 25);
+    ok(toks[2].flags & BEHAVE_TOK_CAPS, "GREAT is ALL CAPS");
+    ok(!(toks[4].flags & BEHAVE_TOK_CAPS), "single letter I is not CAPS");
+    ok(toks[6].flags & BEHAVE_TOK_CAPS, "OK is ALL CAPS");
+    ok(!(toks[0].flags & BEHAVE_TOK_CAPS), "lowercase word is not CAPS");
+}
+
+
+static void
+test_elongation(void)
+{
+    tokenize("sooo goooood", 12);
+    is_str(toks[0].text, "soo", "elongated run cut to two");
+    is_str(toks[0].alt, "so", "alt form squeezed to one");
+    ok(toks[0].flags & BEHAVE_TOK_ELONG, "elongation flagged");
+    is_str(toks[1].text, "good", "gooood -> good");
+    tokenize("good", 4);
+    ok(!(toks[0].flags & BEHAVE_TOK_ELONG), "double letter is no elongation");
+}
+
+
+static void
+test_apostrophes(void)
+{
+    tokenize("don\xe2\x80\x99t won't 'quoted'", 21);
+    is_str(toks[0].text, "don't", "curly apostrophe folded");
+    ok(toks[0].flags & BEHAVE_TOK_APOS, "contraction flagged");
+    is_str(toks[1].text, "won't", "straight apostrophe kept");
+    is_int(toks[2].type, BEHAVE_TOK_PUNCT, "leading quote is punctuation");
+    is_str(toks[3].text, "quoted", "quoted word");
+}
+
+
+static void
+test_punct_runs(void)
+{
+    tokenize("what?!? no!!! ok...", 19);
+    is_int(toks[1].type, BEHAVE_TOK_PUNCT, "?!? is one token");
+    is_int(toks[1].cp, '?', "a run with ? asks");
+    is_int(toks[1].repeat, 3, "run length 3");
+    is_int(toks[3].cp, '!', "!!! exclaims");
+    is_int(toks[3].repeat, 3, "three exclamation marks");
+    is_int(toks[5].cp, '.', "ellipsis");
+    tokenize("\xc2\xbf" "Qu\xc3\xa9?", 7);
+    is_int(toks[0].cp, '?', "inverted question mark folded to ?");
+}
+
+
+static void
+test_emoji(void)
+{
+    tokenize("love it \xf0\x9f\x98\x8d\xf0\x9f\x8f\xbd!", 17);
+    is_int(ntok, 4, "skin tone modifier skipped");
+    is_int(toks[2].type, BEHAVE_TOK_EMOJI, "emoji token");
+    is_int(toks[2].cp, 0x1f60d, "heart eyes code point");
+    tokenize("\xe2\x9d\xa4\xef\xb8\x8f", 6);
+    is_int(ntok, 1, "variation selector skipped");
+    is_str(toks[0].text, "\xe2\x9d\xa4", "heart without selector");
+}
+
+
+static void
+test_emoticons(void)
+{
+    tokenize("nice :) bad :( lol :D <3 XD", 27);
+    is_int(toks[1].type, BEHAVE_TOK_EMOTICON, ":) is an emoticon");
+    is_str(toks[1].text, ":)", ":) text");
+    is_str(toks[3].text, ":(", ":( text");
+    is_str(toks[5].text, ":d", ":D lowercased");
+    is_str(toks[6].text, "<3", "heart");
+    is_str(toks[7].text, "xd", "XD");
+    tokenize("see (below): max(1) 8)", 22);
+    ok(toks[2].type != BEHAVE_TOK_EMOTICON, "): after a word is no emoticon");
+}
+
+
+static void
+test_numbers_urls(void)
+{
+    tokenize("order 4471-22 at https://x.io/a?b=1 @bob 3rd", 44);
+    is_int(toks[1].type, BEHAVE_TOK_NUMBER, "number");
+    is_int(toks[2].type, BEHAVE_TOK_PUNCT, "hyphen splits the reference");
+    is_int(toks[5].type, BEHAVE_TOK_SYMBOL, "URL is one symbol");
+    ok(toks[5].flags & BEHAVE_TOK_URL, "URL flagged");
+    ok(toks[6].flags & BEHAVE_TOK_URL, "mention flagged");
+    is_int(toks[7].type, BEHAVE_TOK_WORD, "3rd is a word");
+}
+
+
+static void
+test_non_ascii(void)
+{
+    tokenize("\xc3\x89TAIT tr\xc3\xa8s \xc3\xa4rgerlich", 22);
+    is_str(toks[0].text, "\xc3\xa9tait", "accented capital lowercased");
+    ok(toks[0].flags & BEHAVE_TOK_CAPS, "accented word in CAPS");
+    is_str(toks[1].text, "tr\xc3\xa8s", "accented word kept");
+    ok(toks[2].flags & BEHAVE_TOK_NONASCII, "non-ASCII flagged");
+}
+
+
+static void
+test_newlines(void)
+{
+    tokenize("Dear Sir,\n\nThanks", 17);
+    is_int(toks[3].type, BEHAVE_TOK_NEWLINE, "newline run");
+    is_int(toks[3].repeat, 2, "two newlines");
+}
+
+
+static void
+test_fuzz(void)
+{
+    int            i, j;
+    unsigned char  buf[256];
+    unsigned       seed;
+
+    seed = 12345;
+    for (i = 0; i < 2000; i++) {
+        for (j = 0; j < 256; j++) {
+            seed = seed * 1103515245u + 12345u;
+            buf[j] = (unsigned char) (seed >> 16);
+        }
+        tokenize((const char *) buf, (size_t) (seed % 256));
+    }
+    ok(1, "random bytes do not crash the tokenizer");
+
+    tokenize("\xff\xfe\xc3", 3);
+    is_int(ntok, 0, "invalid UTF-8 skipped");
+    tokenize(NULL, 0);
+    is_int(ntok, 0, "NULL text is empty");
+}
+
+
+static void
+test_long_word(void)
+{
+    size_t  i;
+    char    buf[200];
+
+    for (i = 0; i < sizeof(buf); i++) {
+        buf[i] = (char) ('a' + i % 3);
+    }
+
+    tokenize(buf, sizeof(buf));
+    is_int(ntok, 1, "long word is one token");
+    ok(toks[0].flags & BEHAVE_TOK_CUT, "long word flagged as cut");
+    ok(toks[0].len < BEHAVE_TOK_MAX, "text stays in the buffer");
+}
+
+
+int
+main(void)
+{
+    test_words();
+    test_caps();
+    test_elongation();
+    test_apostrophes();
+    test_punct_runs();
+    test_emoji();
+    test_emoticons();
+    test_numbers_urls();
+    test_non_ascii();
+    test_newlines();
+    test_fuzz();
+    test_long_word();
+
+    return tap_done();
+}
