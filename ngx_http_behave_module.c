@@ -16,8 +16,11 @@
 #include "ngx_http_behave_analyze.h"
 #include "ngx_http_behave_redis.h"
 
+#include "behave_secretbox.h"
 
-#define NGX_HTTP_BEHAVE_SURFACE_ANALYZE  0x01
+
+#define NGX_HTTP_BEHAVE_SURFACE_ANALYZE   0x01
+#define NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS  0x02
 
 
 static void *ngx_http_behave_create_main_conf(ngx_conf_t *cf);
@@ -28,7 +31,11 @@ static char *ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent,
 
 static char *ngx_http_behave_analyze(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
+static char *ngx_http_behave_webhooks(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
 static char *ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_redis_set(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
@@ -52,6 +59,27 @@ static ngx_command_t  ngx_http_behave_commands[] = {
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
       ngx_http_behave_analyze,
       NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_webhooks"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_behave_webhooks,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_public_url"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_behave_loc_conf_t, public_url),
+      NULL },
+
+    { ngx_string("behave_secret_key"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_http_behave_secret_key,
+      NGX_HTTP_MAIN_CONF_OFFSET,
       0,
       NULL },
 
@@ -258,7 +286,8 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     ngx_http_behave_loc_conf_t *prev = parent;
     ngx_http_behave_loc_conf_t *conf = child;
 
-    ngx_http_core_loc_conf_t  *clcf;
+    ngx_http_core_loc_conf_t     *clcf;
+    ngx_http_behave_main_conf_t  *bmcf;
 
     ngx_conf_merge_ptr_value(conf->keys, prev->keys, NULL);
     ngx_conf_merge_size_value(conf->max_message_size,
@@ -270,6 +299,29 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     ngx_conf_merge_uint_value(conf->conversation_max_turns,
                               prev->conversation_max_turns, 50);
     ngx_conf_merge_value(conf->redact, prev->redact, 0);
+    ngx_conf_merge_str_value(conf->public_url, prev->public_url, "");
+
+    if (conf->public_url.len
+        && ngx_strncmp(conf->public_url.data, "http://", 7) != 0
+        && ngx_strncmp(conf->public_url.data, "https://", 8) != 0)
+    {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"behave_public_url\" must start with "
+                           "http:// or https://");
+        return NGX_CONF_ERROR;
+    }
+
+    if (conf->surfaces & NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS) {
+        bmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_behave_module);
+
+        if (bmcf->redis.len == 0 || !bmcf->secret_key_set) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "\"behave_webhooks\" needs \"behave_redis\" "
+                               "and \"behave_secret_key\" at the http "
+                               "level");
+            return NGX_CONF_ERROR;
+        }
+    }
 
     if (conf->surfaces && conf->keys == NULL) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
@@ -312,6 +364,15 @@ ngx_http_behave_analyze(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     return ngx_http_behave_set_surface(cf, conf,
                                        NGX_HTTP_BEHAVE_SURFACE_ANALYZE,
                                        ngx_http_behave_analyze_handler);
+}
+
+
+static char *
+ngx_http_behave_webhooks(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    return ngx_http_behave_set_surface(cf, conf,
+                                       NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS,
+                                       ngx_http_behave_webhooks_handler);
 }
 
 
@@ -394,4 +455,57 @@ static void
 ngx_http_behave_exit_process(ngx_cycle_t *cycle)
 {
     ngx_http_behave_redis_exit_process(cycle);
+}
+
+
+/*
+ * The master key that seals webhook secrets at rest: 64 hex characters,
+ * as "openssl rand -hex 32" writes them.  Read once at configuration.
+ */
+
+static char *
+ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_behave_main_conf_t *bmcf = conf;
+
+    u_char      buf[256];
+    ssize_t     n;
+    ngx_fd_t    fd;
+    ngx_str_t  *value, file;
+
+    if (bmcf->secret_key_set) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+    file = value[1];
+
+    if (ngx_conf_full_name(cf->cycle, &file, 1) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+
+    fd = ngx_open_file(file.data, NGX_FILE_RDONLY, NGX_FILE_OPEN, 0);
+    if (fd == NGX_INVALID_FILE) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
+                           "behave_secret_key: cannot open \"%V\"", &file);
+        return NGX_CONF_ERROR;
+    }
+
+    n = ngx_read_fd(fd, buf, sizeof(buf));
+    ngx_close_file(fd);
+
+    if (n < 0 || behave_master_key_parse((char *) buf, (size_t) n,
+                                         bmcf->secret_key) != 0)
+    {
+        ngx_explicit_memzero(buf, sizeof(buf));
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "behave_secret_key: \"%V\" must hold 64 hex "
+                           "characters (openssl rand -hex 32)", &file);
+        return NGX_CONF_ERROR;
+    }
+
+    ngx_explicit_memzero(buf, sizeof(buf));
+    bmcf->secret_key_set = 1;
+
+    return NGX_CONF_OK;
 }

@@ -39,6 +39,9 @@ typedef struct {
 
     ngx_str_t                   redis;          /* "" when unset */
     ngx_msec_t                  redis_timeout;
+
+    u_char                      secret_key[32]; /* behave_secret_key */
+    ngx_uint_t                  secret_key_set;
 } ngx_http_behave_main_conf_t;
 
 
@@ -53,6 +56,8 @@ typedef struct {
     time_t                      conversation_ttl;
     ngx_uint_t                  conversation_max_turns;
     ngx_flag_t                  redact;
+
+    ngx_str_t                   public_url;     /* behave_public_url */
 } ngx_http_behave_loc_conf_t;
 
 
@@ -114,6 +119,9 @@ void ngx_http_behave_meter_count(ngx_http_request_t *r,
 
 /* ngx_http_behave_analyze.c */
 ngx_int_t ngx_http_behave_analyze_handler(ngx_http_request_t *r);
+
+/* ngx_http_behave_webhooks.c */
+ngx_int_t ngx_http_behave_webhooks_handler(ngx_http_request_t *r);
 
 /* ngx_http_behave_filter.c */
 ngx_int_t ngx_http_behave_filter_init(ngx_conf_t *cf);
