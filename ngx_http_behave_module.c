@@ -447,6 +447,8 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
 static ngx_int_t
 ngx_http_behave_init_process(ngx_cycle_t *cycle)
 {
+    ngx_http_behave_meter_init_process(cycle);
+
     return ngx_http_behave_redis_init_process(cycle);
 }
 

@@ -116,6 +116,7 @@ ngx_int_t ngx_http_behave_meter_init_zone(ngx_shm_zone_t *shm_zone,
     void *data);
 void ngx_http_behave_meter_count(ngx_http_request_t *r,
     const behave_key_t *key, ngx_uint_t n, ngx_http_behave_usage_t *usage);
+void ngx_http_behave_meter_init_process(ngx_cycle_t *cycle);
 
 /* ngx_http_behave_analyze.c */
 ngx_int_t ngx_http_behave_analyze_handler(ngx_http_request_t *r);

@@ -1,25 +1,48 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * Node-local metering: annotations per tenant per UTC day, in the shared
- * memory zone, so every worker of this nginx counts against one figure.
+ * Metering: annotations per tenant per UTC day.
+ *
+ * Every worker of this nginx counts into the shared memory zone, so the
+ * node has one figure without asking anyone.  With behave_redis, each
+ * worker also flushes what was counted to Redis every 250ms (INCRBY on
+ * behave:usage:{<tenant>}:<yyyymmdd>), and the total Redis answers is
+ * what all nodes share: remaining = quota - (shared total + not yet
+ * flushed).  A request never waits for Redis.  When Redis has not
+ * answered for 5 seconds the node-local count applies and _meta.meter
+ * says "local"; deltas that could not be flushed are kept and sent later,
+ * so nothing counted is lost.
+ *
  * The table is open-addressed and never shrinks: a slot whose day is past
  * is taken over in place, which keeps probe chains intact.
  */
 
 
 #include "ngx_http_behave_common.h"
+#include "ngx_http_behave_redis.h"
 
 
 #define NGX_HTTP_BEHAVE_METER_SLOTS_MAX  4096
+#define NGX_HTTP_BEHAVE_METER_FLUSH      250
+#define NGX_HTTP_BEHAVE_METER_FRESH      5
 
 
 typedef struct {
     uint32_t                    hash;
     uint32_t                    day;
-    uint64_t                    count;
+    uint64_t                    count;          /* this node, today */
+    uint64_t                    unflushed;      /* not yet in Redis */
+    uint64_t                    shared;         /* Redis total, last seen */
+    time_t                      shared_at;
     char                        tenant[BEHAVE_TENANT_MAX + 1];
 } ngx_http_behave_meter_slot_t;
+
+
+typedef struct {
+    ngx_uint_t                  index;
+    uint32_t                    day;
+    uint64_t                    delta;
+} ngx_http_behave_meter_flush_t;
 
 
 struct ngx_http_behave_shm_s {
@@ -31,6 +54,15 @@ struct ngx_http_behave_shm_s {
 
 static ngx_http_behave_meter_slot_t *ngx_http_behave_meter_slot(
     ngx_http_behave_shm_t *sh, const char *tenant, uint32_t day);
+static void ngx_http_behave_meter_flush_handler(ngx_event_t *ev);
+static ngx_int_t ngx_http_behave_meter_flush_slot(
+    ngx_http_behave_main_conf_t *bmcf, ngx_uint_t i, uint32_t day);
+static void ngx_http_behave_meter_flushed(redisReply *reply, void *data);
+static void ngx_http_behave_meter_noop(redisReply *reply, void *data);
+
+
+static ngx_event_t                   ngx_http_behave_meter_timer;
+static ngx_http_behave_main_conf_t  *ngx_http_behave_meter_conf;
 
 
 ngx_int_t
@@ -123,6 +155,15 @@ ngx_http_behave_meter_count(ngx_http_request_t *r, const behave_key_t *key,
     slot->count += n;
     count = slot->count;
 
+    if (bmcf->redis.len) {
+        slot->unflushed += n;
+
+        if (ngx_time() - slot->shared_at <= NGX_HTTP_BEHAVE_METER_FRESH) {
+            count = slot->shared + slot->unflushed;
+            usage->meter = "shared";
+        }
+    }
+
     ngx_shmtx_unlock(&bmcf->shpool->mutex);
 
     if (key->quota == 0) {
@@ -164,6 +205,9 @@ ngx_http_behave_meter_slot(ngx_http_behave_shm_t *sh, const char *tenant,
             if (slot->day != day) {
                 slot->day = day;
                 slot->count = 0;
+                slot->unflushed = 0;
+                slot->shared = 0;
+                slot->shared_at = 0;
             }
 
             return slot;
@@ -181,10 +225,165 @@ ngx_http_behave_meter_slot(ngx_http_behave_shm_t *sh, const char *tenant,
         }
     }
 
+    ngx_memzero(slot, sizeof(ngx_http_behave_meter_slot_t));
     slot->hash = hash;
     slot->day = day;
-    slot->count = 0;
     ngx_memcpy(slot->tenant, tenant, len + 1);
 
     return slot;
+}
+
+
+void
+ngx_http_behave_meter_init_process(ngx_cycle_t *cycle)
+{
+    ngx_http_behave_main_conf_t  *bmcf;
+
+    bmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_behave_module);
+
+    if (bmcf == NULL || bmcf->redis.len == 0 || bmcf->sh == NULL) {
+        return;
+    }
+
+    ngx_http_behave_meter_conf = bmcf;
+
+    ngx_http_behave_meter_timer.handler = ngx_http_behave_meter_flush_handler;
+    ngx_http_behave_meter_timer.log = cycle->log;
+    ngx_http_behave_meter_timer.data = bmcf;
+    ngx_http_behave_meter_timer.cancelable = 1;
+
+    ngx_add_timer(&ngx_http_behave_meter_timer, NGX_HTTP_BEHAVE_METER_FLUSH);
+}
+
+
+static void
+ngx_http_behave_meter_flush_handler(ngx_event_t *ev)
+{
+    uint32_t                      day;
+    ngx_uint_t                    i;
+    ngx_http_behave_main_conf_t  *bmcf = ev->data;
+
+    if (ngx_exiting || ngx_terminate) {
+        return;
+    }
+
+    day = (uint32_t) (ngx_time() / 86400);
+
+    if (ngx_http_behave_redis_connected()) {
+        for (i = 0; i < bmcf->sh->nslots; i++) {
+            if (ngx_http_behave_meter_flush_slot(bmcf, i, day) != NGX_OK) {
+                break;
+            }
+        }
+    }
+
+    ngx_add_timer(ev, NGX_HTTP_BEHAVE_METER_FLUSH);
+}
+
+
+/* takes the slot's unflushed delta and sends it; put back on failure */
+
+static ngx_int_t
+ngx_http_behave_meter_flush_slot(ngx_http_behave_main_conf_t *bmcf,
+    ngx_uint_t i, uint32_t day)
+{
+    u_char                          key[sizeof("behave:usage:{}:yyyymmdd")
+                                        + BEHAVE_TENANT_MAX];
+    u_char                          num[NGX_INT64_LEN];
+    size_t                          len[3];
+    ngx_tm_t                        tm;
+    const char                     *argv[3];
+    ngx_http_behave_meter_slot_t   *slot;
+    ngx_http_behave_meter_flush_t  *fl;
+
+    slot = &bmcf->sh->slots[i];
+
+    if (slot->unflushed == 0 || slot->day != day) {
+        return NGX_OK;
+    }
+
+    fl = ngx_alloc(sizeof(ngx_http_behave_meter_flush_t), ngx_cycle->log);
+    if (fl == NULL) {
+        return NGX_ERROR;
+    }
+
+    ngx_shmtx_lock(&bmcf->shpool->mutex);
+
+    fl->index = i;
+    fl->day = day;
+    fl->delta = slot->unflushed;
+    slot->unflushed = 0;
+
+    ngx_gmtime((time_t) day * 86400, &tm);
+    len[1] = ngx_sprintf(key, "behave:usage:{%s}:%4d%02d%02d", slot->tenant,
+                         tm.ngx_tm_year, tm.ngx_tm_mon, tm.ngx_tm_mday)
+             - key;
+
+    ngx_shmtx_unlock(&bmcf->shpool->mutex);
+
+    argv[0] = "INCRBY";
+    len[0] = sizeof("INCRBY") - 1;
+    argv[1] = (char *) key;
+    argv[2] = (char *) num;
+    len[2] = ngx_sprintf(num, "%uL", fl->delta) - num;
+
+    if (ngx_http_behave_redis_command_bg(3, argv, len,
+                                         ngx_http_behave_meter_flushed, fl)
+        != NGX_OK)
+    {
+        ngx_http_behave_meter_flushed(NULL, fl);
+        return NGX_ERROR;
+    }
+
+    /* two days, so that a late flush of yesterday still finds its key */
+    argv[0] = "EXPIRE";
+    len[0] = sizeof("EXPIRE") - 1;
+    argv[2] = "172800";
+    len[2] = sizeof("172800") - 1;
+
+    (void) ngx_http_behave_redis_command_bg(3, argv, len,
+                                            ngx_http_behave_meter_noop, NULL);
+
+    return NGX_OK;
+}
+
+
+static void
+ngx_http_behave_meter_flushed(redisReply *reply, void *data)
+{
+    ngx_http_behave_meter_flush_t  *fl = data;
+
+    ngx_http_behave_main_conf_t   *bmcf;
+    ngx_http_behave_meter_slot_t  *slot;
+
+    bmcf = ngx_http_behave_meter_conf;
+
+    if (bmcf == NULL) {
+        ngx_free(fl);
+        return;
+    }
+
+    slot = &bmcf->sh->slots[fl->index];
+
+    ngx_shmtx_lock(&bmcf->shpool->mutex);
+
+    if (slot->day == fl->day) {
+        if (reply != NULL && reply->type == REDIS_REPLY_INTEGER) {
+            slot->shared = (uint64_t) reply->integer;
+            slot->shared_at = ngx_time();
+
+        } else {
+            slot->unflushed += fl->delta;
+        }
+    }
+
+    ngx_shmtx_unlock(&bmcf->shpool->mutex);
+
+    ngx_free(fl);
+}
+
+
+static void
+ngx_http_behave_meter_noop(redisReply *reply, void *data)
+{
 }

@@ -175,6 +175,22 @@ sub conv_id { 'c' . $$ . '-' . ++$n }
     is(scalar(keys %texts), 200, 'no turn lost or doubled');
 }
 
+# metering is shared through Redis: another node's usage counts here
+{
+    my @t = gmtime;
+    my $day = sprintf '%04d%02d%02d', $t[5] + 1900, $t[4] + 1, $t[3];
+    redis_cli("SET 'behave:usage:{small}:$day' 100");
+    my $r = req_json(POST => '/v1/analyze', key => KEY_QUOTA, body => { message => 'hi' });
+    sleep 0.8;
+    $r = req_json(POST => '/v1/analyze', key => KEY_QUOTA, body => { message => 'hi' });
+    is($r->{json}{_meta}{meter}, 'shared', 'meter: shared once Redis answered');
+    ok($r->{json}{_meta}{overage}, 'over quota through the shared count');
+    is($r->{json}{_meta}{tenant_remaining}, 0, 'tenant_remaining 0 when over');
+    sleep 0.8;
+    is(redis_cli("GET 'behave:usage:{small}:$day'"), 102,
+       'both annotations were flushed to Redis, once each');
+}
+
 # Redis stopped: 200, degraded, handoff, never resolved; back: recovers
 {
     my $c = conv_id();
@@ -199,6 +215,9 @@ sub conv_id { 'c' . $$ . '-' . ++$n }
     }
     ok($ok, 'Redis back: the next requests use it again, no restart');
     like(error_log(), qr/conversation degraded/, 'degraded mode is logged');
+    my @lines = grep { /conversation degraded/ } split /\n/, error_log();
+    ok(@lines <= 4, 'degraded mode is logged once per interval, not per request')
+        or diag scalar(@lines) . ' lines';
 }
 
 # a Redis that accepts but never answers: timeout, degraded, in time

@@ -39,7 +39,7 @@ use constant KEY_ALL     => 'bk_test_all_0123456789abcdef0123';
 use constant KEY_QUOTA   => 'bk_test_quota_0123456789abcdef01';
 use constant KEY_OTHER   => 'bk_test_other_0123456789abcdef01';
 
-my $JSON = JSON::PP->new->canonical;
+my $JSON = JSON::PP->new->canonical->utf8;
 my %state;
 my $owner = $$;
 
@@ -245,7 +245,7 @@ sub req_json {
     my $url = "http://127.0.0.1:" . ($o{port} // $state{port}) . $path;
     my $res = HTTP::Tiny->new(timeout => $o{timeout} // 10)->request(
         $method, $url, { headers => \%h, defined $body ? (content => $body) : () });
-    my $json = eval { JSON::PP->new->decode($res->{content}) };
+    my $json = eval { JSON::PP->new->utf8->decode($res->{content}) };
     return { status => $res->{status}, headers => $res->{headers},
              body => $res->{content}, json => $json };
 }
@@ -287,7 +287,7 @@ sub check_error_log {
 }
 
 
-sub decode_json_ok { eval { JSON::PP->new->decode($_[0]) } }
+sub decode_json_ok { eval { JSON::PP->new->utf8->decode($_[0]) } }
 
 
 1;
