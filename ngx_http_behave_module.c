@@ -15,6 +15,7 @@
 #include "ngx_http_behave_common.h"
 #include "ngx_http_behave_analyze.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_stats.h"
 
 #include "behave_secretbox.h"
 
@@ -23,6 +24,7 @@
 #define NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS  0x02
 
 
+static ngx_int_t ngx_http_behave_postconfiguration(ngx_conf_t *cf);
 static void *ngx_http_behave_create_main_conf(ngx_conf_t *cf);
 static char *ngx_http_behave_init_main_conf(ngx_conf_t *cf, void *conf);
 static void *ngx_http_behave_create_loc_conf(ngx_conf_t *cf);
@@ -152,7 +154,7 @@ static ngx_command_t  ngx_http_behave_commands[] = {
 
 static ngx_http_module_t  ngx_http_behave_module_ctx = {
     NULL,                                  /* preconfiguration */
-    ngx_http_behave_filter_init,           /* postconfiguration */
+    ngx_http_behave_postconfiguration,     /* postconfiguration */
 
     ngx_http_behave_create_main_conf,      /* create main configuration */
     ngx_http_behave_init_main_conf,        /* init main configuration */
@@ -197,6 +199,19 @@ ngx_http_behave_size_check(ngx_conf_t *cf, void *post, void *data)
 static ngx_conf_post_t  ngx_http_behave_size_post = {
     ngx_http_behave_size_check
 };
+
+
+static ngx_int_t
+ngx_http_behave_postconfiguration(ngx_conf_t *cf)
+{
+    if (ngx_http_behave_filter_init(cf) != NGX_OK
+        || ngx_http_behave_stats_init(cf) != NGX_OK)
+    {
+        return NGX_ERROR;
+    }
+
+    return NGX_OK;
+}
 
 
 static void *
@@ -447,6 +462,7 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
 static ngx_int_t
 ngx_http_behave_init_process(ngx_cycle_t *cycle)
 {
+    ngx_http_behave_stats_init_process(cycle);
     ngx_http_behave_meter_init_process(cycle);
 
     return ngx_http_behave_redis_init_process(cycle);

@@ -9,6 +9,7 @@
 
 #include "ngx_http_behave_common.h"
 #include "ngx_http_behave_analyze.h"
+#include "ngx_http_behave_stats.h"
 
 #include "behave_redact.h"
 
@@ -29,17 +30,19 @@ ngx_http_behave_analyze_handler(ngx_http_request_t *r)
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_loc_conf_t  *blcf;
 
+    ctx = ngx_http_behave_get_ctx(r);
+    if (ctx == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    ngx_http_behave_stats_enter(r, NGX_HTTP_BEHAVE_STAT_ANALYZE);
+
     if (r->method != NGX_HTTP_POST) {
         if (ngx_http_discard_request_body(r) != NGX_OK) {
             return NGX_HTTP_INTERNAL_SERVER_ERROR;
         }
 
         return ngx_http_behave_method_not_allowed(r, "POST");
-    }
-
-    ctx = ngx_http_behave_get_ctx(r);
-    if (ctx == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);

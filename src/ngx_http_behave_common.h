@@ -29,6 +29,7 @@
 
 
 typedef struct ngx_http_behave_shm_s  ngx_http_behave_shm_t;
+typedef struct ngx_http_behave_stats_s  ngx_http_behave_stats_t;
 
 
 typedef struct {
@@ -36,6 +37,7 @@ typedef struct {
     size_t                      shm_size;
     ngx_slab_pool_t            *shpool;
     ngx_http_behave_shm_t      *sh;
+    ngx_http_behave_stats_t    *stats;
 
     ngx_str_t                   redis;          /* "" when unset */
     ngx_msec_t                  redis_timeout;
@@ -72,6 +74,7 @@ typedef struct {
     double                      started_ms;
     const behave_key_t         *key;
     void                       *surface;        /* the handler's state */
+    ngx_uint_t                  stat_surface;   /* stats: which surface */
     unsigned                    error_replaced:1;
 } ngx_http_behave_ctx_t;
 

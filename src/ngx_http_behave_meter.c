@@ -20,6 +20,7 @@
 
 #include "ngx_http_behave_common.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_stats.h"
 
 
 #define NGX_HTTP_BEHAVE_METER_SLOTS_MAX  4096
@@ -46,6 +47,7 @@ typedef struct {
 
 
 struct ngx_http_behave_shm_s {
+    ngx_http_behave_stats_t    *stats;
     ngx_uint_t                  nslots;
     ngx_uint_t                  full_logged_day;
     ngx_http_behave_meter_slot_t  slots[1];
@@ -80,6 +82,7 @@ ngx_http_behave_meter_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     if (omcf != NULL) {
         bmcf->sh = omcf->sh;
         bmcf->shpool = omcf->shpool;
+        bmcf->stats = omcf->stats;
         return NGX_OK;
     }
 
@@ -88,6 +91,7 @@ ngx_http_behave_meter_init_zone(ngx_shm_zone_t *shm_zone, void *data)
 
     if (shm_zone->shm.exists) {
         bmcf->sh = shpool->data;
+        bmcf->stats = bmcf->sh->stats;
         return NGX_OK;
     }
 
@@ -104,6 +108,12 @@ ngx_http_behave_meter_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     }
 
     bmcf->sh->nslots = n;
+
+    if (ngx_http_behave_stats_init_zone(shpool, &bmcf->sh->stats) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
+    bmcf->stats = bmcf->sh->stats;
     shpool->data = bmcf->sh;
     shpool->log_nomem = 0;
 

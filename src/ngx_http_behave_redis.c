@@ -28,6 +28,7 @@
 #include <openssl/sha.h>
 
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_stats.h"
 
 
 #define NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN   100
@@ -304,6 +305,7 @@ ngx_http_behave_redis_on_connect(const redisAsyncContext *ac, int status)
 
     rd->state = NGX_HTTP_BEHAVE_REDIS_CONNECTED;
     rd->backoff = NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN;
+    ngx_http_behave_stats_redis_state(1);
 }
 
 
@@ -379,6 +381,9 @@ ngx_http_behave_redis_schedule(void)
     ngx_http_behave_redis_t  *rd;
 
     rd = &ngx_http_behave_redis;
+
+    ngx_http_behave_stats_redis_state(0);
+    ngx_http_behave_stats_redis_error();
 
     if (rd->bmcf == NULL || ngx_exiting || ngx_terminate
         || rd->reconnect.timer_set)
@@ -806,6 +811,8 @@ ngx_http_behave_redis_log_degraded(ngx_http_request_t *r, const char *what,
 
     rd = &ngx_http_behave_redis;
     now = ngx_time();
+
+    ngx_http_behave_stats_degraded();
 
     if (now - rd->degraded_logged < NGX_HTTP_BEHAVE_REDIS_LOG_INTERVAL) {
         rd->degraded_suppressed++;

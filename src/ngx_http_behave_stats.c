@@ -1,0 +1,316 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Every request a behave handler takes is counted in the log phase: by
+ * surface and status class, in a latency histogram, and in its worker's
+ * slot.  Counters are atomics in shared memory: no lock on the hot path.
+ */
+
+
+#include "ngx_http_behave_stats.h"
+
+
+static ngx_int_t ngx_http_behave_stats_log_handler(ngx_http_request_t *r);
+static ngx_uint_t ngx_http_behave_stats_bucket(double ms);
+static void ngx_http_behave_stats_tick(ngx_http_behave_stats_t *st);
+
+
+/* upper bounds in milliseconds; the last is +Inf */
+const double  ngx_http_behave_stat_bounds[NGX_HTTP_BEHAVE_STAT_BUCKETS] = {
+    0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, -1
+};
+
+const char  *ngx_http_behave_stat_names[NGX_HTTP_BEHAVE_STAT_SURFACES] = {
+    "none", "analyze", "webhooks", "gateway", "prefilter", "metrics"
+};
+
+const char  *ngx_http_behave_wh_names[NGX_HTTP_BEHAVE_WH_OUTCOMES] = {
+    "processed", "duplicate", "ignored", "paused", "rejected", "failed"
+};
+
+
+static ngx_http_behave_stats_t  *ngx_http_behave_stats_shm;
+static ngx_http_behave_stat_worker_t  *ngx_http_behave_stats_me;
+
+
+ngx_int_t
+ngx_http_behave_stats_init_zone(ngx_slab_pool_t *shpool,
+    ngx_http_behave_stats_t **stats)
+{
+    *stats = ngx_slab_calloc(shpool, sizeof(ngx_http_behave_stats_t));
+
+    return *stats ? NGX_OK : NGX_ERROR;
+}
+
+
+ngx_int_t
+ngx_http_behave_stats_init(ngx_conf_t *cf)
+{
+    ngx_http_handler_pt        *h;
+    ngx_http_core_main_conf_t  *cmcf;
+
+    cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
+
+    h = ngx_array_push(&cmcf->phases[NGX_HTTP_LOG_PHASE].handlers);
+    if (h == NULL) {
+        return NGX_ERROR;
+    }
+
+    *h = ngx_http_behave_stats_log_handler;
+
+    return NGX_OK;
+}
+
+
+void
+ngx_http_behave_stats_init_process(ngx_cycle_t *cycle)
+{
+    ngx_http_behave_main_conf_t    *bmcf;
+    ngx_http_behave_stat_worker_t  *w;
+
+    bmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_behave_module);
+
+    if (bmcf == NULL || bmcf->stats == NULL
+        || ngx_worker >= NGX_HTTP_BEHAVE_STAT_WORKERS)
+    {
+        return;
+    }
+
+    ngx_http_behave_stats_shm = bmcf->stats;
+
+    /* a new worker takes over the slot of the one it replaces */
+    w = &bmcf->stats->workers[ngx_worker];
+    ngx_memzero(w, sizeof(ngx_http_behave_stat_worker_t));
+    w->pid = ngx_pid;
+    w->started = ngx_time();
+
+    ngx_http_behave_stats_me = w;
+}
+
+
+ngx_http_behave_stats_t *
+ngx_http_behave_stats(void)
+{
+    return ngx_http_behave_stats_shm;
+}
+
+
+void
+ngx_http_behave_stats_enter(ngx_http_request_t *r,
+    ngx_http_behave_stat_surface_e surface)
+{
+    ngx_http_behave_ctx_t  *ctx;
+
+    ctx = ngx_http_behave_get_ctx(r);
+
+    if (ctx == NULL || ctx->stat_surface != NGX_HTTP_BEHAVE_STAT_NONE) {
+        return;
+    }
+
+    ctx->stat_surface = surface;
+
+    if (ngx_http_behave_stats_me != NULL) {
+        (void) ngx_atomic_fetch_add(&ngx_http_behave_stats_me->inflight, 1);
+    }
+}
+
+
+static ngx_int_t
+ngx_http_behave_stats_log_handler(ngx_http_request_t *r)
+{
+    double                          ms;
+    ngx_uint_t                      s, cls, b;
+    ngx_http_behave_ctx_t          *ctx;
+    ngx_http_behave_stats_t        *st;
+    ngx_http_behave_stat_worker_t  *w;
+
+    st = ngx_http_behave_stats_shm;
+    w = ngx_http_behave_stats_me;
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    if (st == NULL || w == NULL || ctx == NULL
+        || ctx->stat_surface == NGX_HTTP_BEHAVE_STAT_NONE || r != r->main)
+    {
+        return NGX_OK;
+    }
+
+    s = ctx->stat_surface;
+    cls = ngx_min(r->headers_out.status / 100, 5);
+    ms = ngx_http_behave_now_ms() - ctx->started_ms;
+    b = ngx_http_behave_stats_bucket(ms);
+
+    (void) ngx_atomic_fetch_add(&st->requests[s][cls], 1);
+    (void) ngx_atomic_fetch_add(&st->buckets[s][b], 1);
+    (void) ngx_atomic_fetch_add(&st->latency_us[s], (ngx_atomic_int_t)
+                                                    (ms * 1000));
+
+    (void) ngx_atomic_fetch_add(&w->requests, 1);
+    (void) ngx_atomic_fetch_add(&w->buckets[b], 1);
+    (void) ngx_atomic_fetch_add(&w->inflight, -1);
+
+    if (cls == 5) {
+        (void) ngx_atomic_fetch_add(&w->errors, 1);
+    }
+
+    ngx_http_behave_stats_tick(st);
+
+    return NGX_OK;
+}
+
+
+static ngx_uint_t
+ngx_http_behave_stats_bucket(double ms)
+{
+    ngx_uint_t  i;
+
+    for (i = 0; i < NGX_HTTP_BEHAVE_STAT_BUCKETS - 1; i++) {
+        if (ms <= ngx_http_behave_stat_bounds[i]) {
+            return i;
+        }
+    }
+
+    return NGX_HTTP_BEHAVE_STAT_BUCKETS - 1;
+}
+
+
+/*
+ * One slot a second in a ring: the worker that first sees a new second
+ * claims its slot with a compare-and-set, so a count is never reset twice.
+ */
+
+static void
+ngx_http_behave_stats_tick(ngx_http_behave_stats_t *st)
+{
+    time_t              now;
+    ngx_uint_t          i;
+    ngx_atomic_uint_t   old;
+
+    now = ngx_time();
+    i = (ngx_uint_t) now % NGX_HTTP_BEHAVE_STAT_RING;
+    old = st->ring_sec[i];
+
+    if (old != (ngx_atomic_uint_t) now
+        && ngx_atomic_cmp_set(&st->ring_sec[i], old, now))
+    {
+        st->ring_count[i] = 0;
+    }
+
+    (void) ngx_atomic_fetch_add(&st->ring_count[i], 1);
+}
+
+
+double
+ngx_http_behave_stats_throughput(ngx_http_behave_stats_t *st)
+{
+    time_t      now;
+    ngx_uint_t  i, total;
+
+    now = ngx_time();
+    total = 0;
+
+    for (i = 0; i < NGX_HTTP_BEHAVE_STAT_RING; i++) {
+        if ((time_t) st->ring_sec[i] > now - 60
+            && (time_t) st->ring_sec[i] <= now)
+        {
+            total += st->ring_count[i];
+        }
+    }
+
+    return total / 60.0;
+}
+
+
+double
+ngx_http_behave_stats_p95(ngx_atomic_t *buckets)
+{
+    double      lo, hi, target, seen, n;
+    ngx_uint_t  i, total;
+
+    total = 0;
+    for (i = 0; i < NGX_HTTP_BEHAVE_STAT_BUCKETS; i++) {
+        total += buckets[i];
+    }
+
+    if (total == 0) {
+        return 0;
+    }
+
+    target = total * 0.95;
+    seen = 0;
+    lo = 0;
+
+    for (i = 0; i < NGX_HTTP_BEHAVE_STAT_BUCKETS; i++) {
+        n = buckets[i];
+        hi = ngx_http_behave_stat_bounds[i];
+
+        if (hi < 0) {
+            return lo;
+        }
+
+        if (seen + n >= target && n > 0) {
+            return lo + (hi - lo) * (target - seen) / n;
+        }
+
+        seen += n;
+        lo = hi;
+    }
+
+    return lo;
+}
+
+
+ngx_uint_t
+ngx_http_behave_stats_inflight(ngx_http_behave_stats_t *st)
+{
+    ngx_uint_t  i, n;
+
+    n = 0;
+
+    for (i = 0; i < NGX_HTTP_BEHAVE_STAT_WORKERS; i++) {
+        if (st->workers[i].pid != 0) {
+            n += st->workers[i].inflight;
+        }
+    }
+
+    return n;
+}
+
+
+void
+ngx_http_behave_stats_redis_error(void)
+{
+    if (ngx_http_behave_stats_shm != NULL) {
+        (void) ngx_atomic_fetch_add(&ngx_http_behave_stats_shm->redis_errors,
+                                    1);
+    }
+}
+
+
+void
+ngx_http_behave_stats_redis_state(ngx_uint_t up)
+{
+    if (ngx_http_behave_stats_me != NULL) {
+        ngx_http_behave_stats_me->redis_up = up;
+    }
+}
+
+
+void
+ngx_http_behave_stats_degraded(void)
+{
+    if (ngx_http_behave_stats_shm != NULL) {
+        (void) ngx_atomic_fetch_add(&ngx_http_behave_stats_shm->degraded, 1);
+    }
+}
+
+
+void
+ngx_http_behave_stats_webhook(ngx_http_behave_wh_outcome_e outcome)
+{
+    if (ngx_http_behave_stats_shm != NULL
+        && outcome < NGX_HTTP_BEHAVE_WH_OUTCOMES)
+    {
+        (void) ngx_atomic_fetch_add(
+                   &ngx_http_behave_stats_shm->webhooks[outcome], 1);
+    }
+}
