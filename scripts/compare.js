@@ -36,7 +36,9 @@ for (const file of process.argv.slice(2)) {
         const t0 = process.hrtime.bigint();
         const scores = rows.map((c) => fn(c.slice(2).join('\t')));
         const ns = Number(process.hrtime.bigint() - t0) / rows.length;
-        console.log(`compare ${path.basename(file).split('_')[0].padEnd(22)}`
+        const tag = /amazon/i.test(file) ? 'amazon'
+                    : path.basename(file).split('_')[0];
+        console.log(`compare ${tag.padEnd(22)}`
                     + ` ${name.padEnd(24)} r=${pearson(scores, human)
                     .toFixed(3)}  ${ns.toFixed(0)} ns/msg`);
     }

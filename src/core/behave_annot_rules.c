@@ -22,7 +22,7 @@
 #define BEHAVE_CONTRAST_AFTER   1.5
 #define BEHAVE_EXCLAIM          0.29    /* per "!", up to 4 */
 #define BEHAVE_QUESTION         0.18    /* per "?" when 2 or more */
-#define BEHAVE_SQUASH          15.0     /* x / sqrt(x^2 + a) */
+#define BEHAVE_SQUASH          15.0    /* x / sqrt(x^2 + a) */
 
 /* label cut points on the scores; see also scripts/eval */
 #define BEHAVE_VAL_POS          0.30
@@ -156,10 +156,6 @@ behave_rules_word(behave_annot_state_t *st, const behave_token_t *t,
         st->caps_words++;
     }
 
-    if (t->flags & BEHAVE_TOK_ELONG) {
-        st->elong_words++;
-    }
-
     if (t->flags & BEHAVE_TOK_APOS) {
         st->contractions++;
     }
@@ -229,8 +225,9 @@ behave_unit_valence(behave_annot_state_t *st, const behave_lex_entry_t *e,
 
     v = sign * mag;
 
+    /* a crisis is not turned around: "if I don't pay he'll hurt me" */
     *negated = 0;
-    for (i = 0; i < st->nctx; i++) {
+    for (i = 0; i < st->nctx && e->crisis == BEHAVE_CRISIS_NONE; i++) {
         if (st->ctx[i].neg) {
             *negated = 1;
         }
@@ -283,7 +280,7 @@ void
 behave_rules_unit(behave_annot_state_t *st, const behave_lex_entry_t *e,
     unsigned nwords, unsigned tflags)
 {
-    unsigned  negated, at_start;
+    unsigned  negated, at_start, i;
     uint32_t  f;
     double    v;
 
@@ -340,8 +337,9 @@ behave_rules_unit(behave_annot_state_t *st, const behave_lex_entry_t *e,
         v = behave_unit_valence(st, e, tflags, &negated);
 
         /* courtesy is kept apart: in a request it is not a feeling */
-        if (v > 0 && (f & (BEHAVE_LEX_THANKS | BEHAVE_LEX_SALUTE
-                           | BEHAVE_LEX_REQUEST)))
+        if (v > 0 && !(f & BEHAVE_LEX_FELT)
+            && (f & (BEHAVE_LEX_THANKS | BEHAVE_LEX_SALUTE
+                     | BEHAVE_LEX_REQUEST)))
         {
             st->courtesy += v * st->s_weight;
         } else {
@@ -349,13 +347,17 @@ behave_rules_unit(behave_annot_state_t *st, const behave_lex_entry_t *e,
         }
 
     } else {
-        unsigned  i;
-
         for (i = 0; i < st->nctx; i++) {
             if (st->ctx[i].neg) {
                 negated = 1;
             }
         }
+    }
+
+    /* "Still nothing.", "Still 0 crystals": a sentence opened by "still" */
+    if (at_start && nwords == 1 && (f & BEHAVE_LEX_STILL) && e->len == 5) {
+        f |= BEHAVE_LEX_NOTRESOLVED;
+        st->rules++;
     }
 
     /* "not urgent", "not resolved": a negated cue turns around */
@@ -399,20 +401,17 @@ behave_rules_unit(behave_annot_state_t *st, const behave_lex_entry_t *e,
         st->sarcasm++;
     }
 
+    /* a variant marker: strong ones count 3, weak ones (shared) 1 */
     if (f & BEHAVE_LEX_GB) {
-        st->gb += (f & BEHAVE_LEX_WEAK) ? 1 : 2;
+        st->gb += (f & BEHAVE_LEX_WEAK) ? 1 : 3;
     }
 
     if (f & BEHAVE_LEX_US) {
-        st->us += (f & BEHAVE_LEX_WEAK) ? 1 : 2;
+        st->us += (f & BEHAVE_LEX_WEAK) ? 1 : 3;
     }
 
     if (f & BEHAVE_LEX_SPECIFIC) {
         st->specifics++;
-    }
-
-    if (e->engagement > 0 && e->engagement <= 0.05) {
-        st->mine++;
     }
 
     if (f & BEHAVE_LEX_CONTRAST) {
@@ -473,7 +472,6 @@ void
 behave_rules_punct(behave_annot_state_t *st, const behave_token_t *t)
 {
     if (t->type == BEHAVE_TOK_NEWLINE) {
-        st->newlines += t->repeat;
         behave_sentence_end(st);
         return;
     }
@@ -533,7 +531,6 @@ void
 behave_rules_other(behave_annot_state_t *st, const behave_token_t *t)
 {
     if (t->type == BEHAVE_TOK_NUMBER) {
-        st->numbers++;
         st->specifics++;
         st->words++;
         st->sent_words++;
@@ -712,7 +709,12 @@ behave_finish_urgency(behave_annot_state_t *st, behave_annotation_t *out,
     u -= fmin(st->urg_down, 0.4);
 
     if (comp < -0.2 || out->valence == BEHAVE_VALENCE_MIXED) {
-        u += 0.06 + 0.1 * fmin(1.0, st->neg_raw / 4.0);
+        u += 0.05 + 0.08 * fmin(1.0, st->neg_raw / 4.0);
+    }
+
+    /* an ongoing problem wants handling soon */
+    if (behave_has(st, BEHAVE_LEX_NOTRESOLVED | BEHAVE_LEX_REPEAT)) {
+        u += 0.08;
     }
 
     if (st->caps_emph >= 1) {
@@ -730,7 +732,7 @@ behave_finish_urgency(behave_annot_state_t *st, behave_annotation_t *out,
         && st->questions == 0 && !st->q_start
         && !behave_has(st, BEHAVE_LEX_REQUEST) && st->urg_up < 0.15)
     {
-        u -= 0.2;
+        u -= 0.25;
         st->rules++;
     }
 
@@ -749,9 +751,9 @@ behave_finish_urgency(behave_annot_state_t *st, behave_annotation_t *out,
 
     if (u >= 0.8) {
         out->urgency = BEHAVE_URGENCY_CRITICAL;
-    } else if (u >= 0.6) {
+    } else if (u >= 0.63) {
         out->urgency = BEHAVE_URGENCY_HIGH;
-    } else if (u >= 0.42) {
+    } else if (u >= 0.45) {
         out->urgency = BEHAVE_URGENCY_MEDIUM;
     } else if (u >= 0.18) {
         out->urgency = BEHAVE_URGENCY_LOW;
@@ -905,16 +907,18 @@ behave_finish_register(behave_annot_state_t *st, behave_annotation_t *out,
 static void
 behave_finish_culture(behave_annot_state_t *st, behave_annotation_t *out)
 {
-    unsigned     i, best, f, e;
+    unsigned     i, best, f, e, gb, us;
     const char  *code;
 
-    if (st->gb + st->currency_gb * (st->currency_gb ? 1 : 0) >= 2
-        && st->gb >= st->us)
-    {
+    /* one strong marker ("colour", "zip code") or three weak ones */
+    gb = st->gb + (st->currency_gb ? 1 : 0);
+    us = st->us + (st->currency_us ? 1 : 0);
+
+    if (gb >= 3 && gb >= us) {
         out->cultural |= BEHAVE_CULT_EN_GB;
     }
 
-    if (st->us + (st->currency_us ? 1 : 0) >= 2 && st->us > st->gb) {
+    if (us >= 3 && us > gb) {
         out->cultural |= BEHAVE_CULT_EN_US;
     }
 
@@ -967,7 +971,7 @@ behave_finish_cues(behave_annot_state_t *st, behave_annotation_t *out)
     }
 
     if (behave_has(st, BEHAVE_LEX_NOTRESOLVED)
-        || (behave_has(st, BEHAVE_LEX_STILL) && st->neg_raw >= 1.0))
+        || (behave_has(st, BEHAVE_LEX_STILL) && st->neg_raw >= 0.5))
     {
         out->cues |= BEHAVE_CUE_NOT_RESOLVED;
     }

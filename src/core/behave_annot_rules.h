@@ -61,7 +61,6 @@ typedef struct {
     unsigned               words;
     unsigned               letters_words;   /* words with letters */
     unsigned               caps_words;
-    unsigned               elong_words;
     unsigned               lower_i;         /* "i" written lowercase */
     unsigned               contractions;
     unsigned               sentences;
@@ -77,15 +76,12 @@ typedef struct {
     unsigned               exclaims;
     unsigned               multi_punct;     /* "??", "!!" */
     unsigned               emoji;
-    unsigned               numbers;
     unsigned               specifics;
     unsigned               currency_gb;
     unsigned               currency_us;
-    unsigned               newlines;
     unsigned               enumerations;
     unsigned               last_num;        /* previous token a number */
     unsigned               caps_emph;       /* known words in CAPS */
-    unsigned               mine;            /* "my", "our": own stake */
     double                 s_pre_pos;       /* raw, before contrast */
     double                 s_pre_neg;
     double                 s_raw_pos;       /* raw, this sentence */

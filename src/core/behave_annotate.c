@@ -43,7 +43,7 @@ typedef struct {
 
 static behave_token_t *behave_peek(behave_stream_t *s, unsigned k);
 static void behave_advance(behave_stream_t *s, unsigned n);
-static unsigned behave_match(behave_stream_t *s,
+static unsigned behave_match(behave_stream_t *s, unsigned k0,
     const behave_lex_entry_t **found);
 static void behave_on_word(behave_annot_state_t *st, behave_stream_t *s);
 static void behave_on_token(behave_annot_state_t *st, behave_token_t *t);
@@ -53,6 +53,11 @@ static behave_token_t *
 behave_peek(behave_stream_t *s, unsigned k)
 {
     behave_token_t  *t;
+
+    /* the callers look at most 2 * BEHAVE_PHRASE tokens ahead */
+    if (k >= BEHAVE_WIN) {
+        return NULL;
+    }
 
     while (s->count <= k) {
         if (s->eof) {
@@ -90,7 +95,8 @@ behave_advance(behave_stream_t *s, unsigned n)
  * Elongated words are tried as written ("soo") and squeezed ("so").
  */
 static unsigned
-behave_match(behave_stream_t *s, const behave_lex_entry_t **found)
+behave_match(behave_stream_t *s, unsigned k0,
+    const behave_lex_entry_t **found)
 {
     size_t                     klen;
     unsigned                   k, best;
@@ -98,7 +104,7 @@ behave_match(behave_stream_t *s, const behave_lex_entry_t **found)
     behave_token_t            *t;
     const behave_lex_entry_t  *e;
 
-    t = behave_peek(s, 0);
+    t = behave_peek(s, k0);
     *found = NULL;
     best = 0;
 
@@ -120,8 +126,11 @@ behave_match(behave_stream_t *s, const behave_lex_entry_t **found)
     for (k = 1; e != NULL && (e->flags & BEHAVE_LEX_MORE)
                 && k < BEHAVE_PHRASE; k++)
     {
-        t = behave_peek(s, k);
-        if (t == NULL || t->type != BEHAVE_TOK_WORD) {
+        /* a phrase may go on with a number: "called 911" */
+        t = behave_peek(s, k0 + k);
+        if (t == NULL
+            || (t->type != BEHAVE_TOK_WORD && t->type != BEHAVE_TOK_NUMBER))
+        {
             break;
         }
 
@@ -144,7 +153,7 @@ behave_match(behave_stream_t *s, const behave_lex_entry_t **found)
     }
 
     if (best == 0) {
-        t = behave_peek(s, 0);
+        t = behave_peek(s, k0);
         *found = behave_lex_find_word(t->text, t->len);
         if (*found == NULL && t->alt_len) {
             *found = behave_lex_find_word(t->alt, t->alt_len);
@@ -159,11 +168,41 @@ behave_match(behave_stream_t *s, const behave_lex_entry_t **found)
 static void
 behave_on_word(behave_annot_state_t *st, behave_stream_t *s)
 {
-    unsigned                   n, i, flags;
+    unsigned                   n, m, i, j, flags;
     behave_token_t            *t;
-    const behave_lex_entry_t  *e;
+    const behave_lex_entry_t  *e, *c;
 
-    n = behave_match(s, &e);
+    n = behave_match(s, 0, &e);
+
+    /*
+     * Longest match from the left can hide a crisis phrase that starts
+     * inside it: "i want" + "to die" must read "i" + "want to die".  So a
+     * crisis phrase that starts within the match and ends beyond it wins;
+     * the words before it are taken one by one.
+     */
+    if (n > 1 && (e == NULL || e->crisis == BEHAVE_CRISIS_NONE)) {
+        for (j = 1; j < n; j++) {
+            t = behave_peek(s, j);
+            if (t == NULL || t->type != BEHAVE_TOK_WORD) {
+                break;
+            }
+
+            m = behave_match(s, j, &c);
+            if (c != NULL && c->crisis != BEHAVE_CRISIS_NONE
+                && !(c->flags & BEHAVE_LEX_IDIOM) && j + m > n)
+            {
+                t = behave_peek(s, 0);
+                e = behave_lex_find_word(t->text, t->len);
+                if (e == NULL && t->alt_len) {
+                    e = behave_lex_find_word(t->alt, t->alt_len);
+                }
+                n = 1;
+                st->rules++;
+                break;
+            }
+        }
+    }
+
     flags = 0;
 
     for (i = 0; i < n; i++) {
@@ -242,7 +281,7 @@ behave_annotate(const char *text, size_t len, behave_annotation_t *out)
 const char *
 behave_valence_name(behave_valence_e v)
 {
-    static const char  *names[] = { "positive", "neutral", "negative",
+    static const char  *const names[] = { "positive", "neutral", "negative",
                                     "mixed" };
 
     return (unsigned) v < 4 ? names[v] : "neutral";
@@ -252,7 +291,7 @@ behave_valence_name(behave_valence_e v)
 const char *
 behave_load_name(behave_load_e v)
 {
-    static const char  *names[] = { "low", "moderate", "high", "overload" };
+    static const char  *const names[] = { "low", "moderate", "high", "overload" };
 
     return (unsigned) v < 4 ? names[v] : "low";
 }
@@ -261,7 +300,7 @@ behave_load_name(behave_load_e v)
 const char *
 behave_urgency_name(behave_urgency_e v)
 {
-    static const char  *names[] = { "passive", "low", "medium", "high",
+    static const char  *const names[] = { "passive", "low", "medium", "high",
                                     "critical" };
 
     return (unsigned) v < 5 ? names[v] : "low";
@@ -271,7 +310,7 @@ behave_urgency_name(behave_urgency_e v)
 const char *
 behave_engagement_name(behave_engagement_e v)
 {
-    static const char  *names[] = { "disengaged", "browsing", "focused",
+    static const char  *const names[] = { "disengaged", "browsing", "focused",
                                     "immersed" };
 
     return (unsigned) v < 4 ? names[v] : "focused";
@@ -281,7 +320,7 @@ behave_engagement_name(behave_engagement_e v)
 const char *
 behave_register_name(behave_register_e v)
 {
-    static const char  *names[] = { "formal", "semi-formal", "informal",
+    static const char  *const names[] = { "formal", "semi-formal", "informal",
                                     "crisis" };
 
     return (unsigned) v < 4 ? names[v] : "semi-formal";

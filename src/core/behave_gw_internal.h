@@ -43,6 +43,10 @@ double behave_gw_round6(double v);
 /* surface B's scale: low < 0.3 <= moderate < 0.5 <= high < 0.7 <= overload */
 const char *behave_gw_load_level(double score);
 
+/* the valence-arousal prototype of an emotional_state label; -1 if none */
+int behave_gw_label_point(const char *label, double *valence,
+    double *arousal);
+
 /* cJSON helpers that keep the callers short; NULL/0 on no memory */
 int behave_gw_add_str(cJSON *obj, const char *name, const char *s);
 int behave_gw_add_num(cJSON *obj, const char *name, double v);

@@ -470,6 +470,23 @@ behave_gw_add_rounded(cJSON *obj, const char *name, double v)
 }
 
 
+int
+behave_gw_label_point(const char *label, double *valence, double *arousal)
+{
+    int  i;
+
+    for (i = 0; i < BEHAVE_GW_LABEL_N; i++) {
+        if (strcmp(label, behave_gw_labels_def[i].name) == 0) {
+            *valence = behave_gw_labels_def[i].valence;
+            *arousal = behave_gw_labels_def[i].arousal;
+            return 0;
+        }
+    }
+
+    return -1;
+}
+
+
 /* the operation */
 
 behave_err_e

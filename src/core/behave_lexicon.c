@@ -11,17 +11,18 @@
 #define BEHAVE_LEX_STEM_MAX  48
 
 
-static uint32_t behave_lex_hash(const char *key, size_t len);
+static uint32_t behave_lex_hash(const char *key, size_t len, uint32_t seed);
 static const behave_lex_entry_t *behave_lex_real(const char *w, size_t len);
 
 
+/* FNV-1a with a seeded basis; scripts/gen-lexicon computes the same */
 static uint32_t
-behave_lex_hash(const char *key, size_t len)
+behave_lex_hash(const char *key, size_t len, uint32_t seed)
 {
     size_t    i;
     uint32_t  h;
 
-    h = 2166136261u;
+    h = 2166136261u ^ (seed * 0x9e3779b1u);
 
     for (i = 0; i < len; i++) {
         h ^= (unsigned char) key[i];
@@ -32,34 +33,36 @@ behave_lex_hash(const char *key, size_t len)
 }
 
 
+/*
+ * A perfect hash (see scripts/gen-lexicon): the bucket of the key gives
+ * the seed, the seeded hash gives the only slot where the key can be.
+ */
 const behave_lex_entry_t *
 behave_lex_find(const char *key, size_t len)
 {
-    size_t                     i, mask;
-    unsigned                   probe;
     uint16_t                   s;
+    uint32_t                   seed;
     const behave_lex_entry_t  *e;
 
     if (len == 0 || len > 255) {
         return NULL;
     }
 
-    mask = behave_lex_nslots - 1;
-    i = behave_lex_hash(key, len) & mask;
+    seed = behave_lex_seeds[behave_lex_hash(key, len, 0)
+                            & (behave_lex_nbuckets - 1)];
+    if (seed == 0) {
+        return NULL;
+    }
 
-    /* the generator checked that no key needs more probes than this */
-    for (probe = 0; probe < behave_lex_maxprobe; probe++) {
-        s = behave_lex_slots[i];
-        if (s == 0) {
-            return NULL;
-        }
+    s = behave_lex_slots[behave_lex_hash(key, len, seed)
+                         & (behave_lex_nslots - 1)];
+    if (s == 0) {
+        return NULL;
+    }
 
-        e = &behave_lex_entries[s - 1];
-        if (e->len == len && memcmp(e->term, key, len) == 0) {
-            return e;
-        }
-
-        i = (i + 1) & mask;
+    e = &behave_lex_entries[s - 1];
+    if (e->len == len && memcmp(e->term, key, len) == 0) {
+        return e;
     }
 
     return NULL;
@@ -82,8 +85,9 @@ behave_lex_real(const char *w, size_t len)
 
 /*
  * Inflected forms are found through their stem so that the data files
- * need only list base forms: -s, -es, -ies, -ed, -ied, -ing, -ly, -ness,
- * with the dropped "e" ("loving") and doubled consonant ("stopped").
+ * need only list base forms: -s, -es, -ies, -ed, -ied, -ing, -er, -est,
+ * -ly, -ness, with the dropped "e" ("loving", "nicest") and doubled
+ * consonant ("stopped", "biggest").
  * The flags that only make sense on the exact word are kept anyway: the
  * caller treats a stem hit as an ordinary hit.
  */
@@ -125,8 +129,10 @@ behave_lex_find_word(const char *w, size_t len)
         return e;
     }
 
-    if (behave_ends("ing") || behave_ends("ed")) {
-        n = behave_ends("ing") ? len - 3 : len - 2;
+    if (behave_ends("ing") || behave_ends("ed") || behave_ends("est")
+        || behave_ends("er"))
+    {
+        n = behave_ends("ing") || behave_ends("est") ? len - 3 : len - 2;
 
         e = behave_lex_real(w, n);
         if (e != NULL) {
@@ -166,7 +172,7 @@ behave_lex_find_word(const char *w, size_t len)
 const char *
 behave_lang_code(behave_lang_e lang)
 {
-    static const char  *codes[] = { "en", "es", "fr", "de", "pt", "it",
+    static const char  *const codes[] = { "en", "es", "fr", "de", "pt", "it",
                                     "hi", "nl", "tl" };
 
     if ((unsigned) lang >= BEHAVE_LANG_N) {

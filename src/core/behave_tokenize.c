@@ -34,7 +34,7 @@ static void behave_tok_skip_nonspace(behave_tokenizer_t *tz);
 
 
 /* the shapes only: their meaning is in the lexicon (emoji.tsv) */
-static const char  *behave_emoticons[] = {
+static const char  *const behave_emoticons[] = {
     ">:-(", ">:(", ":'-(", ":'-)", ":'(", ":')", "</3", "<3",
     ":-)", ":-(", ":-d", ":-p", ":-/", ":-|", ":-o", ":-*", ";-)", "8-)",
     ":)", ":(", ":d", ":p", ":/", ":\\", ":|", ":o", ":*", ":]", ":[",
@@ -253,7 +253,7 @@ behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok)
 {
     size_t                i, n, avail;
     unsigned char         c, prev, last;
-    const char          **e;
+    const char  *const   *e;
     const unsigned char  *p;
 
     p = tz->p;
@@ -333,11 +333,10 @@ behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok)
 static void
 behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
 {
-    size_t     n;
-    unsigned   upper, nupper, nlower, run, first, digits, letters;
-    uint32_t   cp, lc, last;
-    char       buf[4];
-    size_t     k;
+    size_t             n, m, k;
+    unsigned           upper, nupper, nlower, run, first, digits, letters;
+    uint32_t           cp, lc, last, next;
+    char               buf[4];
     behave_cp_class_e  cls;
 
     nupper = 0;
@@ -360,9 +359,6 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
 
         if (cls == BEHAVE_CP_APOS) {
             /* an apostrophe belongs to the word only between letters */
-            uint32_t  next;
-            size_t    m;
-
             if (first || tz->p + n >= tz->end) {
                 break;
             }

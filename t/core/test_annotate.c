@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include "tap.h"
 #include "behave_annotate.h"
+#include "behave_lexicon.h"
 
 
 static behave_annotation_t  a;
@@ -451,6 +452,64 @@ test_long_text(void)
 
 
 static void
+test_lexicon_index(void)
+{
+    size_t                     i, bad;
+    const behave_lex_entry_t  *e;
+
+    bad = 0;
+    for (i = 0; i < behave_lex_nentries; i++) {
+        e = behave_lex_find(behave_lex_entries[i].term,
+                            behave_lex_entries[i].len);
+        if (e != &behave_lex_entries[i]) {
+            bad++;
+        }
+    }
+    is_int(bad, 0, "perfect hash finds every one of %zu entries",
+           behave_lex_nentries);
+    ok(behave_lex_nentries > 3000, "lexicon has thousands of entries");
+
+    ok(behave_lex_find("zzqxv", 5) == NULL, "unknown word: NULL");
+    ok(behave_lex_find("", 0) == NULL, "empty key: NULL");
+    ok(behave_lex_find_word("celebrated", 10)
+       == behave_lex_find("celebrate", 9),
+       "stem -ed");
+    ok(behave_lex_find_word("nicest", 6) == behave_lex_find("nice", 4),
+       "stem -est with e");
+    ok(behave_lex_find_word("happiness", 9) != NULL, "stem -ness");
+}
+
+
+static void
+test_overlap_and_numbers(void)
+{
+    ann("I want to die");
+    is_int(a.urgency, BEHAVE_URGENCY_CRITICAL,
+           "crisis phrase inside a longer match wins");
+    ann("he said if I don't pay he'll hurt my family");
+    ok(a.scores.valence < 0, "a crisis is not negated");
+    is_int(a.urgency, BEHAVE_URGENCY_CRITICAL, "threat to family");
+    ann("I called 911, my wife is not breathing");
+    ok(a.cues & BEHAVE_CUE_CRISIS, "phrase with a number: called 911");
+    ok(!(ann("I'm going to end my contract early")->cues & BEHAVE_CUE_CRISIS),
+       "ending a contract is no crisis");
+}
+
+
+static void
+test_still_and_thanks(void)
+{
+    ok(ann("Still nothing.")->cues & BEHAVE_CUE_NOT_RESOLVED,
+       "sentence opened by still: not resolved");
+    ok(!(ann("I still love the app")->cues & BEHAVE_CUE_NOT_RESOLVED),
+       "still inside a happy sentence: no cue");
+    is_int(ann("Thanks for the quick fix! Could you also check my export?")
+           ->valence, BEHAVE_VALENCE_POSITIVE,
+           "thanks for something done is felt, even with a question");
+}
+
+
+static void
 test_names(void)
 {
     is_str(behave_valence_name(BEHAVE_VALENCE_MIXED), "mixed", "valence");
@@ -490,6 +549,9 @@ main(void)
     test_cues();
     test_ranges();
     test_long_text();
+    test_lexicon_index();
+    test_overlap_and_numbers();
+    test_still_and_thanks();
     test_names();
 
     return tap_done();
