@@ -16,12 +16,17 @@
 #include "ngx_http_behave_analyze.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_gateway.h"
+
+#include "behave_gateway.h"
 
 #include "behave_secretbox.h"
 
 
 #define NGX_HTTP_BEHAVE_SURFACE_ANALYZE   0x01
 #define NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS  0x02
+#define NGX_HTTP_BEHAVE_SURFACE_GATEWAY   0x04
+#define NGX_HTTP_BEHAVE_SURFACE_METRICS   0x08
 
 
 static ngx_int_t ngx_http_behave_postconfiguration(ngx_conf_t *cf);
@@ -35,6 +40,19 @@ static char *ngx_http_behave_analyze(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_webhooks(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
+static char *ngx_http_behave_gateway(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_behave_metrics(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_behave_gateway_limits(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
+static char *ngx_http_behave_trace_sample(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_behave_trace_retention(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
+static void ngx_http_behave_models_free(void *data);
 static char *ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd,
@@ -81,6 +99,48 @@ static ngx_command_t  ngx_http_behave_commands[] = {
     { ngx_string("behave_secret_key"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
       ngx_http_behave_secret_key,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_gateway"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_behave_gateway,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_metrics"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_behave_metrics,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_models"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_http_behave_models,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_gateway_limits"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_1MORE,
+      ngx_http_behave_gateway_limits,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_trace_sample"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_http_behave_trace_sample,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_trace_retention"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE2,
+      ngx_http_behave_trace_retention,
       NGX_HTTP_MAIN_CONF_OFFSET,
       0,
       NULL },
@@ -232,6 +292,9 @@ ngx_http_behave_create_main_conf(ngx_conf_t *cf)
 
     bmcf->shm_size = NGX_CONF_UNSET_SIZE;
     bmcf->redis_timeout = NGX_CONF_UNSET_MSEC;
+    bmcf->trace_sample = -1;
+    bmcf->trace_max_count = NGX_CONF_UNSET_UINT;
+    bmcf->trace_max_age = NGX_CONF_UNSET;
 
     return bmcf;
 }
@@ -246,6 +309,12 @@ ngx_http_behave_init_main_conf(ngx_conf_t *cf, void *conf)
 
     ngx_conf_init_size_value(bmcf->shm_size, NGX_HTTP_BEHAVE_SHM_DEFAULT);
     ngx_conf_init_msec_value(bmcf->redis_timeout, 50);
+    ngx_conf_init_uint_value(bmcf->trace_max_count, 10000);
+    ngx_conf_init_value(bmcf->trace_max_age, 24 * 3600);
+
+    if (bmcf->trace_sample < 0) {
+        bmcf->trace_sample = 0.01;
+    }
 
     if (bmcf->shm_size < 8 * ngx_pagesize) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
@@ -338,7 +407,17 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
         }
     }
 
-    if (conf->surfaces && conf->keys == NULL) {
+    if (!conf->gw_limits_set) {
+        conf->gw_limits_set = prev->gw_limits_set;
+        conf->gw_rpm = prev->gw_limits_set ? prev->gw_rpm : 600;
+        conf->gw_concurrent = prev->gw_limits_set ? prev->gw_concurrent : 100;
+        conf->gw_tokens_per_day = prev->gw_limits_set
+                                  ? prev->gw_tokens_per_day : 10000000;
+    }
+
+    if ((conf->surfaces & ~NGX_HTTP_BEHAVE_SURFACE_METRICS)
+        && conf->keys == NULL)
+    {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
                            "the behave handler of this location needs "
                            "\"behave_keys\" at this or an outer level");
@@ -388,6 +467,24 @@ ngx_http_behave_webhooks(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     return ngx_http_behave_set_surface(cf, conf,
                                        NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS,
                                        ngx_http_behave_webhooks_handler);
+}
+
+
+static char *
+ngx_http_behave_gateway(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    return ngx_http_behave_set_surface(cf, conf,
+                                       NGX_HTTP_BEHAVE_SURFACE_GATEWAY,
+                                       ngx_http_behave_gateway_handler);
+}
+
+
+static char *
+ngx_http_behave_metrics(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    return ngx_http_behave_set_surface(cf, conf,
+                                       NGX_HTTP_BEHAVE_SURFACE_METRICS,
+                                       ngx_http_behave_metrics_handler);
 }
 
 
@@ -454,6 +551,10 @@ static ngx_int_t
 ngx_http_behave_init_module(ngx_cycle_t *cycle)
 {
     ngx_http_behave_conversation_init();
+    ngx_http_behave_limits_init();
+    ngx_http_behave_behavior_init();
+    ngx_http_behave_agents_init();
+    ngx_http_behave_trace_init();
 
     return NGX_OK;
 }
@@ -464,6 +565,7 @@ ngx_http_behave_init_process(ngx_cycle_t *cycle)
 {
     ngx_http_behave_stats_init_process(cycle);
     ngx_http_behave_meter_init_process(cycle);
+    ngx_http_behave_agents_init_process(cycle);
 
     return ngx_http_behave_redis_init_process(cycle);
 }
@@ -524,6 +626,227 @@ ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
     ngx_explicit_memzero(buf, sizeof(buf));
     bmcf->secret_key_set = 1;
+
+    return NGX_CONF_OK;
+}
+
+
+/* the model catalog of orchestrate-models, read and checked once here */
+
+static char *
+ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_behave_main_conf_t *bmcf = conf;
+
+    char                 errbuf[256];
+    u_char              *text;
+    ssize_t              n;
+    ngx_fd_t             fd;
+    ngx_str_t           *value, file;
+    ngx_file_info_t      fi;
+    ngx_pool_cleanup_t  *cln;
+    behave_gw_catalog_t *cat;
+
+    if (bmcf->models != NULL) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+    file = value[1];
+
+    if (ngx_conf_full_name(cf->cycle, &file, 1) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+
+    fd = ngx_open_file(file.data, NGX_FILE_RDONLY, NGX_FILE_OPEN, 0);
+    if (fd == NGX_INVALID_FILE) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
+                           "behave_models: cannot open \"%V\"", &file);
+        return NGX_CONF_ERROR;
+    }
+
+    if (ngx_fd_info(fd, &fi) == NGX_FILE_ERROR
+        || ngx_file_size(&fi) > 4 * 1024 * 1024)
+    {
+        ngx_close_file(fd);
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "behave_models: \"%V\" is unreadable or larger "
+                           "than 4m", &file);
+        return NGX_CONF_ERROR;
+    }
+
+    text = ngx_pnalloc(cf->temp_pool, (size_t) ngx_file_size(&fi) + 1);
+    n = text ? ngx_read_fd(fd, text, (size_t) ngx_file_size(&fi)) : -1;
+    ngx_close_file(fd);
+
+    if (n < 0) {
+        return NGX_CONF_ERROR;
+    }
+
+    if (behave_gw_catalog_load((char *) text, (size_t) n, &cat, errbuf,
+                               sizeof(errbuf))
+        != 0)
+    {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "behave_models: %V: %s",
+                           &file, errbuf);
+        return NGX_CONF_ERROR;
+    }
+
+    cln = ngx_pool_cleanup_add(cf->pool, 0);
+    if (cln == NULL) {
+        behave_gw_catalog_free(cat);
+        return NGX_CONF_ERROR;
+    }
+
+    cln->handler = ngx_http_behave_models_free;
+    cln->data = cat;
+    bmcf->models = cat;
+
+    return NGX_CONF_OK;
+}
+
+
+static void
+ngx_http_behave_models_free(void *data)
+{
+    behave_gw_catalog_free(data);
+}
+
+
+/* behave_gateway_limits rpm=600 concurrent=100 tokens_per_day=10m */
+
+static char *
+ngx_http_behave_gateway_limits(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf)
+{
+    ngx_http_behave_loc_conf_t *blcf = conf;
+
+    off_t        n;
+    ngx_str_t   *value, v;
+    ngx_uint_t   i;
+
+    if (blcf->gw_limits_set) {
+        return "is duplicate";
+    }
+
+    blcf->gw_rpm = 600;
+    blcf->gw_concurrent = 100;
+    blcf->gw_tokens_per_day = 10000000;
+    blcf->gw_limits_set = 1;
+
+    value = cf->args->elts;
+
+    for (i = 1; i < cf->args->nelts; i++) {
+        v = value[i];
+
+        if (v.len > 4 && ngx_strncmp(v.data, "rpm=", 4) == 0) {
+            v.data += 4;
+            v.len -= 4;
+            n = ngx_atoof(v.data, v.len);
+            blcf->gw_rpm = (ngx_uint_t) n;
+
+        } else if (v.len > 11 && ngx_strncmp(v.data, "concurrent=", 11) == 0) {
+            v.data += 11;
+            v.len -= 11;
+            n = ngx_atoof(v.data, v.len);
+            blcf->gw_concurrent = (ngx_uint_t) n;
+
+        } else if (v.len > 15
+                   && ngx_strncmp(v.data, "tokens_per_day=", 15) == 0)
+        {
+            v.data += 15;
+            v.len -= 15;
+
+            /* 10m = ten million here: a count, not a size */
+            n = ngx_atoof(v.data, v.len - 1);
+
+            if (v.data[v.len - 1] == 'm' || v.data[v.len - 1] == 'M') {
+                n = n == NGX_ERROR ? n : n * 1000000;
+
+            } else if (v.data[v.len - 1] == 'k' || v.data[v.len - 1] == 'K') {
+                n = n == NGX_ERROR ? n : n * 1000;
+
+            } else {
+                n = ngx_atoof(v.data, v.len);
+            }
+
+            blcf->gw_tokens_per_day = (uint64_t) n;
+
+        } else {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "behave_gateway_limits: unknown \"%V\" "
+                               "(rpm=N concurrent=N tokens_per_day=N[k|m])",
+                               &value[i]);
+            return NGX_CONF_ERROR;
+        }
+
+        if (n == NGX_ERROR) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "behave_gateway_limits: invalid number in "
+                               "\"%V\" (0 turns a limit off)", &value[i]);
+            return NGX_CONF_ERROR;
+        }
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_behave_trace_sample(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_behave_main_conf_t *bmcf = conf;
+
+    char       *end;
+    ngx_str_t  *value;
+
+    if (bmcf->trace_sample >= 0) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+    bmcf->trace_sample = strtod((char *) value[1].data, &end);
+
+    if (end != (char *) value[1].data + value[1].len
+        || bmcf->trace_sample < 0 || bmcf->trace_sample > 1)
+    {
+        return "must be a number from 0 to 1";
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+/* behave_trace_retention COUNT AGE: traces kept per tenant */
+
+static char *
+ngx_http_behave_trace_retention(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf)
+{
+    ngx_http_behave_main_conf_t *bmcf = conf;
+
+    ngx_int_t   n;
+    ngx_str_t  *value;
+
+    if (bmcf->trace_max_count != NGX_CONF_UNSET_UINT) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+
+    n = ngx_atoi(value[1].data, value[1].len);
+    if (n <= 0) {
+        return "needs a count of traces greater than 0";
+    }
+
+    bmcf->trace_max_count = n;
+
+    bmcf->trace_max_age = ngx_parse_time(&value[2], 1);
+    if (bmcf->trace_max_age == (time_t) NGX_ERROR
+        || bmcf->trace_max_age <= 0)
+    {
+        return "needs an age such as 24h";
+    }
 
     return NGX_CONF_OK;
 }

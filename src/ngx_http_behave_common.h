@@ -44,6 +44,11 @@ typedef struct {
 
     u_char                      secret_key[32]; /* behave_secret_key */
     ngx_uint_t                  secret_key_set;
+
+    void                       *models;         /* behave_gw_catalog_t */
+    double                      trace_sample;
+    ngx_uint_t                  trace_max_count;
+    time_t                      trace_max_age;
 } ngx_http_behave_main_conf_t;
 
 
@@ -60,6 +65,11 @@ typedef struct {
     ngx_flag_t                  redact;
 
     ngx_str_t                   public_url;     /* behave_public_url */
+
+    ngx_uint_t                  gw_rpm;         /* behave_gateway_limits */
+    ngx_uint_t                  gw_concurrent;
+    uint64_t                    gw_tokens_per_day;
+    ngx_uint_t                  gw_limits_set;
 } ngx_http_behave_loc_conf_t;
 
 
@@ -69,12 +79,30 @@ typedef struct {
 } ngx_http_behave_auth_t;
 
 
+#define NGX_HTTP_BEHAVE_SPANS  16
+
+
+typedef struct {
+    const char                 *name;           /* static */
+    double                      start_ms;       /* from the request start */
+    double                      dur_ms;
+    const char                 *error;          /* static, or NULL */
+} ngx_http_behave_span_t;
+
+
 /* the module's one request context, shared by its handlers and filter */
 typedef struct {
     double                      started_ms;
     const behave_key_t         *key;
     void                       *surface;        /* the handler's state */
     ngx_uint_t                  stat_surface;   /* stats: which surface */
+
+    u_char                      trace_id[33];
+    u_char                      span_id[17];
+    ngx_uint_t                  nspans;
+    ngx_http_behave_span_t      spans[NGX_HTTP_BEHAVE_SPANS];
+
+    unsigned                    sampled:1;
     unsigned                    error_replaced:1;
 } ngx_http_behave_ctx_t;
 
@@ -114,12 +142,32 @@ ngx_int_t ngx_http_behave_authenticate(ngx_http_request_t *r,
     ngx_array_t *keys, unsigned scope, const behave_key_t **key,
     behave_error_t *err);
 
+/* a gateway limit decision, from Redis or from the node-local window */
+typedef struct {
+    ngx_uint_t                  rpm;
+    ngx_uint_t                  concurrent;
+    uint64_t                    tokens_per_day;
+    uint64_t                    cost;           /* tokens of this request */
+
+    ngx_uint_t                  remaining;      /* requests, this window */
+    time_t                      reset;          /* seconds */
+    time_t                      retry_after;    /* seconds, when refused */
+    uint64_t                    tokens_used;
+    const char                 *reason;         /* NULL, "rpm", ... */
+    const char                 *source;         /* "shared" or "local" */
+} ngx_http_behave_limit_t;
+
+
 /* ngx_http_behave_meter.c */
 ngx_int_t ngx_http_behave_meter_init_zone(ngx_shm_zone_t *shm_zone,
     void *data);
 void ngx_http_behave_meter_count(ngx_http_request_t *r,
     const behave_key_t *key, ngx_uint_t n, ngx_http_behave_usage_t *usage);
 void ngx_http_behave_meter_init_process(ngx_cycle_t *cycle);
+ngx_int_t ngx_http_behave_meter_concurrency(ngx_http_request_t *r,
+    const char *id, ngx_int_t delta, ngx_uint_t limit);
+ngx_int_t ngx_http_behave_meter_window(ngx_http_request_t *r, const char *id,
+    ngx_http_behave_limit_t *lim);
 
 /* ngx_http_behave_analyze.c */
 ngx_int_t ngx_http_behave_analyze_handler(ngx_http_request_t *r);
@@ -130,7 +178,21 @@ ngx_int_t ngx_http_behave_webhooks_handler(ngx_http_request_t *r);
 /* ngx_http_behave_filter.c */
 ngx_int_t ngx_http_behave_filter_init(ngx_conf_t *cf);
 
+/* ngx_http_behave_trace.c */
+void ngx_http_behave_trace_init(void);
+void ngx_http_behave_trace_begin(ngx_http_request_t *r,
+    ngx_http_behave_ctx_t *ctx);
+void ngx_http_behave_span(ngx_http_request_t *r, const char *name,
+    double start_ms, const char *error);
+void ngx_http_behave_trace_record(ngx_http_request_t *r,
+    ngx_http_behave_ctx_t *ctx, const char *surface, double total_ms);
+
+/* ngx_http_behave_metrics.c */
+ngx_int_t ngx_http_behave_metrics_handler(ngx_http_request_t *r);
+
 /* ngx_http_behave_util.c */
+ngx_table_elt_t *ngx_http_behave_find_header(ngx_http_request_t *r,
+    ngx_str_t *name);
 ngx_http_behave_ctx_t *ngx_http_behave_get_ctx(ngx_http_request_t *r);
 double ngx_http_behave_now_ms(void);
 ngx_int_t ngx_http_behave_random_hex(u_char *out, size_t bytes);

@@ -27,7 +27,7 @@
  * never lose or duplicate a turn, and each sees the turns before its own.
  */
 static ngx_http_behave_redis_script_t  ngx_http_behave_conversation_script = {
-    "conversation-append",
+    "redis.conversation-append",
     "local max = tonumber(ARGV[2])\n"
     "local hist = redis.call('LRANGE', KEYS[1], -max, -1)\n"
     "local n = redis.call('INCR', KEYS[2])\n"

@@ -35,6 +35,12 @@ typedef struct {
     uint64_t                    unflushed;      /* not yet in Redis */
     uint64_t                    shared;         /* Redis total, last seen */
     time_t                      shared_at;
+
+    /* gateway limits of one key ("key:<hash>" slots), node-local */
+    uint64_t                    inflight;
+    uint64_t                    minute;
+    uint64_t                    minute_count;
+    uint64_t                    tokens;
     char                        tenant[BEHAVE_TENANT_MAX + 1];
 } ngx_http_behave_meter_slot_t;
 
@@ -218,6 +224,7 @@ ngx_http_behave_meter_slot(ngx_http_behave_shm_t *sh, const char *tenant,
                 slot->unflushed = 0;
                 slot->shared = 0;
                 slot->shared_at = 0;
+                slot->tokens = 0;
             }
 
             return slot;
@@ -396,4 +403,112 @@ ngx_http_behave_meter_flushed(redisReply *reply, void *data)
 static void
 ngx_http_behave_meter_noop(redisReply *reply, void *data)
 {
+}
+
+
+/*
+ * Gateway concurrency of one key on this node: delta +1 takes a place when
+ * one is left (NGX_OK) or refuses (NGX_DECLINED); -1 gives it back.
+ */
+
+ngx_int_t
+ngx_http_behave_meter_concurrency(ngx_http_request_t *r, const char *id,
+    ngx_int_t delta, ngx_uint_t limit)
+{
+    ngx_int_t                      rc;
+    ngx_http_behave_main_conf_t   *bmcf;
+    ngx_http_behave_meter_slot_t  *slot;
+
+    bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
+    rc = NGX_OK;
+
+    ngx_shmtx_lock(&bmcf->shpool->mutex);
+
+    slot = ngx_http_behave_meter_slot(bmcf->sh, id,
+                                      (uint32_t) (ngx_time() / 86400));
+
+    if (slot == NULL) {
+        /* no room to count: let it through rather than refuse everyone */
+
+    } else if (delta > 0) {
+        if (limit && slot->inflight >= limit) {
+            rc = NGX_DECLINED;
+
+        } else {
+            slot->inflight++;
+        }
+
+    } else if (slot->inflight > 0) {
+        slot->inflight--;
+    }
+
+    ngx_shmtx_unlock(&bmcf->shpool->mutex);
+
+    return rc;
+}
+
+
+/*
+ * The node-local stand-in for the Redis limiter: a fixed one-minute
+ * window and the day's tokens.  NGX_DECLINED with lim->reason set when a
+ * limit is exhausted; the cost is counted only when allowed.
+ */
+
+ngx_int_t
+ngx_http_behave_meter_window(ngx_http_request_t *r, const char *id,
+    ngx_http_behave_limit_t *lim)
+{
+    time_t                         now;
+    uint64_t                       minute;
+    ngx_int_t                      rc;
+    ngx_http_behave_main_conf_t   *bmcf;
+    ngx_http_behave_meter_slot_t  *slot;
+
+    bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
+    now = ngx_time();
+    minute = (uint64_t) now / 60;
+    rc = NGX_OK;
+
+    ngx_shmtx_lock(&bmcf->shpool->mutex);
+
+    slot = ngx_http_behave_meter_slot(bmcf->sh, id, (uint32_t) (now / 86400));
+
+    if (slot == NULL) {
+        ngx_shmtx_unlock(&bmcf->shpool->mutex);
+        lim->remaining = lim->rpm;
+        lim->reset = 60 - now % 60;
+        return NGX_OK;
+    }
+
+    if (slot->minute != minute) {
+        slot->minute = minute;
+        slot->minute_count = 0;
+    }
+
+    lim->reset = 60 - now % 60;
+
+    if (lim->rpm && slot->minute_count >= lim->rpm) {
+        lim->reason = "rpm";
+        lim->retry_after = lim->reset;
+        rc = NGX_DECLINED;
+
+    } else if (lim->tokens_per_day
+               && slot->tokens + lim->cost > lim->tokens_per_day)
+    {
+        lim->reason = "tokens_per_day";
+        lim->retry_after = 86400 - now % 86400;
+        rc = NGX_DECLINED;
+
+    } else {
+        slot->minute_count++;
+        slot->tokens += lim->cost;
+    }
+
+    lim->remaining = lim->rpm > slot->minute_count
+                     ? lim->rpm - slot->minute_count : 0;
+    lim->tokens_used = slot->tokens;
+
+    ngx_shmtx_unlock(&bmcf->shpool->mutex);
+
+    return rc;
 }

@@ -64,6 +64,7 @@ typedef struct {
     void                           *data;
     void                          (*bg_done)(redisReply *reply, void *data);
     ngx_event_t                     timer;
+    double                          started_ms;   /* for the trace span */
     ngx_pool_cleanup_t             *cln;          /* of the request */
     ngx_uint_t                      answered;
 
@@ -575,6 +576,7 @@ ngx_http_behave_redis_eval(ngx_http_request_t *r,
     cmd->script = script;
     cmd->handler = handler;
     cmd->data = data;
+    cmd->started_ms = ngx_http_behave_now_ms();
 
     if (ngx_http_behave_redis_send(cmd, "EVALSHA", script->sha1) != NGX_OK) {
         ngx_free(cmd);
@@ -767,6 +769,12 @@ ngx_http_behave_redis_answer(ngx_http_behave_redis_cmd_t *cmd,
     if (cmd->timer.timer_set) {
         ngx_del_timer(&cmd->timer);
     }
+
+    ngx_http_behave_span(r, cmd->script ? cmd->script->name : "redis",
+                         cmd->started_ms,
+                         reason ? reason
+                         : (reply->type == REDIS_REPLY_ERROR ? "redis error"
+                                                             : NULL));
 
     c = r->connection;
     cmd->handler(r, cmd->data, reply, reason);

@@ -109,6 +109,8 @@ ngx_http_behave_stats_enter(ngx_http_request_t *r,
 
     ctx->stat_surface = surface;
 
+    ngx_http_behave_trace_begin(r, ctx);
+
     if (ngx_http_behave_stats_me != NULL) {
         (void) ngx_atomic_fetch_add(&ngx_http_behave_stats_me->inflight, 1);
     }
@@ -153,6 +155,8 @@ ngx_http_behave_stats_log_handler(ngx_http_request_t *r)
     }
 
     ngx_http_behave_stats_tick(st);
+
+    ngx_http_behave_trace_record(r, ctx, ngx_http_behave_stat_names[s], ms);
 
     return NGX_OK;
 }

@@ -1,20 +1,230 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * Surface C: /v1/webhooks (placeholder until its issue lands).
+ * Surface C: the entry point of behave_webhooks and the helpers its
+ * management API (ngx_http_behave_webhooks_mgmt.c) and its receiver
+ * (ngx_http_behave_webhooks_receiver.c) share.
+ *
+ * Routing inside the location: a URI ending in "/v1/webhooks" is the
+ * management API; "/v1/webhooks/<slug>" is the receiver; anything else
+ * is 404.  Matching on the "/v1/webhooks" part, wherever it starts, lets
+ * a location be mounted under a prefix.
  */
 
 
-#include "ngx_http_behave_common.h"
+#include "ngx_http_behave_webhooks.h"
+
+
+static ngx_uint_t  ngx_http_behave_webhooks_ready;
+
+
+void
+ngx_http_behave_webhooks_init(void)
+{
+    ngx_http_behave_redis_script_init(&ngx_http_behave_wh_create_script);
+    ngx_http_behave_redis_script_init(&ngx_http_behave_wh_list_script);
+    ngx_http_behave_redis_script_init(&ngx_http_behave_wh_patch_script);
+    ngx_http_behave_redis_script_init(&ngx_http_behave_wh_resolve_script);
+    ngx_http_behave_redis_script_init(&ngx_http_behave_wh_commit_script);
+
+    ngx_http_behave_webhooks_ready = 1;
+}
 
 
 ngx_int_t
 ngx_http_behave_webhooks_handler(ngx_http_request_t *r)
 {
+    u_char     *p, *last;
+    ngx_str_t   slug;
+
+    static const size_t  plen = sizeof(NGX_HTTP_BEHAVE_WH_PATH) - 1;
+
+    /* the SHA-1s are a pure function of the sources: safe to redo */
+    if (!ngx_http_behave_webhooks_ready) {
+        ngx_http_behave_webhooks_init();
+    }
+
+    if (ngx_http_behave_get_ctx(r) == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    last = r->uri.data + r->uri.len;
+    p = ngx_strlcasestrn(r->uri.data, last, (u_char *) NGX_HTTP_BEHAVE_WH_PATH,
+                         plen - 1);
+
+    if (p != NULL) {
+        p += plen;
+
+        if (p == last) {
+            return ngx_http_behave_webhooks_mgmt(r);
+        }
+
+        if (*p == '/' && p + 1 < last) {
+            slug.data = p + 1;
+            slug.len = last - p - 1;
+            return ngx_http_behave_webhooks_receive(r, &slug);
+        }
+    }
+
     if (ngx_http_discard_request_body(r) != NGX_OK) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
     return ngx_http_behave_fail(r, BEHAVE_ERR_NOT_FOUND,
-                                "webhooks are not built yet");
+                                "no such webhook resource");
+}
+
+
+/* sends obj as JSON and deletes it */
+
+ngx_int_t
+ngx_http_behave_webhooks_send_cjson(ngx_http_request_t *r, ngx_uint_t status,
+    cJSON *obj)
+{
+    char       *json;
+    ngx_int_t   rc;
+
+    if (obj == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    json = cJSON_PrintUnformatted(obj);
+    cJSON_Delete(obj);
+
+    if (json == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    rc = ngx_http_behave_send_json(r, status, (u_char *) json,
+                                   ngx_strlen(json));
+    free(json);
+
+    return rc;
+}
+
+
+/*
+ * Our own failure: 503 with Retry-After, so that a platform retries and
+ * a client knows it may.  Nothing was written when this is answered.
+ */
+
+ngx_int_t
+ngx_http_behave_webhooks_unavailable(ngx_http_request_t *r, const char *what,
+    const char *reason)
+{
+    behave_error_t  err;
+
+    if (ngx_http_behave_add_header(r, "Retry-After",
+                                   NGX_HTTP_BEHAVE_WH_RETRY_AFTER)
+        != NGX_OK)
+    {
+        return NGX_ERROR;
+    }
+
+    behave_error_set(&err, BEHAVE_ERR_UNAVAILABLE,
+                     "%s is unavailable (%s); retry later", what, reason);
+
+    return ngx_http_behave_send_error(r, &err);
+}
+
+
+/* "behave:wh:{<tenant>}:<what><id>" in the request pool */
+
+ngx_str_t *
+ngx_http_behave_webhooks_key(ngx_http_request_t *r, const char *tenant,
+    const char *what, const char *id, size_t id_len)
+{
+    u_char     *p;
+    ngx_str_t  *key;
+
+    key = ngx_palloc(r->pool, sizeof(ngx_str_t));
+    if (key == NULL) {
+        return NULL;
+    }
+
+    key->len = sizeof("behave:wh:{}:") - 1 + ngx_strlen(tenant)
+               + ngx_strlen(what) + id_len;
+
+    p = ngx_pnalloc(r->pool, key->len + 1);
+    if (p == NULL) {
+        return NULL;
+    }
+
+    key->data = p;
+    p = ngx_sprintf(p, "behave:wh:{%s}:%s%*s", tenant, what, id_len, id);
+    *p = '\0';
+
+    return key;
+}
+
+
+/*
+ * behave_public_url when set, else the scheme and Host of this request:
+ * behind a proxy that rewrites Host, set behave_public_url.
+ */
+
+char *
+ngx_http_behave_webhooks_receiver_url(ngx_http_request_t *r,
+    const char *slug)
+{
+    u_char                      *p;
+    size_t                       len;
+    ngx_str_t                    base, host;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    base = blcf->public_url;
+
+    while (base.len && base.data[base.len - 1] == '/') {
+        base.len--;
+    }
+
+    if (r->headers_in.host != NULL) {
+        host = r->headers_in.host->value;
+
+    } else {
+        host = r->headers_in.server;
+    }
+
+    len = base.len + sizeof("https://") - 1 + host.len
+          + sizeof(NGX_HTTP_BEHAVE_WH_PATH "/") - 1 + ngx_strlen(slug) + 1;
+
+    p = ngx_pnalloc(r->pool, len);
+    if (p == NULL) {
+        return NULL;
+    }
+
+    if (blcf->public_url.len) {
+        ngx_sprintf(p, "%V" NGX_HTTP_BEHAVE_WH_PATH "/%s%Z", &base, slug);
+
+    } else {
+        ngx_sprintf(p, "%s://%V" NGX_HTTP_BEHAVE_WH_PATH "/%s%Z",
+#if (NGX_HTTP_SSL)
+                    r->connection->ssl ? "https" : "http",
+#else
+                    "http",
+#endif
+                    &host, slug);
+    }
+
+    return (char *) p;
+}
+
+
+char *
+ngx_http_behave_webhooks_pstrdup(ngx_http_request_t *r, const char *s,
+    size_t len)
+{
+    u_char  *p;
+
+    p = ngx_pnalloc(r->pool, len + 1);
+    if (p == NULL) {
+        return NULL;
+    }
+
+    ngx_memcpy(p, s, len);
+    p[len] = '\0';
+
+    return (char *) p;
 }

@@ -1,0 +1,56 @@
+# Proxied throughput with "behave_prefilter on" vs the same location
+# without it, to the same upstream (a "return 200" server of the same
+# nginx on another port), with the same OpenAI chat body; interleaved runs;
+# target ratio >= 0.90.
+set -euo pipefail
+. "$TOP/scripts/bench-lib.sh"
+
+upstream_port=$((BENCH_PORT + 1))
+
+bench_nginx_start "
+    upstream llm {
+        server 127.0.0.1:$upstream_port;
+        keepalive 64;
+    }
+
+    server {
+        listen 127.0.0.1:$upstream_port;
+        location / { return 200 '{\"choices\":[]}'; }
+    }
+
+    server {
+        listen 127.0.0.1:%%PORT%%;
+
+        proxy_http_version 1.1;
+        proxy_set_header Connection \"\";
+        proxy_set_header X-Behave-Urgency \$behave_urgency;
+        proxy_set_header X-Behave-Posture \$behave_posture;
+        proxy_set_header X-Behave-Status \$behave_status;
+
+        location /on/ {
+            behave_prefilter on;
+            behave_route urgency_level=critical @human;
+            proxy_pass http://llm;
+        }
+
+        location /off/ {
+            proxy_pass http://llm;
+        }
+
+        location @human { return 200 '{}'; }
+    }"
+
+body=$BENCH_PREFIX/prefilter.json
+printf '%s' '{"model":"gpt-4o-mini","messages":[{"role":"system","content":"You are a helpful assistant for an online shop."},{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello! How can I help?"},{"role":"user","content":"I was charged twice for my order and nobody answers my emails, please fix it today"}]}' > "$body"
+
+best_on=0; best_off=0
+for round in 1 2 3; do
+    off=$(bench_wrk "http://127.0.0.1:$BENCH_PORT/off/v1/chat/completions" "$body")
+    on=$(bench_wrk "http://127.0.0.1:$BENCH_PORT/on/v1/chat/completions" "$body")
+    echo "round $round: prefilter off $off req/s, on $on req/s, ratio $(bench_ratio "$on" "$off")"
+    best_on=$(awk -v x="$on" -v y="$best_on" 'BEGIN { print (x > y) ? x : y }')
+    best_off=$(awk -v x="$off" -v y="$best_off" 'BEGIN { print (x > y) ? x : y }')
+done
+echo "prefilter on/off (best of 3 each): $(bench_ratio "$best_on" "$best_off") (target >= 0.90)"
+grep -E "\[(alert|crit|emerg)\]" "$BENCH_PREFIX/logs/error.log" || true
+bench_nginx_stop

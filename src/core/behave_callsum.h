@@ -1,0 +1,192 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The call summary of surface C (spec 2.6): every turn of one call
+ * analysed in order, then the findings of the whole call.  Also the JSON
+ * of the webhook endpoint record (spec 2.5) and of a delivery record.
+ *
+ * Only the turns of this call are read: a call that continues a
+ * conversation is a new segment, analysed alone (spec 3).
+ *
+ * Per customer turn the conversation logic (behave_conversation.h) runs
+ * over the BEHAVE_CALLSUM_WINDOW turns before it, so a 1,000-turn call
+ * costs linear time, not quadratic; a claim and its denial, a re-ask and
+ * an escalation all sit within a few turns of each other.
+ *
+ * Call findings:
+ *
+ *   false_resolution     any customer turn of the call denied an agent's
+ *                        claim of resolution (reason of the first one)
+ *   repeat_contact_risk  any turn raised it
+ *   escalating           any customer turn was escalating
+ *   peak_severity        max over the customer turns, 0..4
+ *   suggested_action     handoff when the call had a false resolution, an
+ *                        escalation or a severity-4 turn; otherwise the
+ *                        action at the last customer turn
+ *   service verdict      failure when the service's own review (below,
+ *                        before the platform's verdict is looked at) is
+ *                        needs_review or escalated, else success
+ *   review_status        the worst of: the review at the last customer
+ *                        turn; needs_review for a false resolution or a
+ *                        repeat-contact risk anywhere; escalated for an
+ *                        escalation or a severity-4 turn anywhere.  Then,
+ *                        when the platform's verdict is success or
+ *                        failure and differs from the service's verdict,
+ *                        needs_review (spec: "may differ", the issue:
+ *                        disagreement means needs_review), whatever it
+ *                        was before.  Unknown never disagrees.
+ *
+ * sentiment_trend over the valence scores (-1..1) of the customer turns:
+ *
+ *   opened_at_valence    mean of the first k customer turns
+ *   current_valence      mean of the last k customer turns,
+ *                        k = min(3, max(1, customer turns / 3))
+ *   direction            volatile       3+ swings of 0.5 or more between
+ *                                       consecutive customer turns, both
+ *                                       up and down, unless escalating
+ *                        deteriorating  current - opened <= -0.25, or an
+ *                                       escalation in the call
+ *                        improving      current - opened >= +0.25
+ *                        stable         otherwise, and with fewer than two
+ *                                       customer turns
+ *   negative_streak      customer turns at the end of the call, in a row,
+ *                        with a negative valence (label negative or score
+ *                        <= -0.25)
+ *   summary              one English sentence of the above
+ *
+ * Nothing here logs or reads a clock.
+ */
+
+#ifndef BEHAVE_CALLSUM_H
+#define BEHAVE_CALLSUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "behave_conversation.h"
+#include "behave_turn.h"
+#include "behave_webhook_parse.h"
+
+
+#define BEHAVE_CALLSUM_WINDOW      20
+#define BEHAVE_CALLSUM_SWING       0.5
+#define BEHAVE_CALLSUM_TREND       0.25
+#define BEHAVE_CALLSUM_NEGATIVE    (-0.25)
+#define BEHAVE_CALLSUM_SUMMARY_MAX 256
+
+
+typedef enum {
+    BEHAVE_TREND_STABLE = 0,
+    BEHAVE_TREND_IMPROVING,
+    BEHAVE_TREND_DETERIORATING,
+    BEHAVE_TREND_VOLATILE
+} behave_trend_e;
+
+
+typedef struct {
+    size_t                 turns;
+    size_t                 customer_turns;
+    size_t                 agent_turns;
+
+    int                    false_resolution;
+    char                   false_resolution_reason[BEHAVE_CONV_REASON_MAX
+                                                   + 32];
+    int                    false_resolution_turn;       /* index or -1 */
+    int                    repeat_contact_risk;
+    int                    escalating;
+    int                    peak_severity;
+
+    behave_action_e        action;
+    char                   action_reason[BEHAVE_CONV_REASON_MAX];
+
+    behave_review_e        service_review;   /* before the platform's say */
+    behave_review_e        review_status;    /* reported */
+    behave_verdict_e       provider_verdict;
+    behave_verdict_e       service_verdict;
+    int                    verdict_disagrees;
+
+    behave_trend_e         direction;
+    double                 opened_at_valence;
+    double                 current_valence;
+    int                    negative_streak;
+    char                   trend_summary[BEHAVE_CALLSUM_SUMMARY_MAX];
+} behave_callsum_t;
+
+
+/* what the glue adds around the findings; NULL strings are left out */
+typedef struct {
+    const char            *status;          /* "processed" */
+    const char            *delivery_id;
+    const char            *provider;
+    const char            *event_type;
+    const char            *call_id;
+    const char            *conversation_id;
+    int                    conversation_id_from_var;
+    double                 latency_ms;       /* core time of the analysis */
+} behave_callsum_meta_t;
+
+
+/* the findings of turns[0..n), oldest first; never fails */
+void behave_callsum_compute(const behave_turn_t *turns, size_t n,
+    behave_verdict_e provider_verdict, behave_callsum_t *out);
+
+/*
+ * Annotates every turn of a parsed TRANSCRIPT call and computes its
+ * summary.  Returns 0, or -1 when out of memory.
+ */
+int behave_callsum_run(const behave_call_t *call, behave_callsum_t *out);
+
+const char *behave_trend_name(behave_trend_e t);
+
+/*
+ * The summary object of spec 2.6 as malloc()ed JSON text, NUL-terminated,
+ * ending with its closing '}' so that the Redis script can append the
+ * segment; NULL when out of memory.
+ */
+char *behave_callsum_json(const behave_callsum_t *s,
+    const behave_callsum_meta_t *m, size_t *len);
+
+
+/* spec 2.5: the endpoint record as shown to its owner (never the secret) */
+typedef struct {
+    const char            *id;
+    const char            *slug;
+    const char            *receiver_url;
+    const char            *provider;
+    const char            *auth;              /* "hmac", "shared_secret" */
+    const char            *description;
+    int                    active;
+    int64_t                created_at;        /* unix seconds */
+    int64_t                updated_at;        /* 0: never */
+} behave_endpoint_t;
+
+cJSON *behave_endpoint_json(const behave_endpoint_t *e);
+
+
+/*
+ * One delivery as GET /v1/webhooks lists it.  With outcome NULL the
+ * object stops before "outcome" and "segment" (the Redis script appends
+ * them); segment < 0 is null.
+ */
+typedef struct {
+    const char            *delivery_id;
+    int64_t                received_at_ms;
+    const char            *type;
+    const char            *kind;
+    const char            *call_id;
+    const char            *conversation_id;
+    const char            *review_status;
+    int                    http_status;
+    const char            *outcome;
+    long long              segment;
+} behave_delivery_t;
+
+char *behave_delivery_json(const behave_delivery_t *d, size_t *len);
+
+/* "2026-01-01T00:00:45.123Z" into buf (at least 25 bytes) */
+void behave_iso8601_ms(int64_t ms, char *buf, size_t cap);
+
+
+#endif /* BEHAVE_CALLSUM_H */

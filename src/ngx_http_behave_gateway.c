@@ -1,0 +1,476 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Surface A: one content handler for /api/v1/<operation>.
+ *
+ * Order of work: find the operation, check the method and the key, read
+ * the body (both GET operations take a JSON body, as the spec shows, or
+ * query arguments), apply the limits (one Redis step), then compute.  The
+ * computations are the core's (src/core/behave_gw_*.c); agent-status and
+ * traces read Redis too.  Every answer carries RateLimit-* headers once
+ * the limits were consulted.
+ */
+
+
+#include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_stats.h"
+
+#include "behave_gateway.h"
+#include "behave_request.h"
+
+
+typedef struct {
+    ngx_str_t                   path;
+    ngx_uint_t                  method;         /* NGX_HTTP_GET|POST */
+} ngx_http_behave_gw_route_t;
+
+
+static ngx_http_behave_gw_route_t  ngx_http_behave_gw_routes[] = {
+    { ngx_string("behavioral-signals"),    NGX_HTTP_POST },
+    { ngx_string("orchestrate-models"),    NGX_HTTP_POST },
+    { ngx_string("analyze-behavior"),      NGX_HTTP_POST },
+    { ngx_string("agent-status"),          NGX_HTTP_GET },
+    { ngx_string("adaptive-ui"),           NGX_HTTP_POST },
+    { ngx_string("observability/traces"),  NGX_HTTP_GET },
+};
+
+
+static ngx_int_t ngx_http_behave_gw_route(ngx_http_request_t *r);
+static ngx_int_t ngx_http_behave_gw_refuse(ngx_http_request_t *r,
+    behave_error_t *err);
+static void ngx_http_behave_gw_body(ngx_http_request_t *r);
+static ngx_int_t ngx_http_behave_gw_parse(ngx_http_request_t *r,
+    ngx_http_behave_gw_t *gw, ngx_str_t *body);
+static ngx_int_t ngx_http_behave_gw_args(ngx_http_request_t *r,
+    ngx_http_behave_gw_t *gw);
+static void ngx_http_behave_gw_limited(ngx_http_request_t *r,
+    ngx_http_behave_gw_t *gw);
+static ngx_int_t ngx_http_behave_gw_decided(ngx_http_request_t *r,
+    ngx_http_behave_gw_t *gw);
+static ngx_int_t ngx_http_behave_gw_compute(ngx_http_request_t *r,
+    ngx_http_behave_gw_t *gw);
+static void ngx_http_behave_gw_cleanup(void *data);
+
+
+ngx_int_t
+ngx_http_behave_gateway_handler(ngx_http_request_t *r)
+{
+    ngx_int_t                    op, rc;
+    behave_error_t               err;
+    ngx_http_behave_gw_t        *gw;
+    ngx_http_behave_ctx_t       *ctx;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    ctx = ngx_http_behave_get_ctx(r);
+    if (ctx == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    ngx_http_behave_stats_enter(r, NGX_HTTP_BEHAVE_STAT_GATEWAY);
+
+    op = ngx_http_behave_gw_route(r);
+
+    if (op < 0) {
+        behave_error_set(&err, BEHAVE_ERR_NOT_FOUND,
+                         "no such gateway operation");
+        return ngx_http_behave_gw_refuse(r, &err);
+    }
+
+    if (r->method != ngx_http_behave_gw_routes[op].method) {
+        if (ngx_http_discard_request_body(r) != NGX_OK) {
+            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        }
+
+        return ngx_http_behave_method_not_allowed(r,
+                   ngx_http_behave_gw_routes[op].method == NGX_HTTP_GET
+                   ? "GET" : "POST");
+    }
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    gw = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_gw_t));
+    if (gw == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    gw->op = op;
+    ctx->surface = gw;
+
+    if (ngx_http_behave_authenticate(r, blcf->keys, BEHAVE_SCOPE_GATEWAY,
+                                     &gw->key, &err)
+        != NGX_OK)
+    {
+        return ngx_http_behave_gw_refuse(r, &err);
+    }
+
+    ctx->key = gw->key;
+
+    /* a GET may come without a body; a body must be JSON either way */
+    if ((r->method == NGX_HTTP_POST || r->headers_in.content_length_n > 0
+         || r->headers_in.chunked)
+        && ngx_http_behave_check_body(r, blcf->max_body_size, &err)
+           != NGX_OK)
+    {
+        return ngx_http_behave_gw_refuse(r, &err);
+    }
+
+    rc = ngx_http_read_client_request_body(r, ngx_http_behave_gw_body);
+
+    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
+        return rc;
+    }
+
+    return NGX_DONE;
+}
+
+
+static ngx_int_t
+ngx_http_behave_gw_route(ngx_http_request_t *r)
+{
+    u_char     *p, *last;
+    size_t      len;
+    ngx_uint_t  i;
+
+    static const char  prefix[] = "/api/v1/";
+
+    p = r->uri.data;
+    last = p + r->uri.len;
+
+    /* the location may be /api/v1/ or any prefix ending in it */
+    p = ngx_strlcasestrn(p, last, (u_char *) prefix, sizeof(prefix) - 2);
+    if (p == NULL) {
+        return -1;
+    }
+
+    p += sizeof(prefix) - 1;
+    len = last - p;
+
+    while (len && p[len - 1] == '/') {
+        len--;
+    }
+
+    for (i = 0; i < NGX_HTTP_BEHAVE_GW_OPS; i++) {
+        if (ngx_http_behave_gw_routes[i].path.len == len
+            && ngx_strncmp(ngx_http_behave_gw_routes[i].path.data, p, len)
+               == 0)
+        {
+            return i;
+        }
+    }
+
+    return -1;
+}
+
+
+static ngx_int_t
+ngx_http_behave_gw_refuse(ngx_http_request_t *r, behave_error_t *err)
+{
+    if (ngx_http_discard_request_body(r) != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    return ngx_http_behave_send_error(r, err);
+}
+
+
+void
+ngx_http_behave_gateway_finish(ngx_http_request_t *r, ngx_int_t rc)
+{
+    if (rc == NGX_DONE) {
+        /* a Redis step answers later: keep the request */
+        r->main->count++;
+    }
+
+    ngx_http_finalize_request(r, rc);
+}
+
+
+static void
+ngx_http_behave_gw_body(ngx_http_request_t *r)
+{
+    ngx_int_t                    rc;
+    ngx_str_t                    body;
+    ngx_time_t                  *tp;
+    ngx_http_behave_gw_t        *gw;
+    ngx_http_behave_ctx_t       *ctx;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+    gw = ctx->surface;
+
+    tp = ngx_timeofday();
+    gw->now_ms = (int64_t) tp->sec * 1000 + tp->msec;
+
+    rc = ngx_http_behave_body_string(r, blcf->max_body_size, &body);
+
+    if (rc == NGX_DECLINED) {
+        ngx_http_behave_gateway_finish(r, ngx_http_behave_fail(r,
+                 BEHAVE_ERR_TOO_LARGE,
+                 "the request body is larger than behave_max_body_size"));
+        return;
+    }
+
+    if (rc != NGX_OK) {
+        ngx_http_behave_gateway_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        return;
+    }
+
+    rc = ngx_http_behave_gw_parse(r, gw, &body);
+
+    if (rc != NGX_OK) {
+        ngx_http_behave_gateway_finish(r, rc);
+        return;
+    }
+
+    /* tokens the gateway processes: about four bytes of text each */
+    gw->limit.rpm = blcf->gw_rpm;
+    gw->limit.concurrent = blcf->gw_concurrent;
+    gw->limit.tokens_per_day = blcf->gw_tokens_per_day;
+    gw->limit.cost = body.len / 4 + 1;
+    gw->limited_handler = ngx_http_behave_gw_limited;
+
+    rc = ngx_http_behave_limits_check(r, gw);
+
+    if (rc == NGX_DONE) {
+        ngx_http_behave_gateway_finish(r, NGX_DONE);
+        return;
+    }
+
+    if (rc != NGX_OK) {
+        ngx_http_behave_gateway_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        return;
+    }
+
+    ngx_http_behave_gateway_finish(r, ngx_http_behave_gw_decided(r, gw));
+}
+
+
+/*
+ * NGX_OK with gw->req set (the body's object, or an empty one), or the
+ * result of sending the error.
+ */
+
+static ngx_int_t
+ngx_http_behave_gw_parse(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
+    ngx_str_t *body)
+{
+    behave_error_t       err;
+    ngx_pool_cleanup_t  *cln;
+
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+    if (cln == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (body->len == 0 && r->method == NGX_HTTP_GET) {
+        gw->req = cJSON_CreateObject();
+
+    } else {
+        gw->req = behave_json_parse_object((char *) body->data, body->len,
+                                           &err);
+        if (gw->req == NULL) {
+            return ngx_http_behave_send_error(r, &err);
+        }
+    }
+
+    if (gw->req == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    cln->handler = ngx_http_behave_gw_cleanup;
+    cln->data = gw;
+
+    if (r->method == NGX_HTTP_GET && r->args.len) {
+        return ngx_http_behave_gw_args(r, gw);
+    }
+
+    return NGX_OK;
+}
+
+
+/*
+ * Query arguments of the GET operations, where the body does not set the
+ * same field: filter, trace_id, service_filter, from and to (time_range).
+ */
+
+static ngx_int_t
+ngx_http_behave_gw_args(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
+{
+    u_char      *dst, *src;
+    cJSON       *range;
+    ngx_str_t    value;
+    ngx_uint_t   i;
+    double       num;
+
+    static const char  *names[] = { "filter", "trace_id", "service_filter",
+                                    "from", "to" };
+
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+
+        if (ngx_http_arg(r, (u_char *) names[i], ngx_strlen(names[i]), &value)
+            != NGX_OK)
+        {
+            continue;
+        }
+
+        dst = ngx_pnalloc(r->pool, value.len + 1);
+        if (dst == NULL) {
+            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        }
+
+        src = value.data;
+        value.data = dst;
+        ngx_unescape_uri(&dst, &src, value.len, NGX_UNESCAPE_URI);
+        *dst = '\0';
+
+        if (i < 3) {
+            if (!cJSON_HasObjectItem(gw->req, names[i])) {
+                cJSON_AddStringToObject(gw->req, names[i],
+                                        (char *) value.data);
+            }
+
+            continue;
+        }
+
+        range = cJSON_GetObjectItemCaseSensitive(gw->req, "time_range");
+        if (range == NULL) {
+            range = cJSON_AddObjectToObject(gw->req, "time_range");
+        }
+
+        num = ngx_atoi(value.data, dst - value.data);
+
+        if (range != NULL && cJSON_IsObject(range)
+            && !cJSON_HasObjectItem(range, names[i]))
+        {
+            if (num == NGX_ERROR) {
+                cJSON_AddStringToObject(range, names[i], (char *) value.data);
+
+            } else {
+                cJSON_AddNumberToObject(range, names[i], num);
+            }
+        }
+    }
+
+    return NGX_OK;
+}
+
+
+static void
+ngx_http_behave_gw_limited(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
+{
+    ngx_http_behave_gateway_finish(r, ngx_http_behave_gw_decided(r, gw));
+}
+
+
+static ngx_int_t
+ngx_http_behave_gw_decided(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
+{
+    u_char          *p;
+    behave_error_t   err;
+
+    if (ngx_http_behave_limits_headers(r, gw) != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (gw->limit.reason == NULL) {
+        return ngx_http_behave_gw_compute(r, gw);
+    }
+
+    p = ngx_pnalloc(r->pool, NGX_TIME_T_LEN + 1);
+    if (p == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    (void) ngx_sprintf(p, "%T%Z", gw->limit.retry_after);
+
+    if (ngx_http_behave_add_header(r, "Retry-After", (char *) p) != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    behave_error_set(&err, BEHAVE_ERR_RATE_LIMITED,
+                     "the %s limit of this key is exhausted; retry in %ld s",
+                     gw->limit.reason, (long) gw->limit.retry_after);
+
+    return ngx_http_behave_send_error(r, &err);
+}
+
+
+static ngx_int_t
+ngx_http_behave_gw_compute(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
+{
+    cJSON                        *resp;
+    behave_err_e                  rc;
+    behave_error_t                err;
+    ngx_http_behave_main_conf_t  *bmcf;
+
+    bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
+    resp = NULL;
+
+    switch (gw->op) {
+
+    case NGX_HTTP_BEHAVE_GW_SIGNALS:
+        rc = behave_gw_signals(gw->req, gw->now_ms, &resp, &err);
+        break;
+
+    case NGX_HTTP_BEHAVE_GW_ORCHESTRATE:
+        rc = behave_gw_orchestrate(gw->req, bmcf->models, gw->now_ms, &resp,
+                                   &err);
+        break;
+
+    case NGX_HTTP_BEHAVE_GW_BEHAVIOR:
+        return ngx_http_behave_behavior_start(r, gw);
+
+    case NGX_HTTP_BEHAVE_GW_ADAPTIVE:
+        rc = behave_gw_adaptive(gw->req, gw->now_ms, &resp, &err);
+        break;
+
+    case NGX_HTTP_BEHAVE_GW_AGENTS:
+        return ngx_http_behave_agents_status(r, gw);
+
+    default: /* NGX_HTTP_BEHAVE_GW_TRACES */
+        return ngx_http_behave_traces_query(r, gw);
+    }
+
+    if (rc != BEHAVE_OK && resp == NULL) {
+        return ngx_http_behave_send_error(r, &err);
+    }
+
+    return ngx_http_behave_gateway_respond(r, gw,
+               rc == BEHAVE_OK ? NGX_HTTP_OK : behave_error_status(rc), resp);
+}
+
+
+/* prints and sends resp (consumed) with the given status */
+
+ngx_int_t
+ngx_http_behave_gateway_respond(ngx_http_request_t *r,
+    ngx_http_behave_gw_t *gw, ngx_uint_t status, cJSON *resp)
+{
+    char       *json;
+    ngx_int_t   rc;
+
+    json = cJSON_PrintUnformatted(resp);
+    cJSON_Delete(resp);
+
+    if (json == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    rc = ngx_http_behave_send_json(r, status, (u_char *) json,
+                                   ngx_strlen(json));
+    free(json);
+
+    return rc;
+}
+
+
+static void
+ngx_http_behave_gw_cleanup(void *data)
+{
+    ngx_http_behave_gw_t  *gw = data;
+
+    cJSON_Delete(gw->req);
+    gw->req = NULL;
+}

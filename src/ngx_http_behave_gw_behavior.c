@@ -1,0 +1,192 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * analyze-behavior with history: a session's events accumulate in Redis,
+ * so each call is analysed over everything the session did so far.  One
+ * script appends this call's events and returns the earlier ones; the
+ * core merges, de-duplicates (a retried call adds nothing) and analyses.
+ *
+ *     behave:beh:{<tenant>:<sha256(session_id), 16 hex>}   list of events
+ *
+ * Without Redis, or when it does not answer, the call is analysed alone
+ * and says so in "history".
+ */
+
+
+#include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_redis.h"
+
+#include "behave_gateway.h"
+#include "behave_webhook_parse.h"     /* behave_sha256_hex */
+
+
+#define NGX_HTTP_BEHAVE_BEH_KEEP       1000    /* events per session */
+#define NGX_HTTP_BEHAVE_BEH_PER_CALL   1000    /* events stored per call */
+
+
+static ngx_http_behave_redis_script_t  ngx_http_behave_beh_script = {
+    "redis.behavior-append",
+    "local prior = redis.call('LRANGE', KEYS[1], 0, -1)\n"
+    "if #ARGV > 2 then redis.call('RPUSH', KEYS[1], unpack(ARGV, 3)) end\n"
+    "redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)\n"
+    "redis.call('EXPIRE', KEYS[1], ARGV[1])\n"
+    "return prior\n",
+    ""
+};
+
+
+static void ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason);
+static ngx_int_t ngx_http_behave_beh_compute(ngx_http_request_t *r,
+    ngx_http_behave_gw_t *gw, cJSON *prior, const char *history);
+
+
+void
+ngx_http_behave_behavior_init(void)
+{
+    ngx_http_behave_redis_script_init(&ngx_http_behave_beh_script);
+}
+
+
+ngx_int_t
+ngx_http_behave_behavior_start(ngx_http_request_t *r,
+    ngx_http_behave_gw_t *gw)
+{
+    int                          n, i, first;
+    char                         digest[65];
+    u_char                      *p;
+    cJSON                       *sid, *events, *e;
+    size_t                      *len;
+    const char                 **argv, *reason;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    sid = cJSON_GetObjectItemCaseSensitive(gw->req, "session_id");
+    events = cJSON_GetObjectItemCaseSensitive(gw->req, "interaction_history");
+
+    /* a request the core will refuse is refused without touching Redis */
+    if (!ngx_http_behave_redis_configured(r) || !cJSON_IsString(sid)
+        || (events != NULL && !cJSON_IsArray(events)))
+    {
+        return ngx_http_behave_beh_compute(r, gw, NULL, "request_only");
+    }
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    n = events ? cJSON_GetArraySize(events) : 0;
+    first = n > NGX_HTTP_BEHAVE_BEH_PER_CALL
+            ? n - NGX_HTTP_BEHAVE_BEH_PER_CALL : 0;
+
+    argv = ngx_palloc(r->pool, (n - first + 3) * sizeof(char *));
+    len = ngx_palloc(r->pool, (n - first + 3) * sizeof(size_t));
+    p = ngx_pnalloc(r->pool, 64 + BEHAVE_TENANT_MAX + 2 * NGX_INT_T_LEN);
+
+    if (argv == NULL || len == NULL || p == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    behave_sha256_hex(sid->valuestring, ngx_strlen(sid->valuestring),
+                      digest);
+
+    argv[0] = (char *) p;
+    p = ngx_sprintf(p, "behave:beh:{%s:%*s}", gw->key->tenant, (size_t) 16,
+                    digest);
+    len[0] = p - (u_char *) argv[0];
+
+    argv[1] = (char *) p;
+    p = ngx_sprintf(p, "%T", blcf->conversation_ttl);
+    len[1] = p - (u_char *) argv[1];
+
+    argv[2] = (char *) p;
+    p = ngx_sprintf(p, "%d", NGX_HTTP_BEHAVE_BEH_KEEP);
+    len[2] = p - (u_char *) argv[2];
+
+    for (i = first; i < n; i++) {
+        e = cJSON_GetArrayItem(events, i);
+        argv[3 + i - first] = cJSON_PrintUnformatted(e);
+
+        if (argv[3 + i - first] == NULL) {
+            while (--i >= first) {
+                cJSON_free((char *) argv[3 + i - first]);
+            }
+
+            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        }
+
+        len[3 + i - first] = ngx_strlen(argv[3 + i - first]);
+    }
+
+    /* the command copies its arguments */
+    i = ngx_http_behave_redis_eval(r, &ngx_http_behave_beh_script, 1,
+                                   n - first + 3, argv, len,
+                                   ngx_http_behave_beh_reply, gw, &reason);
+
+    for (n = n - first + 3; n > 3; n--) {
+        cJSON_free((char *) argv[n - 1]);
+    }
+
+    if (i != NGX_OK) {
+        ngx_http_behave_redis_log_degraded(r, "analyze-behavior", reason);
+        return ngx_http_behave_beh_compute(r, gw, NULL, "request_only");
+    }
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason)
+{
+    size_t                 i;
+    cJSON                 *prior, *e;
+    ngx_http_behave_gw_t  *gw = data;
+
+    if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
+        ngx_http_behave_redis_log_degraded(r, "analyze-behavior",
+                                           reason ? reason : "bad reply");
+        ngx_http_behave_gateway_finish(r,
+            ngx_http_behave_beh_compute(r, gw, NULL, "request_only"));
+        return;
+    }
+
+    prior = cJSON_CreateArray();
+
+    for (i = 0; prior != NULL && i < reply->elements; i++) {
+        if (reply->element[i]->type != REDIS_REPLY_STRING) {
+            continue;
+        }
+
+        e = cJSON_ParseWithLength(reply->element[i]->str,
+                                  reply->element[i]->len);
+        if (e != NULL) {
+            cJSON_AddItemToArray(prior, e);
+        }
+    }
+
+    ngx_http_behave_gateway_finish(r,
+        ngx_http_behave_beh_compute(r, gw, prior, "session"));
+
+    cJSON_Delete(prior);
+}
+
+
+static ngx_int_t
+ngx_http_behave_beh_compute(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
+    cJSON *prior, const char *history)
+{
+    cJSON           *resp;
+    behave_err_e     rc;
+    behave_error_t   err;
+
+    resp = NULL;
+    rc = behave_gw_behavior(gw->req, prior, gw->now_ms, &resp, &err);
+
+    if (rc != BEHAVE_OK) {
+        cJSON_Delete(resp);
+        return ngx_http_behave_send_error(r, &err);
+    }
+
+    cJSON_AddStringToObject(resp, "history", history);
+
+    return ngx_http_behave_gateway_respond(r, gw, NGX_HTTP_OK, resp);
+}

@@ -1,0 +1,271 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The gateway's limits (spec section 8), per API key:
+ *   rpm             requests per minute, cluster-wide: GCRA in Redis
+ *   tokens_per_day  tokens the gateway processed, per UTC day, in Redis
+ *   concurrent      requests in flight on this node, in shared memory
+ * One Lua script checks both Redis limits and counts the request only
+ * when it is allowed, so a refused request costs nothing.  When Redis is
+ * unavailable the node-local window of the shared memory zone applies.
+ */
+
+
+#include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_redis.h"
+
+
+/*
+ * KEYS[1] the GCRA theoretical arrival time, KEYS[2] today's tokens;
+ * ARGV: now_ms, rpm, tokens_per_day (0: none), cost, tokens TTL.
+ * Returns {allowed, remaining, reset_s, retry_after_s, tokens_used, why}.
+ */
+static ngx_http_behave_redis_script_t  ngx_http_behave_limits_script = {
+    "redis.gateway-limits",
+    "local now = tonumber(ARGV[1])\n"
+    "local rpm = tonumber(ARGV[2])\n"
+    "local tl = tonumber(ARGV[3])\n"
+    "local cost = tonumber(ARGV[4])\n"
+    "local period = 60000\n"
+    "local t = period / rpm\n"
+    "local tat = tonumber(redis.call('GET', KEYS[1]) or now)\n"
+    "if tat < now then tat = now end\n"
+    "local new_tat = tat + t\n"
+    "local used = tonumber(redis.call('GET', KEYS[2]) or '0')\n"
+    "local reset = math.ceil((tat - now) / 1000)\n"
+    "if new_tat - period > now then\n"
+    "  return {0, 0, reset, math.ceil((new_tat - period - now) / 1000),\n"
+    "          used, 'rpm'}\n"
+    "end\n"
+    "if tl > 0 and used + cost > tl then\n"
+    "  return {0, math.floor((now + period - tat) / t), reset,\n"
+    "          tonumber(ARGV[5]), used, 'tokens_per_day'}\n"
+    "end\n"
+    "redis.call('SET', KEYS[1], string.format('%.0f', new_tat), 'PX',\n"
+    "           math.ceil(new_tat - now) + 1000)\n"
+    "used = redis.call('INCRBY', KEYS[2], cost)\n"
+    "redis.call('EXPIRE', KEYS[2], 172800)\n"
+    "return {1, math.floor((now + period - new_tat) / t),\n"
+    "        math.ceil((new_tat - now) / 1000), 0, used, ''}\n",
+    ""
+};
+
+
+static void ngx_http_behave_limits_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason);
+static void ngx_http_behave_limits_local(ngx_http_request_t *r,
+    ngx_http_behave_gw_t *gw);
+static void ngx_http_behave_limits_release(void *data);
+
+
+void
+ngx_http_behave_limits_init(void)
+{
+    ngx_http_behave_redis_script_init(&ngx_http_behave_limits_script);
+}
+
+
+/*
+ * NGX_OK: decided now (gw->limit.reason says whether refused);
+ * NGX_DONE: gw->limited_handler runs when Redis answers.
+ */
+
+ngx_int_t
+ngx_http_behave_limits_check(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
+{
+    u_char              *p;
+    size_t               len[7];
+    time_t               now;
+    ngx_time_t          *tp;
+    const char          *argv[7], *reason;
+    ngx_pool_cleanup_t  *cln;
+
+    ngx_sprintf(gw->limit_id, "key:%*xs%Z", (size_t) 8, gw->key->hash);
+
+    /* concurrency: this node's count, given back when the request ends */
+    if (ngx_http_behave_meter_concurrency(r, (char *) gw->limit_id, 1,
+                                          gw->limit.concurrent)
+        != NGX_OK)
+    {
+        gw->limit.reason = "concurrent";
+        gw->limit.retry_after = 1;
+        gw->limit.source = "local";
+        gw->limit.remaining = 0;
+        gw->limit.reset = 1;
+        return NGX_OK;
+    }
+
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+    if (cln == NULL) {
+        ngx_http_behave_meter_concurrency(r, (char *) gw->limit_id, -1, 0);
+        return NGX_ERROR;
+    }
+
+    cln->handler = ngx_http_behave_limits_release;
+    cln->data = r;
+
+    if (!ngx_http_behave_redis_configured(r) || gw->limit.rpm == 0) {
+        ngx_http_behave_limits_local(r, gw);
+        return NGX_OK;
+    }
+
+    p = ngx_pnalloc(r->pool, 2 * 64 + 5 * NGX_INT64_LEN);
+    if (p == NULL) {
+        return NGX_ERROR;
+    }
+
+    tp = ngx_timeofday();
+    now = tp->sec;
+
+    argv[0] = (char *) p;
+    p = ngx_sprintf(p, "behave:rl:{%s}:gcra", gw->limit_id);
+    len[0] = p - (u_char *) argv[0];
+
+    argv[1] = (char *) p;
+    p = ngx_sprintf(p, "behave:rl:{%s}:tokens:%T", gw->limit_id,
+                    now / 86400);
+    len[1] = p - (u_char *) argv[1];
+
+    argv[2] = (char *) p;
+    p = ngx_sprintf(p, "%T%03M", now, tp->msec);
+    len[2] = p - (u_char *) argv[2];
+
+    argv[3] = (char *) p;
+    p = ngx_sprintf(p, "%ui", gw->limit.rpm);
+    len[3] = p - (u_char *) argv[3];
+
+    argv[4] = (char *) p;
+    p = ngx_sprintf(p, "%uL", gw->limit.tokens_per_day);
+    len[4] = p - (u_char *) argv[4];
+
+    argv[5] = (char *) p;
+    p = ngx_sprintf(p, "%uL", gw->limit.cost);
+    len[5] = p - (u_char *) argv[5];
+
+    /* when refused for tokens: the seconds to UTC midnight */
+    argv[6] = (char *) p;
+    p = ngx_sprintf(p, "%T", 86400 - now % 86400);
+    len[6] = p - (u_char *) argv[6];
+
+    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_limits_script, 2, 7,
+                                   argv, len, ngx_http_behave_limits_reply,
+                                   gw, &reason)
+        != NGX_OK)
+    {
+        ngx_http_behave_limits_local(r, gw);
+        return NGX_OK;
+    }
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_limits_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason)
+{
+    ngx_uint_t             i;
+    redisReply           **e;
+    ngx_http_behave_gw_t  *gw = data;
+
+    if (reply == NULL || reply->type != REDIS_REPLY_ARRAY
+        || reply->elements != 6)
+    {
+        ngx_http_behave_redis_log_degraded(r, "gateway limits",
+                                           reason ? reason : "bad reply");
+        ngx_http_behave_limits_local(r, gw);
+        gw->limited_handler(r, gw);
+        return;
+    }
+
+    e = reply->element;
+
+    for (i = 0; i < 5; i++) {
+        if (e[i]->type != REDIS_REPLY_INTEGER) {
+            ngx_http_behave_limits_local(r, gw);
+            gw->limited_handler(r, gw);
+            return;
+        }
+    }
+
+    gw->limit.source = "shared";
+    gw->limit.remaining = (ngx_uint_t) ngx_max(e[1]->integer, 0);
+    gw->limit.reset = (time_t) e[2]->integer;
+    gw->limit.retry_after = (time_t) e[3]->integer;
+    gw->limit.tokens_used = (uint64_t) e[4]->integer;
+
+    if (e[0]->integer == 0) {
+        gw->limit.reason = (e[5]->type == REDIS_REPLY_STRING
+                            && ngx_strcmp(e[5]->str, "rpm") == 0)
+                           ? "rpm" : "tokens_per_day";
+
+        if (gw->limit.retry_after < 1) {
+            gw->limit.retry_after = 1;
+        }
+    }
+
+    gw->limited_handler(r, gw);
+}
+
+
+static void
+ngx_http_behave_limits_local(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
+{
+    gw->limit.source = "local";
+    (void) ngx_http_behave_meter_window(r, (char *) gw->limit_id, &gw->limit);
+}
+
+
+static void
+ngx_http_behave_limits_release(void *data)
+{
+    ngx_http_request_t    *r = data;
+    ngx_http_behave_ctx_t *ctx;
+    ngx_http_behave_gw_t  *gw;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    if (ctx == NULL || ctx->surface == NULL) {
+        return;
+    }
+
+    gw = ctx->surface;
+
+    (void) ngx_http_behave_meter_concurrency(r, (char *) gw->limit_id, -1, 0);
+}
+
+
+/* RateLimit-* on every gateway answer (draft-ietf-httpapi-ratelimit) */
+
+ngx_int_t
+ngx_http_behave_limits_headers(ngx_http_request_t *r,
+    ngx_http_behave_gw_t *gw)
+{
+    u_char  *limit, *remaining, *reset;
+
+    if (gw->limit.source == NULL) {
+        return NGX_OK;
+    }
+
+    limit = ngx_pnalloc(r->pool, 3 * (NGX_INT_T_LEN + 1));
+    if (limit == NULL) {
+        return NGX_ERROR;
+    }
+
+    remaining = ngx_sprintf(limit, "%ui%Z", gw->limit.rpm);
+    reset = ngx_sprintf(remaining, "%ui%Z", gw->limit.remaining);
+    (void) ngx_sprintf(reset, "%T%Z", gw->limit.reset);
+
+    if (ngx_http_behave_add_header(r, "RateLimit-Limit", (char *) limit)
+        != NGX_OK
+        || ngx_http_behave_add_header(r, "RateLimit-Remaining",
+                                      (char *) remaining)
+           != NGX_OK
+        || ngx_http_behave_add_header(r, "RateLimit-Reset", (char *) reset)
+           != NGX_OK)
+    {
+        return NGX_ERROR;
+    }
+
+    return NGX_OK;
+}

@@ -1,0 +1,747 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Surface C management: POST, GET and PATCH /v1/webhooks with a portal
+ * key.  The tenant is the key's, and every Redis key used is inside that
+ * tenant's key space: another tenant's id is simply not found (404).
+ *
+ * The signing secret is sealed (AES-256-GCM, behave_secret_key, the
+ * endpoint id as associated data) before it leaves this file, and is
+ * never logged or answered.
+ */
+
+
+#include "ngx_http_behave_webhooks.h"
+
+#include "behave_callsum.h"
+#include "behave_secretbox.h"
+#include "behave_signature.h"
+#include "behave_utf8.h"
+
+
+typedef struct {
+    cJSON                      *root;
+    char                        id[NGX_HTTP_BEHAVE_WH_ID_SIZE];
+    char                        slug[BEHAVE_SLUG_SIZE];
+    const char                 *provider;
+    const char                 *auth;
+    const char                 *description;
+    time_t                      created_at;
+    unsigned                    parsed:1;
+} ngx_http_behave_wh_mgmt_t;
+
+
+static void ngx_http_behave_wh_mgmt_body(ngx_http_request_t *r);
+static ngx_int_t ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
+    ngx_http_behave_wh_mgmt_t *m);
+static void ngx_http_behave_wh_mgmt_cleanup(void *data);
+
+static ngx_int_t ngx_http_behave_wh_create(ngx_http_request_t *r,
+    ngx_http_behave_wh_mgmt_t *m);
+static ngx_int_t ngx_http_behave_wh_create_check(ngx_http_request_t *r,
+    ngx_http_behave_wh_mgmt_t *m, cJSON **secret, behave_error_t *err);
+static void ngx_http_behave_wh_create_reply(ngx_http_request_t *r,
+    void *data, redisReply *reply, const char *reason);
+
+static ngx_int_t ngx_http_behave_wh_list(ngx_http_request_t *r);
+static void ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason);
+
+static ngx_int_t ngx_http_behave_wh_patch(ngx_http_request_t *r,
+    ngx_http_behave_wh_mgmt_t *m);
+static void ngx_http_behave_wh_patch_reply(ngx_http_request_t *r,
+    void *data, redisReply *reply, const char *reason);
+
+static cJSON *ngx_http_behave_wh_record(ngx_http_request_t *r,
+    redisReply *fields);
+static ngx_int_t ngx_http_behave_wh_id_valid(ngx_str_t *id);
+
+
+ngx_int_t
+ngx_http_behave_webhooks_mgmt(ngx_http_request_t *r)
+{
+    ngx_int_t                    rc;
+    behave_error_t               err;
+    ngx_http_behave_ctx_t       *ctx;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    if (!(r->method & (NGX_HTTP_GET|NGX_HTTP_POST|NGX_HTTP_PATCH))) {
+        if (ngx_http_discard_request_body(r) != NGX_OK) {
+            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        }
+
+        return ngx_http_behave_method_not_allowed(r, "GET, POST, PATCH");
+    }
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    if (ngx_http_behave_authenticate(r, blcf->keys, BEHAVE_SCOPE_PORTAL,
+                                     &ctx->key, &err)
+        != NGX_OK
+        || (r->method != NGX_HTTP_GET
+            && ngx_http_behave_check_body(r, blcf->max_body_size, &err)
+               != NGX_OK))
+    {
+        if (ngx_http_discard_request_body(r) != NGX_OK) {
+            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        }
+
+        return ngx_http_behave_send_error(r, &err);
+    }
+
+    if (r->method == NGX_HTTP_GET) {
+        if (ngx_http_discard_request_body(r) != NGX_OK) {
+            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        }
+
+        return ngx_http_behave_wh_list(r);
+    }
+
+    rc = ngx_http_read_client_request_body(r, ngx_http_behave_wh_mgmt_body);
+
+    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
+        return rc;
+    }
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_wh_mgmt_body(ngx_http_request_t *r)
+{
+    ngx_int_t                   rc;
+    ngx_http_behave_wh_mgmt_t  *m;
+
+    m = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_wh_mgmt_t));
+    if (m == NULL) {
+        ngx_http_finalize_request(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        return;
+    }
+
+    rc = ngx_http_behave_wh_mgmt_parse(r, m);
+
+    /* rc is also what sending an error returned: parsed tells them apart */
+    if (m->parsed) {
+        rc = (r->method == NGX_HTTP_POST) ? ngx_http_behave_wh_create(r, m)
+                                          : ngx_http_behave_wh_patch(r, m);
+    }
+
+    if (rc == NGX_DONE) {
+        /* the Redis step answers later: keep the request */
+        r->main->count++;
+    }
+
+    ngx_http_finalize_request(r, rc);
+}
+
+
+/* m->parsed with m->root a JSON object, or the answer already sent */
+
+static ngx_int_t
+ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
+    ngx_http_behave_wh_mgmt_t *m)
+{
+    ngx_int_t                    rc;
+    ngx_str_t                    body;
+    ngx_pool_cleanup_t          *cln;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    rc = ngx_http_behave_body_string(r, blcf->max_body_size, &body);
+
+    if (rc == NGX_DECLINED) {
+        return ngx_http_behave_fail(r, BEHAVE_ERR_TOO_LARGE,
+                   "the request body is larger than behave_max_body_size");
+    }
+
+    if (rc != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (!behave_utf8_valid(body.data, body.len)) {
+        return ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_UTF8,
+                                    "the body is not valid UTF-8");
+    }
+
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+    if (cln == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    m->root = cJSON_ParseWithLength((char *) body.data, body.len);
+
+    cln->handler = ngx_http_behave_wh_mgmt_cleanup;
+    cln->data = m;
+
+    if (!cJSON_IsObject(m->root)) {
+        return ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_JSON,
+                                    "the body must be a JSON object");
+    }
+
+    m->parsed = 1;
+
+    return NGX_OK;
+}
+
+
+static void
+ngx_http_behave_wh_mgmt_cleanup(void *data)
+{
+    ngx_http_behave_wh_mgmt_t  *m = data;
+
+    /* the tree held the secret: it goes with the request */
+    cJSON_Delete(m->root);
+    m->root = NULL;
+}
+
+
+/* POST /v1/webhooks */
+
+static ngx_int_t
+ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
+{
+    u_char                       *p;
+    char                         *sealed;
+    size_t                        len[8], slen, keylen[3];
+    cJSON                        *secret;
+    ngx_str_t                    *key[3];  /* [0] unused */
+    const char                   *argv[11], *reason;
+    behave_error_t                err;
+    ngx_http_behave_ctx_t        *ctx;
+    ngx_http_behave_main_conf_t  *bmcf;
+    u_char                        created[NGX_TIME_T_LEN + 1];
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
+
+    if (ngx_http_behave_wh_create_check(r, m, &secret, &err) != NGX_OK) {
+        return ngx_http_behave_send_error(r, &err);
+    }
+
+    if (behave_random_id("wh", m->id, sizeof(m->id)) != 0
+        || behave_random_slug(m->slug, sizeof(m->slug)) != 0)
+    {
+        return ngx_http_behave_webhooks_unavailable(r, "randomness",
+                                                    "RAND_bytes failed");
+    }
+
+    slen = ngx_strlen(secret->valuestring);
+    sealed = ngx_pnalloc(r->pool, behave_secretbox_sealed_size(slen));
+
+    if (sealed == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    /* bound to the id: a record copied onto another endpoint won't open */
+    if (behave_secretbox_seal(bmcf->secret_key, secret->valuestring, slen,
+                              m->id, ngx_strlen(m->id), sealed,
+                              behave_secretbox_sealed_size(slen), &len[7])
+        != 0)
+    {
+        return ngx_http_behave_webhooks_unavailable(r, "sealing",
+                                                    "encryption failed");
+    }
+
+    m->created_at = ngx_time();
+    p = ngx_sprintf(created, "%T", m->created_at);
+
+    key[1] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "ep:", m->id,
+                                          ngx_strlen(m->id));
+    key[2] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "endpoints",
+                                          "", 0);
+
+    /* the slug key is global: the receiver knows no tenant */
+    argv[0] = ngx_pnalloc(r->pool, sizeof("behave:wh:slug:") + BEHAVE_SLUG_SIZE);
+
+    if (key[1] == NULL || key[2] == NULL || argv[0] == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    keylen[0] = ngx_sprintf((u_char *) argv[0], "behave:wh:slug:%s", m->slug)
+                - (u_char *) argv[0];
+    keylen[1] = key[1]->len;
+    keylen[2] = key[2]->len;
+
+    argv[1] = (char *) key[1]->data;
+    argv[2] = (char *) key[2]->data;
+    argv[3] = ctx->key->tenant;
+    argv[4] = m->id;
+    argv[5] = m->slug;
+    argv[6] = m->provider;
+    argv[7] = m->auth;
+    argv[8] = m->description;
+    argv[9] = (char *) created;
+    argv[10] = sealed;
+
+    {
+        size_t  all[11];
+
+        all[0] = keylen[0];
+        all[1] = keylen[1];
+        all[2] = keylen[2];
+        all[3] = ngx_strlen(ctx->key->tenant);
+        all[4] = ngx_strlen(m->id);
+        all[5] = ngx_strlen(m->slug);
+        all[6] = ngx_strlen(m->provider);
+        all[7] = ngx_strlen(m->auth);
+        all[8] = ngx_strlen(m->description);
+        all[9] = p - created;
+        all[10] = len[7];
+
+        if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_create_script,
+                                       3, 11, argv, all,
+                                       ngx_http_behave_wh_create_reply, m,
+                                       &reason)
+            != NGX_OK)
+        {
+            return ngx_http_behave_webhooks_unavailable(r, "storage",
+                                                        reason);
+        }
+    }
+
+    return NGX_DONE;
+}
+
+
+static ngx_int_t
+ngx_http_behave_wh_create_check(ngx_http_request_t *r,
+    ngx_http_behave_wh_mgmt_t *m, cJSON **secret, behave_error_t *err)
+{
+    size_t              len, dlen;
+    cJSON              *s, *v;
+    const char         *raw;
+    behave_provider_e   provider;
+    u_char              key[BEHAVE_SECRETBOX_PLAIN_MAX];
+
+    m->provider = "elevenlabs";
+    m->auth = "hmac";
+    m->description = "";
+    provider = BEHAVE_PROVIDER_ELEVENLABS;
+
+    v = cJSON_GetObjectItemCaseSensitive(m->root, "provider");
+
+    if (v != NULL && !cJSON_IsNull(v)) {
+        if (!cJSON_IsString(v)
+            || behave_provider_from_name(v->valuestring,
+                                         ngx_strlen(v->valuestring),
+                                         &provider)
+               != 0)
+        {
+            behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                             "provider must be one of elevenlabs, retell, "
+                             "vapi, standard");
+            return NGX_ERROR;
+        }
+
+        m->provider = behave_provider_name(provider);
+    }
+
+    v = cJSON_GetObjectItemCaseSensitive(m->root, "auth");
+
+    if (v != NULL && !cJSON_IsNull(v)) {
+        if (cJSON_IsString(v) && ngx_strcmp(v->valuestring, "hmac") == 0) {
+            m->auth = "hmac";
+
+        } else if (cJSON_IsString(v)
+                   && ngx_strcmp(v->valuestring, "shared_secret") == 0
+                   && provider == BEHAVE_PROVIDER_VAPI)
+        {
+            m->auth = "shared_secret";
+
+        } else {
+            behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                             "auth must be \"hmac\", or \"shared_secret\" "
+                             "with provider vapi");
+            return NGX_ERROR;
+        }
+    }
+
+    v = cJSON_GetObjectItemCaseSensitive(m->root, "description");
+
+    if (v != NULL && !cJSON_IsNull(v)) {
+        if (!cJSON_IsString(v)
+            || ngx_strlen(v->valuestring) > NGX_HTTP_BEHAVE_WH_DESCR_MAX)
+        {
+            behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                             "description must be a string of at most %d "
+                             "bytes", NGX_HTTP_BEHAVE_WH_DESCR_MAX);
+            return NGX_ERROR;
+        }
+
+        m->description = v->valuestring;
+    }
+
+    s = cJSON_GetObjectItemCaseSensitive(m->root, "secret");
+
+    if (s == NULL || cJSON_IsNull(s)) {
+        behave_error_set(err, BEHAVE_ERR_MISSING_FIELD,
+                         "missing field: secret (the platform's signing "
+                         "secret)");
+        return NGX_ERROR;
+    }
+
+    len = cJSON_IsString(s) ? ngx_strlen(s->valuestring) : 0;
+
+    /* the message never echoes the secret, only what is wrong with it */
+    if (!cJSON_IsString(s) || len < NGX_HTTP_BEHAVE_WH_SECRET_MIN
+        || len > BEHAVE_SECRETBOX_PLAIN_MAX)
+    {
+        behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                         "secret must be a string of %d to %d bytes",
+                         NGX_HTTP_BEHAVE_WH_SECRET_MIN,
+                         BEHAVE_SECRETBOX_PLAIN_MAX);
+        return NGX_ERROR;
+    }
+
+    if (provider == BEHAVE_PROVIDER_STANDARD) {
+        raw = s->valuestring;
+
+        if (ngx_strncmp(raw, "whsec_", 6) == 0) {
+            raw += 6;
+        }
+
+        if (behave_base64_decode(raw, ngx_strlen(raw), key, sizeof(key),
+                                 &dlen, 0)
+            != 0
+            || dlen < NGX_HTTP_BEHAVE_WH_SECRET_MIN)
+        {
+            ngx_explicit_memzero(key, sizeof(key));
+            behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                             "a standard secret must be \"whsec_\" and the "
+                             "base64 of at least %d bytes",
+                             NGX_HTTP_BEHAVE_WH_SECRET_MIN);
+            return NGX_ERROR;
+        }
+
+        ngx_explicit_memzero(key, sizeof(key));
+    }
+
+    *secret = s;
+
+    (void) r;
+
+    return NGX_OK;
+}
+
+
+static void
+ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason)
+{
+    cJSON                      *o;
+    ngx_int_t                   rc;
+    behave_endpoint_t           e;
+    ngx_http_behave_wh_mgmt_t  *m = data;
+
+    if (reply == NULL || reply->type != REDIS_REPLY_INTEGER
+        || reply->integer != 1)
+    {
+        if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
+            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                          "behave: webhook create script: %s", reply->str);
+        }
+
+        ngx_http_finalize_request(r,
+            ngx_http_behave_webhooks_unavailable(r, "storage",
+                reason ? reason
+                       : (reply && reply->type == REDIS_REPLY_INTEGER)
+                         ? "slug taken" : "redis error"));
+        return;
+    }
+
+    ngx_memzero(&e, sizeof(behave_endpoint_t));
+
+    e.id = m->id;
+    e.slug = m->slug;
+    e.receiver_url = ngx_http_behave_webhooks_receiver_url(r, m->slug);
+    e.provider = m->provider;
+    e.auth = m->auth;
+    e.description = m->description;
+    e.active = 1;
+    e.created_at = m->created_at;
+
+    o = (e.receiver_url != NULL) ? behave_endpoint_json(&e) : NULL;
+
+    if (o != NULL) {
+        cJSON_AddArrayToObject(o, "deliveries");
+    }
+
+    ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                  "behave: webhook endpoint %s created (%s)", m->id,
+                  m->provider);
+
+    rc = ngx_http_behave_webhooks_send_cjson(r, NGX_HTTP_CREATED, o);
+
+    ngx_http_finalize_request(r, rc);
+}
+
+
+/* GET /v1/webhooks */
+
+static ngx_int_t
+ngx_http_behave_wh_list(ngx_http_request_t *r)
+{
+    u_char                 *p;
+    size_t                  len[3];
+    ngx_str_t              *index, *prefix;
+    const char             *argv[3], *reason;
+    ngx_http_behave_ctx_t  *ctx;
+    u_char                  max[NGX_INT_T_LEN];
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    index = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "endpoints",
+                                         "", 0);
+    prefix = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "", "", 0);
+
+    if (index == NULL || prefix == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    p = ngx_sprintf(max, "%d", NGX_HTTP_BEHAVE_WH_DELIVERIES);
+
+    argv[0] = (char *) index->data;
+    len[0] = index->len;
+    argv[1] = (char *) prefix->data;
+    len[1] = prefix->len;
+    argv[2] = (char *) max;
+    len[2] = p - max;
+
+    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_list_script, 1, 3,
+                                   argv, len, ngx_http_behave_wh_list_reply,
+                                   NULL, &reason)
+        != NGX_OK)
+    {
+        return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
+    }
+
+    /* no body to read: the handler itself waits for Redis */
+    r->main->count++;
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason)
+{
+    size_t       i, j;
+    cJSON       *o, *list, *ep, *dl, *d;
+    redisReply  *e, *ds;
+
+    if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
+        ngx_http_finalize_request(r,
+            ngx_http_behave_webhooks_unavailable(r, "storage",
+                                                 reason ? reason
+                                                        : "redis error"));
+        return;
+    }
+
+    o = cJSON_CreateObject();
+    list = cJSON_AddArrayToObject(o, "webhooks");
+
+    if (list == NULL) {
+        cJSON_Delete(o);
+        ngx_http_finalize_request(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        return;
+    }
+
+    for (i = 0; i < reply->elements; i++) {
+        e = reply->element[i];
+
+        if (e->type != REDIS_REPLY_ARRAY || e->elements != 2
+            || e->element[1]->type != REDIS_REPLY_ARRAY)
+        {
+            continue;
+        }
+
+        ep = ngx_http_behave_wh_record(r, e->element[0]);
+        if (ep == NULL) {
+            continue;
+        }
+
+        dl = cJSON_AddArrayToObject(ep, "deliveries");
+        ds = e->element[1];
+
+        for (j = 0; dl != NULL && j < ds->elements; j++) {
+            if (ds->element[j]->type != REDIS_REPLY_STRING) {
+                continue;
+            }
+
+            d = cJSON_ParseWithLength(ds->element[j]->str,
+                                      ds->element[j]->len);
+            if (d != NULL) {
+                cJSON_AddItemToArray(dl, d);
+            }
+        }
+
+        cJSON_AddItemToArray(list, ep);
+    }
+
+    ngx_http_finalize_request(r,
+        ngx_http_behave_webhooks_send_cjson(r, NGX_HTTP_OK, o));
+}
+
+
+/* PATCH /v1/webhooks?id=<id> */
+
+static ngx_int_t
+ngx_http_behave_wh_patch(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
+{
+    u_char                 *p;
+    size_t                  len[5];
+    cJSON                  *active, *descr;
+    ngx_str_t               id, *key;
+    const char             *argv[5], *reason;
+    ngx_http_behave_ctx_t  *ctx;
+    u_char                  now[NGX_TIME_T_LEN];
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    if (ngx_http_arg(r, (u_char *) "id", 2, &id) != NGX_OK || id.len == 0) {
+        return ngx_http_behave_fail(r, BEHAVE_ERR_MISSING_FIELD,
+                                    "missing query argument: id");
+    }
+
+    if (!ngx_http_behave_wh_id_valid(&id)) {
+        return ngx_http_behave_fail(r, BEHAVE_ERR_NOT_FOUND,
+                                    "no such webhook endpoint");
+    }
+
+    active = cJSON_GetObjectItemCaseSensitive(m->root, "active");
+    descr = cJSON_GetObjectItemCaseSensitive(m->root, "description");
+
+    if (active != NULL && !cJSON_IsBool(active)) {
+        return ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_FIELD,
+                                    "active must be true or false");
+    }
+
+    if (descr != NULL
+        && (!cJSON_IsString(descr)
+            || ngx_strlen(descr->valuestring) > NGX_HTTP_BEHAVE_WH_DESCR_MAX))
+    {
+        return ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_FIELD,
+                                    "description must be a string of at "
+                                    "most 256 bytes");
+    }
+
+    key = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "ep:",
+                                       (char *) id.data, id.len);
+    if (key == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    p = ngx_sprintf(now, "%T", ngx_time());
+
+    argv[0] = (char *) key->data;
+    len[0] = key->len;
+    argv[1] = active == NULL ? "" : cJSON_IsTrue(active) ? "1" : "0";
+    len[1] = active == NULL ? 0 : 1;
+    argv[2] = descr != NULL ? "1" : "0";
+    len[2] = 1;
+    argv[3] = descr != NULL ? descr->valuestring : "";
+    len[3] = ngx_strlen(argv[3]);
+    argv[4] = (char *) now;
+    len[4] = p - now;
+
+    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_patch_script, 1, 5,
+                                   argv, len, ngx_http_behave_wh_patch_reply,
+                                   m, &reason)
+        != NGX_OK)
+    {
+        return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
+    }
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_wh_patch_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason)
+{
+    cJSON  *o;
+
+    if (reply != NULL && reply->type == REDIS_REPLY_NIL) {
+        ngx_http_finalize_request(r,
+            ngx_http_behave_fail(r, BEHAVE_ERR_NOT_FOUND,
+                                 "no such webhook endpoint"));
+        return;
+    }
+
+    if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
+        ngx_http_finalize_request(r,
+            ngx_http_behave_webhooks_unavailable(r, "storage",
+                                                 reason ? reason
+                                                        : "redis error"));
+        return;
+    }
+
+    o = ngx_http_behave_wh_record(r, reply);
+
+    ngx_http_finalize_request(r,
+        ngx_http_behave_webhooks_send_cjson(r, NGX_HTTP_OK, o));
+}
+
+
+/* the record from the fields of NGX_HTTP_BEHAVE_WH_FIELDS */
+
+static cJSON *
+ngx_http_behave_wh_record(ngx_http_request_t *r, redisReply *f)
+{
+    size_t              i;
+    char               *v[NGX_HTTP_BEHAVE_WH_NFIELDS];
+    behave_endpoint_t   e;
+
+    if (f->type != REDIS_REPLY_ARRAY
+        || f->elements != NGX_HTTP_BEHAVE_WH_NFIELDS)
+    {
+        return NULL;
+    }
+
+    for (i = 0; i < NGX_HTTP_BEHAVE_WH_NFIELDS; i++) {
+        v[i] = (f->element[i]->type == REDIS_REPLY_STRING)
+               ? f->element[i]->str : NULL;
+    }
+
+    if (v[0] == NULL || v[1] == NULL) {
+        return NULL;
+    }
+
+    ngx_memzero(&e, sizeof(behave_endpoint_t));
+
+    e.id = v[0];
+    e.slug = v[1];
+    e.receiver_url = ngx_http_behave_webhooks_receiver_url(r, v[1]);
+    e.provider = v[2];
+    e.auth = v[3];
+    e.description = v[4];
+    e.created_at = v[5] ? strtoll(v[5], NULL, 10) : 0;
+    e.updated_at = v[6] ? strtoll(v[6], NULL, 10) : 0;
+    e.active = v[7] != NULL && v[7][0] == '1';
+
+    return behave_endpoint_json(&e);
+}
+
+
+static ngx_int_t
+ngx_http_behave_wh_id_valid(ngx_str_t *id)
+{
+    size_t  i;
+
+    if (id->len > 64) {
+        return 0;
+    }
+
+    for (i = 0; i < id->len; i++) {
+        if (!(isalnum(id->data[i]) || id->data[i] == '_')) {
+            return 0;
+        }
+    }
+
+    return 1;
+}

@@ -1,0 +1,857 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Surface C receiver: POST /v1/webhooks/<slug>, signed by the platform.
+ *
+ * Steps, one request reference held from the body handler to the end:
+ *
+ *   1. read the whole body (temp-file buffers included);
+ *   2. resolve the slug in Redis: the endpoint and its sealed secret;
+ *   3. open the secret, verify the signature over the raw bytes; only
+ *      then parse.  An unknown slug and a bad signature answer the same
+ *      401; the reason goes to the log at info, never the secret;
+ *   4. a paused endpoint, or an event with no call to analyse, is
+ *      acknowledged with 200 and recorded, nothing is analysed or billed;
+ *   5. a transcript is analysed in memory (behave_callsum_run), then ONE
+ *      Redis script stores it or finds it already stored (retry), takes
+ *      the segment and records the delivery; billing follows only a
+ *      "processed" answer.  Any failure before that script answers 503
+ *      with Retry-After and has written nothing.
+ *
+ * The opened secret lives in the request pool for the verification only
+ * and is wiped right after it.
+ */
+
+
+#include "ngx_http_behave_webhooks.h"
+
+#include "behave_callsum.h"
+#include "behave_request.h"
+#include "behave_secretbox.h"
+#include "behave_signature.h"
+#include "behave_webhook_parse.h"
+
+
+typedef struct {
+    ngx_str_t                   slug;
+    ngx_str_t                   body;
+    int64_t                     received_ms;
+    char                        delivery_id[NGX_HTTP_BEHAVE_WH_ID_SIZE];
+
+    char                       *tenant;
+    char                       *endpoint_id;
+    behave_provider_e           provider;
+    unsigned                    shared_secret:1;
+    unsigned                    active:1;
+
+    behave_call_t               call;
+    behave_callsum_t            sum;
+    double                      core_ms;
+} ngx_http_behave_wh_recv_t;
+
+
+static void ngx_http_behave_wh_recv_body(ngx_http_request_t *r);
+static ngx_int_t ngx_http_behave_wh_resolve(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv);
+static void ngx_http_behave_wh_resolve_reply(ngx_http_request_t *r,
+    void *data, redisReply *reply, const char *reason);
+static ngx_int_t ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *reply);
+static ngx_int_t ngx_http_behave_wh_verify(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *sealed, ngx_int_t *answer);
+static void ngx_http_behave_wh_headers(ngx_http_request_t *r,
+    behave_sig_headers_t *h);
+static ngx_int_t ngx_http_behave_wh_process(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv);
+static ngx_int_t ngx_http_behave_wh_commit(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv);
+static void ngx_http_behave_wh_commit_reply(ngx_http_request_t *r,
+    void *data, redisReply *reply, const char *reason);
+static ngx_int_t ngx_http_behave_wh_acknowledge(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, const char *status, const char *why);
+static void ngx_http_behave_wh_record(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, const char *outcome);
+static void ngx_http_behave_wh_record_done(redisReply *reply, void *data);
+static void ngx_http_behave_wh_bill(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, ngx_uint_t n);
+static ngx_int_t ngx_http_behave_wh_unauthorized(ngx_http_request_t *r);
+static ngx_int_t ngx_http_behave_wh_slug_valid(ngx_str_t *slug);
+static void ngx_http_behave_wh_recv_cleanup(void *data);
+
+
+ngx_int_t
+ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
+{
+    ngx_int_t                    rc;
+    ngx_time_t                  *tp;
+    ngx_pool_cleanup_t          *cln;
+    ngx_http_behave_ctx_t       *ctx;
+    ngx_http_behave_wh_recv_t   *rv;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    if (r->method != NGX_HTTP_POST
+        || r->headers_in.content_length_n > (off_t) blcf->max_body_size)
+    {
+        if (ngx_http_discard_request_body(r) != NGX_OK) {
+            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        }
+
+        if (r->method != NGX_HTTP_POST) {
+            return ngx_http_behave_method_not_allowed(r, "POST");
+        }
+
+        return ngx_http_behave_fail(r, BEHAVE_ERR_TOO_LARGE,
+                   "the request body is larger than behave_max_body_size");
+    }
+
+    rv = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_wh_recv_t));
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+
+    if (rv == NULL || cln == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    /* frees the parsed call whatever path the request takes */
+    cln->handler = ngx_http_behave_wh_recv_cleanup;
+    cln->data = rv;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    ctx->surface = rv;
+
+    tp = ngx_timeofday();
+    rv->received_ms = (int64_t) tp->sec * 1000 + tp->msec;
+    rv->slug = *slug;
+
+    rc = ngx_http_read_client_request_body(r, ngx_http_behave_wh_recv_body);
+
+    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
+        return rc;
+    }
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_wh_recv_cleanup(void *data)
+{
+    ngx_http_behave_wh_recv_t  *rv = data;
+
+    behave_call_free(&rv->call);
+}
+
+
+static void
+ngx_http_behave_wh_recv_body(ngx_http_request_t *r)
+{
+    ngx_int_t                    rc;
+    ngx_http_behave_ctx_t       *ctx;
+    ngx_http_behave_wh_recv_t   *rv;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    rv = ctx->surface;
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    rc = ngx_http_behave_body_string(r, blcf->max_body_size, &rv->body);
+
+    if (rc == NGX_DECLINED) {
+        rc = ngx_http_behave_fail(r, BEHAVE_ERR_TOO_LARGE,
+                 "the request body is larger than behave_max_body_size");
+
+    } else if (rc != NGX_OK) {
+        rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                  "body not readable");
+
+    } else if (!ngx_http_behave_wh_slug_valid(&rv->slug)) {
+        ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                      "behave: webhook refused: malformed slug");
+        rc = ngx_http_behave_wh_unauthorized(r);
+
+    } else {
+        rc = ngx_http_behave_wh_resolve(r, rv);
+    }
+
+    if (rc == NGX_DONE) {
+        /* the Redis steps answer later: keep the request */
+        r->main->count++;
+    }
+
+    ngx_http_finalize_request(r, rc);
+}
+
+
+static ngx_int_t
+ngx_http_behave_wh_resolve(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv)
+{
+    u_char      *p;
+    size_t       len;
+    const char  *argv[1], *reason;
+
+    p = ngx_pnalloc(r->pool, sizeof("behave:wh:slug:") + rv->slug.len);
+    if (p == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    argv[0] = (char *) p;
+    len = ngx_sprintf(p, "behave:wh:slug:%V", &rv->slug) - p;
+
+    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_resolve_script, 1,
+                                   1, argv, &len,
+                                   ngx_http_behave_wh_resolve_reply, rv,
+                                   &reason)
+        != NGX_OK)
+    {
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    reason);
+    }
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_wh_resolve_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason)
+{
+    ngx_int_t                   rc;
+    ngx_http_behave_wh_recv_t  *rv = data;
+
+    if (reply == NULL || reply->type == REDIS_REPLY_ERROR) {
+        if (reply != NULL) {
+            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                          "behave: webhook resolve script: %s", reply->str);
+        }
+
+        rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                  reason ? reason
+                                                         : "redis error");
+
+    } else if (reply->type != REDIS_REPLY_ARRAY) {
+        ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                      "behave: webhook refused: unknown slug");
+        rc = ngx_http_behave_wh_unauthorized(r);
+
+    } else {
+        rc = ngx_http_behave_wh_endpoint(r, rv, reply);
+    }
+
+    if (rc != NGX_DONE) {
+        ngx_http_finalize_request(r, rc);
+    }
+}
+
+
+/* { tenant, id, provider, auth, active, sealed secret } */
+
+static ngx_int_t
+ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *reply)
+{
+    size_t      i;
+    ngx_int_t   rc;
+    redisReply  *e;
+
+    if (reply->elements != 6) {
+        return ngx_http_behave_wh_unauthorized(r);
+    }
+
+    for (i = 0; i < 6; i++) {
+        if (reply->element[i]->type != REDIS_REPLY_STRING) {
+            ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                          "behave: webhook refused: incomplete endpoint");
+            return ngx_http_behave_wh_unauthorized(r);
+        }
+    }
+
+    e = reply->element[0];
+    rv->tenant = ngx_http_behave_webhooks_pstrdup(r, e->str, e->len);
+    e = reply->element[1];
+    rv->endpoint_id = ngx_http_behave_webhooks_pstrdup(r, e->str, e->len);
+
+    if (rv->tenant == NULL || rv->endpoint_id == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    e = reply->element[2];
+
+    if (behave_provider_from_name(e->str, e->len, &rv->provider) != 0) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave: webhook endpoint %s has an unknown provider",
+                      rv->endpoint_id);
+        return ngx_http_behave_webhooks_unavailable(r, "the endpoint",
+                                                    "bad record");
+    }
+
+    rv->shared_secret = ngx_strcmp(reply->element[3]->str, "shared_secret")
+                        == 0;
+    rv->active = reply->element[4]->str[0] == '1';
+
+    if (ngx_http_behave_wh_verify(r, rv, reply->element[5], &rc)
+        != NGX_OK)
+    {
+        return rc;
+    }
+
+    if (!rv->active) {
+        ngx_http_behave_wh_record(r, rv, "paused");
+        return ngx_http_behave_wh_acknowledge(r, rv, "paused",
+                   "the endpoint is paused: acknowledged, not processed");
+    }
+
+    return ngx_http_behave_wh_process(r, rv);
+}
+
+
+/*
+ * NGX_OK when the body is genuine; else NGX_DECLINED, the answer (401 or
+ * 503) sent and what sending it returned in *answer.
+ */
+
+static ngx_int_t
+ngx_http_behave_wh_verify(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *sealed, ngx_int_t *answer)
+{
+    char                         *secret;
+    size_t                        slen;
+    ngx_uint_t                    level;
+    ngx_time_t                   *tp;
+    behave_sig_err_e              rc;
+    behave_sig_headers_t          h;
+    ngx_http_behave_main_conf_t  *bmcf;
+
+    bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
+
+    secret = ngx_pnalloc(r->pool, sealed->len + 1);
+    if (secret == NULL) {
+        *answer = NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return NGX_DECLINED;
+    }
+
+    if (behave_secretbox_open(bmcf->secret_key, sealed->str, sealed->len,
+                              rv->endpoint_id, ngx_strlen(rv->endpoint_id),
+                              secret, sealed->len + 1, &slen)
+        != 0)
+    {
+        /* fail closed: nothing is accepted that we cannot verify */
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave: the secret of webhook endpoint %s does not "
+                      "open: wrong behave_secret_key, or a damaged record",
+                      rv->endpoint_id);
+        *answer = ngx_http_behave_webhooks_unavailable(r, "the endpoint",
+                                                       "secret unavailable");
+        return NGX_DECLINED;
+    }
+
+    ngx_http_behave_wh_headers(r, &h);
+
+    tp = ngx_timeofday();
+
+    rc = behave_sig_verify(rv->provider, &h, (char *) rv->body.data,
+                           rv->body.len, secret, slen,
+                           rv->shared_secret
+                           ? BEHAVE_SIG_ALLOW_SHARED_SECRET : 0,
+                           (int64_t) tp->sec * 1000 + tp->msec, NULL);
+
+    ngx_explicit_memzero(secret, sealed->len + 1);
+
+    if (rc == BEHAVE_SIG_OK) {
+        return NGX_OK;
+    }
+
+    level = (rc == BEHAVE_SIG_INTERNAL || rc == BEHAVE_SIG_BAD_SECRET)
+            ? NGX_LOG_ERR : NGX_LOG_INFO;
+
+    ngx_log_error(level, r->connection->log, 0,
+                  "behave: webhook to endpoint %s refused: %s",
+                  rv->endpoint_id, behave_sig_err_name(rc));
+
+    if (rc == BEHAVE_SIG_INTERNAL) {
+        *answer = ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                       "verification failed");
+        return NGX_DECLINED;
+    }
+
+    *answer = ngx_http_behave_wh_unauthorized(r);
+
+    return NGX_DECLINED;
+}
+
+
+static void
+ngx_http_behave_wh_headers(ngx_http_request_t *r, behave_sig_headers_t *h)
+{
+    ngx_uint_t         i, k;
+    ngx_list_part_t   *part;
+    ngx_table_elt_t   *e;
+    behave_sig_str_t  *slot;
+
+    static const struct {
+        const char  *name;
+        size_t       off;
+    }  names[] = {
+        { "elevenlabs-signature",
+          offsetof(behave_sig_headers_t, elevenlabs_signature) },
+        { "x-retell-signature",
+          offsetof(behave_sig_headers_t, retell_signature) },
+        { "x-timestamp", offsetof(behave_sig_headers_t, vapi_timestamp) },
+        { "x-signature", offsetof(behave_sig_headers_t, vapi_signature) },
+        { "x-vapi-secret", offsetof(behave_sig_headers_t, vapi_secret) },
+        { "webhook-id", offsetof(behave_sig_headers_t, webhook_id) },
+        { "webhook-timestamp",
+          offsetof(behave_sig_headers_t, webhook_timestamp) },
+        { "webhook-signature",
+          offsetof(behave_sig_headers_t, webhook_signature) },
+    };
+
+    ngx_memzero(h, sizeof(behave_sig_headers_t));
+
+    part = &r->headers_in.headers.part;
+    e = part->elts;
+
+    for (i = 0; /* void */; i++) {
+
+        if (i >= part->nelts) {
+            if (part->next == NULL) {
+                break;
+            }
+
+            part = part->next;
+            e = part->elts;
+            i = 0;
+        }
+
+        for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+            if (e[i].key.len != ngx_strlen(names[k].name)
+                || ngx_strncasecmp(e[i].key.data, (u_char *) names[k].name,
+                                   e[i].key.len)
+                   != 0)
+            {
+                continue;
+            }
+
+            slot = (behave_sig_str_t *) ((u_char *) h + names[k].off);
+
+            /* the first of repeated headers counts */
+            if (slot->data == NULL) {
+                slot->data = (char *) e[i].value.data;
+                slot->len = e[i].value.len;
+            }
+        }
+    }
+}
+
+
+static ngx_int_t
+ngx_http_behave_wh_process(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv)
+{
+    double          started;
+    behave_error_t  err;
+
+    if (behave_call_parse(&rv->call, rv->provider, (char *) rv->body.data,
+                          rv->body.len, &err)
+        != BEHAVE_OK)
+    {
+        if (err.err == BEHAVE_ERR_INTERNAL) {
+            return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                        "out of memory");
+        }
+
+        return ngx_http_behave_send_error(r, &err);
+    }
+
+    if (rv->call.kind != BEHAVE_EVENT_TRANSCRIPT) {
+        ngx_http_behave_wh_record(r, rv, "ignored");
+        return ngx_http_behave_wh_acknowledge(r, rv, "ignored",
+                   "no call to analyse in this event: acknowledged, "
+                   "not processed");
+    }
+
+    if (rv->call.conversation_var_invalid) {
+        ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                      "behave: webhook to endpoint %s: "
+                      BEHAVE_CONVERSATION_VAR " is not a valid id, the "
+                      "platform's id is used", rv->endpoint_id);
+    }
+
+    started = ngx_http_behave_now_ms();
+
+    if (behave_callsum_run(&rv->call, &rv->sum) != 0) {
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    "out of memory");
+    }
+
+    rv->core_ms = ngx_http_behave_now_ms() - started;
+
+    /*
+     * A long call can take a while: the Redis timer of the next step must
+     * count from now, not from the cached time of the loop's start.
+     */
+    if (rv->core_ms > 10) {
+        ngx_time_update();
+    }
+
+    return ngx_http_behave_wh_commit(r, rv);
+}
+
+
+static ngx_int_t
+ngx_http_behave_wh_commit(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv)
+{
+    char                   *summary, *record;
+    size_t                  len[8];
+    ngx_str_t              *key[3];
+    const char             *argv[8], *reason;
+    behave_delivery_t       d;
+    behave_callsum_meta_t   m;
+    char                    dedup[BEHAVE_CONVERSATION_ID_MAX + 32];
+    char                    ttl[NGX_INT_T_LEN + 1], segttl[NGX_INT_T_LEN + 1];
+    char                    keep[NGX_INT_T_LEN + 1];
+
+    if (behave_random_id("dlv", rv->delivery_id, sizeof(rv->delivery_id))
+        != 0
+        || behave_call_dedup_key(&rv->call, dedup, sizeof(dedup)) != 0)
+    {
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    "no delivery id");
+    }
+
+    key[0] = ngx_http_behave_webhooks_key(r, rv->tenant, "call:", dedup,
+                                          ngx_strlen(dedup));
+    key[1] = ngx_http_behave_webhooks_key(r, rv->tenant, "conv:",
+                                          rv->call.conversation_id,
+                                          rv->call.conversation_id_len);
+    key[2] = ngx_http_behave_webhooks_key(r, rv->tenant, "deliveries:",
+                                          rv->endpoint_id,
+                                          ngx_strlen(rv->endpoint_id));
+
+    if (key[0] == NULL || key[1] == NULL || key[2] == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    ngx_memzero(&m, sizeof(behave_callsum_meta_t));
+
+    m.status = "processed";
+    m.delivery_id = rv->delivery_id;
+    m.provider = behave_provider_name(rv->provider);
+    m.event_type = rv->call.event_type;
+    m.call_id = rv->call.call_id;
+    m.conversation_id = rv->call.conversation_id;
+    m.conversation_id_from_var = rv->call.conversation_id_from_var;
+    m.latency_ms = rv->core_ms;
+
+    ngx_memzero(&d, sizeof(behave_delivery_t));
+
+    d.delivery_id = rv->delivery_id;
+    d.received_at_ms = rv->received_ms;
+    d.type = rv->call.event_type;
+    d.kind = behave_event_kind_name(rv->call.kind);
+    d.call_id = rv->call.call_id;
+    d.conversation_id = rv->call.conversation_id;
+    d.review_status = behave_review_name(rv->sum.review_status);
+    d.http_status = NGX_HTTP_OK;
+
+    summary = behave_callsum_json(&rv->sum, &m, &len[3]);
+    record = behave_delivery_json(&d, &len[4]);
+
+    if (summary == NULL || record == NULL) {
+        free(summary);
+        free(record);
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    "out of memory");
+    }
+
+    /* the segment counter: "...conv:<id>:segments" */
+    argv[1] = ngx_pnalloc(r->pool, key[1]->len + sizeof(":segments"));
+    if (argv[1] == NULL) {
+        free(summary);
+        free(record);
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    len[1] = ngx_sprintf((u_char *) argv[1], "%V:segments", key[1])
+             - (u_char *) argv[1];
+
+    argv[0] = (char *) key[0]->data;
+    len[0] = key[0]->len;
+    argv[2] = (char *) key[2]->data;
+    len[2] = key[2]->len;
+    argv[3] = summary;
+    argv[4] = record;
+    argv[5] = ttl;
+    len[5] = ngx_sprintf((u_char *) ttl, "%d", NGX_HTTP_BEHAVE_WH_CALL_TTL)
+             - (u_char *) ttl;
+    argv[6] = segttl;
+    len[6] = ngx_sprintf((u_char *) segttl, "%d",
+                         NGX_HTTP_BEHAVE_WH_SEGMENT_TTL)
+             - (u_char *) segttl;
+    argv[7] = keep;
+    len[7] = ngx_sprintf((u_char *) keep, "%d",
+                         NGX_HTTP_BEHAVE_WH_DELIVERIES)
+             - (u_char *) keep;
+
+    /* the arguments are copied: the JSON can go at once */
+    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_commit_script, 3,
+                                   8, argv, len,
+                                   ngx_http_behave_wh_commit_reply, rv,
+                                   &reason)
+        != NGX_OK)
+    {
+        free(summary);
+        free(record);
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    reason);
+    }
+
+    free(summary);
+    free(record);
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason)
+{
+    cJSON                      *o;
+    ngx_int_t                   rc;
+    ngx_uint_t                  fresh;
+    redisReply                 *outcome, *summary;
+    ngx_http_behave_wh_recv_t  *rv = data;
+
+    if (reply == NULL || reply->type != REDIS_REPLY_ARRAY
+        || reply->elements != 2
+        || reply->element[0]->type != REDIS_REPLY_STRING
+        || reply->element[1]->type != REDIS_REPLY_STRING)
+    {
+        if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
+            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                          "behave: webhook commit script: %s", reply->str);
+        }
+
+        /*
+         * A timeout may come after Redis ran the script: the retry then
+         * finds the call stored and answers "duplicate", not billing it.
+         */
+        ngx_http_finalize_request(r,
+            ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                 reason ? reason
+                                                        : "redis error"));
+        return;
+    }
+
+    outcome = reply->element[0];
+    summary = reply->element[1];
+    fresh = outcome->len == 9 && ngx_strncmp(outcome->str, "processed", 9)
+                                 == 0;
+
+    o = cJSON_ParseWithLength(summary->str, summary->len);
+
+    if (!cJSON_IsObject(o)) {
+        cJSON_Delete(o);
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave: stored summary of a call on endpoint %s "
+                      "does not parse", rv->endpoint_id);
+        ngx_http_finalize_request(r,
+            ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                 "bad stored summary"));
+        return;
+    }
+
+    if (fresh) {
+        ngx_http_behave_wh_bill(r, rv, rv->sum.turns);
+
+    } else {
+        cJSON_ReplaceItemInObjectCaseSensitive(o, "status",
+                                               cJSON_CreateString(
+                                                   "duplicate"));
+    }
+
+    cJSON_AddNumberToObject(o, "billed_annotations",
+                            fresh ? (double) rv->sum.turns : 0);
+
+    rc = ngx_http_behave_webhooks_send_cjson(r, NGX_HTTP_OK, o);
+
+    ngx_http_finalize_request(r, rc);
+}
+
+
+static ngx_int_t
+ngx_http_behave_wh_acknowledge(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, const char *status, const char *why)
+{
+    cJSON  *o;
+
+    o = cJSON_CreateObject();
+    if (o == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    cJSON_AddStringToObject(o, "status", status);
+    cJSON_AddBoolToObject(o, "acknowledged", 1);
+    cJSON_AddBoolToObject(o, "processed", 0);
+    cJSON_AddStringToObject(o, "delivery_id", rv->delivery_id);
+
+    if (rv->call.event_type != NULL) {
+        cJSON_AddStringToObject(o, "event_type", rv->call.event_type);
+        cJSON_AddStringToObject(o, "kind",
+                                behave_event_kind_name(rv->call.kind));
+    }
+
+    cJSON_AddStringToObject(o, "reason", why);
+    cJSON_AddNumberToObject(o, "billed_annotations", 0);
+
+    return ngx_http_behave_webhooks_send_cjson(r, NGX_HTTP_OK, o);
+}
+
+
+/*
+ * Acknowledged deliveries are recorded in the background: the answer is
+ * 200 whether or not Redis keeps the line, since nothing is lost.
+ */
+
+static void
+ngx_http_behave_wh_record(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, const char *outcome)
+{
+    char               *json;
+    size_t              len[4];
+    ngx_str_t          *key;
+    const char         *argv[4];
+    behave_delivery_t   d;
+
+    if (behave_random_id("dlv", rv->delivery_id, sizeof(rv->delivery_id))
+        != 0)
+    {
+        rv->delivery_id[0] = '\0';
+        return;
+    }
+
+    key = ngx_http_behave_webhooks_key(r, rv->tenant, "deliveries:",
+                                       rv->endpoint_id,
+                                       ngx_strlen(rv->endpoint_id));
+    if (key == NULL) {
+        return;
+    }
+
+    ngx_memzero(&d, sizeof(behave_delivery_t));
+
+    d.delivery_id = rv->delivery_id;
+    d.received_at_ms = rv->received_ms;
+    d.type = rv->call.event_type;
+    d.kind = rv->call.event_type ? behave_event_kind_name(rv->call.kind)
+                                 : NULL;
+    d.call_id = rv->call.call_id;
+    d.http_status = NGX_HTTP_OK;
+    d.outcome = outcome;
+    d.segment = -1;
+
+    json = behave_delivery_json(&d, &len[2]);
+    if (json == NULL) {
+        return;
+    }
+
+    argv[0] = "LPUSH";
+    len[0] = 5;
+    argv[1] = (char *) key->data;
+    len[1] = key->len;
+    argv[2] = json;
+
+    (void) ngx_http_behave_redis_command_bg(3, argv, len,
+                                            ngx_http_behave_wh_record_done,
+                                            NULL);
+    free(json);
+
+    argv[0] = "LTRIM";
+    argv[2] = "0";
+    len[2] = 1;
+    argv[3] = "49";
+    len[3] = 2;
+
+    (void) ngx_http_behave_redis_command_bg(4, argv, len,
+                                            ngx_http_behave_wh_record_done,
+                                            NULL);
+}
+
+
+static void
+ngx_http_behave_wh_record_done(redisReply *reply, void *data)
+{
+    /* nothing to do: a lost history line is not worth a retry */
+}
+
+
+/* the meter wants a key: the tenant's own quota, from behave_keys */
+
+static void
+ngx_http_behave_wh_bill(ngx_http_request_t *r, ngx_http_behave_wh_recv_t *rv,
+    ngx_uint_t n)
+{
+    ngx_uint_t                   i;
+    behave_key_t                *bill, *k;
+    ngx_http_behave_usage_t      usage;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    bill = ngx_pcalloc(r->pool, sizeof(behave_key_t));
+    if (bill == NULL) {
+        return;
+    }
+
+    ngx_cpystrn((u_char *) bill->tenant, (u_char *) rv->tenant,
+                sizeof(bill->tenant));
+
+    if (blcf->keys != NULL) {
+        k = blcf->keys->elts;
+
+        for (i = 0; i < blcf->keys->nelts; i++) {
+            if (ngx_strcmp(k[i].tenant, rv->tenant) == 0) {
+                bill->quota = k[i].quota;
+                break;
+            }
+        }
+    }
+
+    ngx_http_behave_meter_count(r, bill, n, &usage);
+}
+
+
+static ngx_int_t
+ngx_http_behave_wh_unauthorized(ngx_http_request_t *r)
+{
+    /* one answer for every refusal: a URL cannot be probed */
+    return ngx_http_behave_fail(r, BEHAVE_ERR_UNAUTHORIZED,
+                                "the webhook signature could not be "
+                                "verified");
+}
+
+
+static ngx_int_t
+ngx_http_behave_wh_slug_valid(ngx_str_t *slug)
+{
+    size_t  i;
+    u_char  c;
+
+    if (slug->len == 0 || slug->len > 64) {
+        return 0;
+    }
+
+    for (i = 0; i < slug->len; i++) {
+        c = slug->data[i];
+
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9') || c == '-' || c == '_'))
+        {
+            return 0;
+        }
+    }
+
+    return 1;
+}

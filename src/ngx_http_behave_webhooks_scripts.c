@@ -1,0 +1,141 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The Redis scripts of surface C.  Each runs atomically, so a failure
+ * (Redis down, timeout) before or during a script leaves either all of
+ * its writes or none: there is no claim marker to clean up.
+ *
+ * Key layout: ngx_http_behave_webhooks.h.  The tenant's keys share the
+ * hash tag {<tenant>}; create and resolve also touch the global slug key,
+ * and list/resolve derive keys inside the script: fine on one Redis (what
+ * behave_redis supports); Redis Cluster would need them split in two.
+ */
+
+
+#include "ngx_http_behave_webhooks.h"
+
+
+/*
+ * KEYS: slug, record, tenant index.  ARGV: tenant, id, slug, provider,
+ * auth, description, created_at, sealed secret.  The slug is claimed
+ * with SETNX so two endpoints can never share one (at 144 bits a clash
+ * is not expected; if it comes, the caller answers 503 and the client
+ * retries with a new slug).
+ */
+ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script = {
+    "webhook-create",
+    "if redis.call('SETNX', KEYS[1], ARGV[1] .. ' ' .. ARGV[2]) == 0 then\n"
+    "    return 0\n"
+    "end\n"
+    "redis.call('HSET', KEYS[2], 'tenant', ARGV[1], 'id', ARGV[2],\n"
+    "    'slug', ARGV[3], 'provider', ARGV[4], 'auth', ARGV[5],\n"
+    "    'description', ARGV[6], 'created_at', ARGV[7], 'updated_at', '0',\n"
+    "    'active', '1', 'secret', ARGV[8])\n"
+    "redis.call('ZADD', KEYS[3], ARGV[7], ARGV[2])\n"
+    "return 1\n",
+    ""
+};
+
+
+/*
+ * KEYS: tenant index.  ARGV: "behave:wh:{<tenant>}:", deliveries to
+ * return.  Returns { {fields...}, {delivery JSON...} } per endpoint,
+ * oldest endpoint first.
+ */
+ngx_http_behave_redis_script_t  ngx_http_behave_wh_list_script = {
+    "webhook-list",
+    "local out = {}\n"
+    "for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do\n"
+    "    local ep = redis.call('HMGET', ARGV[1] .. 'ep:' .. id,\n"
+    "        " NGX_HTTP_BEHAVE_WH_FIELDS ")\n"
+    "    if ep[1] then\n"
+    "        local d = redis.call('LRANGE', ARGV[1] .. 'deliveries:' .. id,\n"
+    "            0, tonumber(ARGV[2]) - 1)\n"
+    "        out[#out + 1] = {ep, d}\n"
+    "    end\n"
+    "end\n"
+    "return out\n",
+    ""
+};
+
+
+/*
+ * KEYS: record.  ARGV: active ("" unchanged, "1", "0"), "1" to set the
+ * description, the description, now.  nil when the record is not the
+ * tenant's (it is then not in the tenant's key space at all).
+ */
+ngx_http_behave_redis_script_t  ngx_http_behave_wh_patch_script = {
+    "webhook-patch",
+    "if redis.call('EXISTS', KEYS[1]) == 0 then\n"
+    "    return nil\n"
+    "end\n"
+    "if ARGV[1] ~= '' then\n"
+    "    redis.call('HSET', KEYS[1], 'active', ARGV[1])\n"
+    "end\n"
+    "if ARGV[2] == '1' then\n"
+    "    redis.call('HSET', KEYS[1], 'description', ARGV[3])\n"
+    "end\n"
+    "redis.call('HSET', KEYS[1], 'updated_at', ARGV[4])\n"
+    "return redis.call('HMGET', KEYS[1], " NGX_HTTP_BEHAVE_WH_FIELDS ")\n",
+    ""
+};
+
+
+/*
+ * KEYS: slug.  Returns { tenant, id, provider, auth, active, sealed
+ * secret }, or nil for an unknown slug.
+ */
+ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script = {
+    "webhook-resolve",
+    "local v = redis.call('GET', KEYS[1])\n"
+    "if not v then\n"
+    "    return nil\n"
+    "end\n"
+    "local sp = string.find(v, ' ', 1, true)\n"
+    "if not sp then\n"
+    "    return nil\n"
+    "end\n"
+    "local ep = redis.call('HMGET', 'behave:wh:{' .. string.sub(v, 1, sp - 1)\n"
+    "    .. '}:ep:' .. string.sub(v, sp + 1),\n"
+    "    'tenant', 'id', 'provider', 'auth', 'active', 'secret')\n"
+    "if not ep[1] or not ep[6] then\n"
+    "    return nil\n"
+    "end\n"
+    "return ep\n",
+    ""
+};
+
+
+/*
+ * The one write of a delivered call.  KEYS: call, conversation's segment
+ * counter, deliveries.  ARGV: summary JSON, delivery record JSON (both
+ * end with '}' and get the segment appended), call TTL, segment TTL,
+ * deliveries kept.  Returns { "processed" | "duplicate", summary }.
+ *
+ * A call seen before answers its stored summary and counts nothing; a
+ * new one takes the next segment of its conversation, and its summary
+ * and delivery are written together.  Two deliveries of one call racing
+ * on two workers are serialised here: one is "processed", the other
+ * "duplicate" with the first one's summary.
+ */
+ngx_http_behave_redis_script_t  ngx_http_behave_wh_commit_script = {
+    "webhook-commit",
+    "local prev = redis.call('GET', KEYS[1])\n"
+    "local outcome, seg, out\n"
+    "if prev then\n"
+    "    outcome = 'duplicate'\n"
+    "    seg = string.match(prev, '\"segment\":(%d+)}$') or 'null'\n"
+    "    out = prev\n"
+    "else\n"
+    "    outcome = 'processed'\n"
+    "    seg = redis.call('INCR', KEYS[2])\n"
+    "    redis.call('EXPIRE', KEYS[2], ARGV[4])\n"
+    "    out = string.sub(ARGV[1], 1, -2) .. ',\"segment\":' .. seg .. '}'\n"
+    "    redis.call('SET', KEYS[1], out, 'EX', ARGV[3])\n"
+    "end\n"
+    "redis.call('LPUSH', KEYS[3], string.sub(ARGV[2], 1, -2)\n"
+    "    .. ',\"outcome\":\"' .. outcome .. '\",\"segment\":' .. seg .. '}')\n"
+    "redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[5]) - 1)\n"
+    "return {outcome, out}\n",
+    ""
+};

@@ -1,0 +1,325 @@
+/*
+ * The call summary of surface C: findings, verdicts, sentiment trend,
+ * and the JSON of summaries, endpoint records and deliveries.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tap.h"
+
+#include "behave_callsum.h"
+
+
+typedef struct {
+    int          speaker;
+    const char  *text;
+} turn_src_t;
+
+
+static void
+build(const turn_src_t *src, size_t n, behave_turn_t *turns)
+{
+    size_t               i;
+    behave_annotation_t  a;
+
+    for (i = 0; i < n; i++) {
+        behave_annotate(src[i].text, strlen(src[i].text), &a);
+        behave_turn_from_annotation(&turns[i], (behave_speaker_e)
+                                    src[i].speaker, src[i].text,
+                                    strlen(src[i].text), &a, 0);
+    }
+}
+
+
+/* customer turns with fixed valence scores, for the trend rules */
+static void
+valences(const double *v, size_t n, behave_turn_t *turns)
+{
+    size_t  i;
+
+    memset(turns, 0, n * sizeof(behave_turn_t));
+
+    for (i = 0; i < n; i++) {
+        turns[i].speaker = BEHAVE_SPEAKER_CUSTOMER;
+        turns[i].text = "ok";
+        turns[i].text_len = 2;
+        turns[i].valence_score = v[i];
+        turns[i].valence = v[i] <= -0.25 ? BEHAVE_VALENCE_NEGATIVE
+                           : v[i] >= 0.25 ? BEHAVE_VALENCE_POSITIVE
+                           : BEHAVE_VALENCE_NEUTRAL;
+    }
+}
+
+
+static const turn_src_t  false_res[] = {
+    { 1, "Hi, thanks for calling, how can I help?" },
+    { 0, "My refund for order 5512 has not arrived." },
+    { 1, "I've processed the refund, it's all sorted now." },
+    { 0, "I just checked and nothing has come in, the charge is still "
+         "there." },
+};
+
+static const turn_src_t  happy[] = {
+    { 1, "Hi, this is the clinic reception assistant. How can I help?" },
+    { 0, "I'd like to move my appointment to Friday." },
+    { 1, "Done, you are booked for Friday at 10." },
+    { 0, "Great, thank you so much!" },
+};
+
+
+static void
+test_findings(void)
+{
+    behave_turn_t     t[4];
+    behave_callsum_t  s;
+
+    behave_callsum_compute(NULL, 0, BEHAVE_VERDICT_UNKNOWN, &s);
+    is_int(s.customer_turns, 0, "empty call: no customer turn");
+    is_int(s.direction, BEHAVE_TREND_STABLE, "empty call: stable");
+    is_int(s.review_status, BEHAVE_REVIEW_OK, "empty call: ok");
+    is_int(s.action, BEHAVE_ACTION_RESOLVE, "empty call: resolve");
+    ok(!s.verdict_disagrees, "empty call, unknown verdict: no disagreement");
+
+    build(false_res, 4, t);
+    behave_callsum_compute(t, 4, BEHAVE_VERDICT_UNKNOWN, &s);
+    ok(s.false_resolution, "denied claim: false_resolution");
+    is_int(s.false_resolution_turn, 3, "false resolution at turn 3");
+    ok(strstr(s.false_resolution_reason, "turn 3") != NULL,
+       "reason names the turn");
+    is_int(s.action, BEHAVE_ACTION_HANDOFF, "false resolution: handoff");
+    ok(s.review_status >= BEHAVE_REVIEW_NEEDS_REVIEW,
+       "false resolution: needs_review or worse");
+    is_int(s.service_verdict, BEHAVE_VERDICT_FAILURE,
+           "false resolution: service says failure");
+    is_int(s.customer_turns, 2, "two customer turns");
+    is_int(s.agent_turns, 2, "two agent turns");
+
+    behave_callsum_compute(t, 4, BEHAVE_VERDICT_SUCCESS, &s);
+    ok(s.verdict_disagrees, "platform success vs service failure: "
+       "disagreement");
+    is_int(s.review_status, BEHAVE_REVIEW_NEEDS_REVIEW,
+           "disagreement: needs_review");
+
+    behave_callsum_compute(t, 4, BEHAVE_VERDICT_FAILURE, &s);
+    ok(!s.verdict_disagrees, "both say failure: agreement");
+
+    build(happy, 4, t);
+    behave_callsum_compute(t, 4, BEHAVE_VERDICT_SUCCESS, &s);
+    ok(!s.false_resolution, "happy call: no false resolution");
+    is_int(s.service_verdict, BEHAVE_VERDICT_SUCCESS,
+           "happy call: service says success");
+    ok(!s.verdict_disagrees, "happy call, platform success: agreement");
+    ok(s.review_status < BEHAVE_REVIEW_NEEDS_REVIEW,
+       "happy call: ok or monitor (%s)", behave_review_name(s.review_status));
+    ok(s.action != BEHAVE_ACTION_HANDOFF, "happy call: no handoff");
+
+    behave_callsum_compute(t, 4, BEHAVE_VERDICT_FAILURE, &s);
+    ok(s.verdict_disagrees, "happy call, platform failure: disagreement");
+    is_int(s.review_status, BEHAVE_REVIEW_NEEDS_REVIEW,
+           "happy call, platform failure: needs_review");
+}
+
+
+static void
+test_trend(void)
+{
+    behave_turn_t     t[8];
+    behave_callsum_t  s;
+
+    static const double  up[] = { -0.8, -0.6, -0.2, 0.4, 0.6, 0.8 };
+    static const double  down[] = { 0.6, 0.5, 0.2, -0.3, -0.5, -0.7 };
+    static const double  swing[] = { 0.8, -0.8, 0.8, -0.8, 0.8, -0.8, 0.8,
+                                     -0.8 };
+    static const double  flat[] = { 0.1, 0.0, 0.1, 0.05 };
+    static const double  tail[] = { 0.5, -0.5, -0.6 };
+    static const double  one[] = { -0.9 };
+
+    valences(up, 6, t);
+    behave_callsum_compute(t, 6, BEHAVE_VERDICT_UNKNOWN, &s);
+    is_str(behave_trend_name(s.direction), "improving", "rising: improving");
+    is_near(s.opened_at_valence, -0.7, 0.001, "opened: mean of first 2");
+    is_near(s.current_valence, 0.7, 0.001, "current: mean of last 2");
+    is_int(s.negative_streak, 0, "rising: no negative streak");
+
+    valences(down, 6, t);
+    behave_callsum_compute(t, 6, BEHAVE_VERDICT_UNKNOWN, &s);
+    is_str(behave_trend_name(s.direction), "deteriorating",
+           "falling: deteriorating");
+    is_int(s.negative_streak, 3, "falling: last 3 negative");
+    ok(strstr(s.trend_summary, "deteriorated") != NULL,
+       "summary says deteriorated: %s", s.trend_summary);
+    ok(strstr(s.trend_summary, "last 3 negative") != NULL,
+       "summary gives the streak");
+
+    valences(swing, 8, t);
+    behave_callsum_compute(t, 8, BEHAVE_VERDICT_UNKNOWN, &s);
+    is_str(behave_trend_name(s.direction), "volatile", "swinging: volatile");
+    is_int(s.negative_streak, 1, "swinging ends negative: streak 1");
+
+    valences(flat, 4, t);
+    behave_callsum_compute(t, 4, BEHAVE_VERDICT_UNKNOWN, &s);
+    is_str(behave_trend_name(s.direction), "stable", "flat: stable");
+
+    valences(tail, 3, t);
+    behave_callsum_compute(t, 3, BEHAVE_VERDICT_UNKNOWN, &s);
+    is_int(s.negative_streak, 2, "negative streak counts from the end");
+
+    valences(one, 1, t);
+    behave_callsum_compute(t, 1, BEHAVE_VERDICT_UNKNOWN, &s);
+    is_str(behave_trend_name(s.direction), "stable",
+           "one customer turn: stable");
+    ok(s.opened_at_valence == s.current_valence,
+       "one turn opens and ends at the same valence");
+    ok(s.current_valence >= -1 && s.current_valence <= 1, "valence in range");
+}
+
+
+static void
+test_json(void)
+{
+    char                  *json;
+    size_t                 len;
+    cJSON                 *o, *tr;
+    behave_turn_t          t[4];
+    behave_callsum_t       s;
+    behave_delivery_t      d;
+    behave_endpoint_t      e;
+    behave_callsum_meta_t  m;
+
+    build(false_res, 4, t);
+    behave_callsum_compute(t, 4, BEHAVE_VERDICT_SUCCESS, &s);
+
+    memset(&m, 0, sizeof(m));
+    m.status = "processed";
+    m.delivery_id = "dlv_1";
+    m.conversation_id = "conv_1";
+    m.call_id = "conv_1";
+    m.provider = "elevenlabs";
+    m.event_type = "post_call_transcription";
+    m.latency_ms = 0.12345;
+
+    json = behave_callsum_json(&s, &m, &len);
+    ok(json != NULL && len == strlen(json), "summary JSON printed");
+    ok(json != NULL && json[len - 1] == '}', "summary ends with '}'");
+
+    o = cJSON_Parse(json);
+    ok(o != NULL, "summary JSON parses");
+    is_str(cJSON_GetStringValue(cJSON_GetObjectItem(o, "status")),
+           "processed", "status");
+    is_str(cJSON_GetStringValue(cJSON_GetObjectItem(o, "review_status")),
+           "needs_review", "review_status");
+    is_str(cJSON_GetStringValue(cJSON_GetObjectItem(o, "suggested_action")),
+           "handoff", "suggested_action");
+    is_str(cJSON_GetStringValue(cJSON_GetObjectItem(o, "provider_verdict")),
+           "success", "provider_verdict");
+    ok(cJSON_IsTrue(cJSON_GetObjectItem(o, "false_resolution")),
+       "false_resolution true");
+    is_int(cJSON_GetObjectItem(o, "turns_received")->valueint, 4,
+           "turns_received");
+    is_int(cJSON_GetObjectItem(o, "turns_analysed")->valueint, 4,
+           "turns_analysed");
+    tr = cJSON_GetObjectItem(o, "sentiment_trend");
+    ok(cJSON_IsString(cJSON_GetObjectItem(tr, "direction")),
+       "sentiment_trend.direction");
+    ok(cJSON_IsNumber(cJSON_GetObjectItem(tr, "negative_streak")),
+       "sentiment_trend.negative_streak");
+    ok(cJSON_IsString(cJSON_GetObjectItem(tr, "summary")),
+       "sentiment_trend.summary");
+    ok(cJSON_GetObjectItem(o, "segment") == NULL,
+       "no segment: the Redis script appends it");
+    cJSON_Delete(o);
+    free(json);
+
+    memset(&d, 0, sizeof(d));
+    d.delivery_id = "dlv_2";
+    d.received_at_ms = 1767225645123LL;
+    d.type = "post_call_transcription";
+    d.kind = "transcript";
+    d.http_status = 200;
+
+    json = behave_delivery_json(&d, &len);
+    ok(json != NULL && json[len - 1] == '}', "delivery prefix ends with '}'");
+    ok(json != NULL && strstr(json, "outcome") == NULL,
+       "delivery prefix has no outcome");
+    ok(json != NULL && strstr(json, "\"2026-01-01T00:00:45.123Z\"") != NULL,
+       "received_at in ISO 8601 UTC with ms: %s", json);
+    free(json);
+
+    d.outcome = "ignored";
+    d.segment = -1;
+    json = behave_delivery_json(&d, &len);
+    ok(json != NULL && strstr(json, "\"outcome\":\"ignored\"") != NULL
+       && strstr(json, "\"segment\":null") != NULL,
+       "delivery with outcome and a null segment");
+    free(json);
+
+    memset(&e, 0, sizeof(e));
+    e.id = "wh_1";
+    e.slug = "abc";
+    e.receiver_url = "https://x/v1/webhooks/abc";
+    e.provider = "retell";
+    e.active = 1;
+    e.created_at = 1767225600;
+
+    o = behave_endpoint_json(&e);
+    json = cJSON_PrintUnformatted(o);
+    ok(json != NULL && strstr(json, "secret") == NULL,
+       "endpoint record has no secret");
+    ok(json != NULL && strstr(json, "\"created_at\":\"2026-01-01T00:00:00"
+                                    ".000Z\"") != NULL,
+       "created_at in ISO 8601");
+    ok(json != NULL && strstr(json, "\"active\":true") != NULL, "active");
+    free(json);
+    cJSON_Delete(o);
+}
+
+
+/* a 1,000-turn call runs in linear time through behave_callsum_run */
+static void
+test_large(void)
+{
+    size_t                i;
+    clock_t               c;
+    behave_call_t         call;
+    behave_callsum_t      s;
+    behave_call_turn_t   *turns;
+
+    turns = calloc(1000, sizeof(behave_call_turn_t));
+
+    for (i = 0; i < 1000; i++) {
+        turns[i].speaker = i % 2;
+        turns[i].text = i % 2 ? "Let me check that for you, one moment."
+                              : "My order 5512 has still not arrived, where "
+                                "is it?";
+        turns[i].len = strlen(turns[i].text);
+    }
+
+    memset(&call, 0, sizeof(call));
+    call.turns = turns;
+    call.nturns = 1000;
+
+    c = clock();
+    ok(behave_callsum_run(&call, &s) == 0, "1,000 turns: run");
+    c = clock() - c;
+
+    is_int(s.turns, 1000, "1,000 turns counted");
+    is_int(s.customer_turns, 500, "500 customer turns");
+    ok((double) c / CLOCKS_PER_SEC < 5.0, "1,000 turns in under 5 s (%.3f)",
+       (double) c / CLOCKS_PER_SEC);
+
+    free(turns);
+}
+
+
+int
+main(void)
+{
+    test_findings();
+    test_trend();
+    test_json();
+    test_large();
+
+    return tap_done();
+}
