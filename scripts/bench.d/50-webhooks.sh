@@ -50,8 +50,8 @@ for k in $(seq 1 "$n"); do
     b=$(body40 "bench-$$-$k")
     t=$(date +%s)
     sig=$(printf '%s.%s' "$t" "$b" | openssl dgst -sha256 -hmac "$secret" | awk '{print $NF}')
-    curl -s -H 'Content-Type: application/json' -H "ElevenLabs-Signature: t=$t,v0=$sig" \
-        --data-binary "$b" "$base/v1/webhooks/$slug" \
+    { curl -s -H 'Content-Type: application/json' -H "ElevenLabs-Signature: t=$t,v0=$sig" \
+        --data-binary "$b" "$base/v1/webhooks/$slug"; echo; } \
         | sed -n 's/.*"latency_ms":\([0-9.]*\).*/\1/p' >> "$core"
 done
 end=$(date +%s.%N)
