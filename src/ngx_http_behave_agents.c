@@ -13,6 +13,7 @@
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_stats.h"
 
+#include "behave_json.h"
 #include "behave_response.h"
 
 
@@ -116,7 +117,7 @@ ngx_http_behave_heartbeat(ngx_event_t *ev)
     st = ngx_http_behave_stats();
     node = st ? ngx_http_behave_node_json(st, ngx_http_behave_now_unix_ms())
               : NULL;
-    json = node ? cJSON_PrintUnformatted(node) : NULL;
+    json = node ? behave_json_print(node, NULL) : NULL;
     cJSON_Delete(node);
 
     if (json != NULL) {

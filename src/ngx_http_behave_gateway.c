@@ -16,6 +16,7 @@
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_stats.h"
 
+#include "behave_json.h"
 #include "behave_gateway.h"
 #include "behave_request.h"
 
@@ -451,7 +452,7 @@ ngx_http_behave_gateway_respond(ngx_http_request_t *r,
     char       *json;
     ngx_int_t   rc;
 
-    json = cJSON_PrintUnformatted(resp);
+    json = behave_json_print(resp, NULL);
     cJSON_Delete(resp);
 
     if (json == NULL) {

@@ -16,6 +16,7 @@
 #include "ngx_http_behave_gateway.h"
 #include "ngx_http_behave_redis.h"
 
+#include "behave_json.h"
 #include "behave_gateway.h"
 #include "behave_webhook_parse.h"     /* behave_sha256_hex */
 
@@ -102,7 +103,7 @@ ngx_http_behave_behavior_start(ngx_http_request_t *r,
 
     for (i = first; i < n; i++) {
         e = cJSON_GetArrayItem(events, i);
-        argv[3 + i - first] = cJSON_PrintUnformatted(e);
+        argv[3 + i - first] = behave_json_print(e, NULL);
 
         if (argv[3 + i - first] == NULL) {
             while (--i >= first) {

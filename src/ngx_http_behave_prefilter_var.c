@@ -8,6 +8,7 @@
 
 #include "ngx_http_behave_prefilter.h"
 
+#include "behave_json.h"
 #include "behave_response.h"
 
 
@@ -122,7 +123,7 @@ ngx_http_behave_prefilter_json(ngx_http_request_t *r,
             return NGX_ERROR;
         }
 
-        json = cJSON_PrintUnformatted(obj);
+        json = behave_json_print(obj, NULL);
         cJSON_Delete(obj);
 
         if (json == NULL) {

@@ -16,12 +16,11 @@
  */
 
 
-#include <openssl/rand.h>
-
 #include "ngx_http_behave_gateway.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_stats.h"
 
+#include "behave_json.h"
 #include "behave_response.h"
 
 
@@ -196,7 +195,7 @@ ngx_http_behave_trace_record(ngx_http_request_t *r,
                                 : cJSON_CreateNull());
     }
 
-    spans = arr ? cJSON_PrintUnformatted(arr) : NULL;
+    spans = arr ? behave_json_print(arr, NULL) : NULL;
     cJSON_Delete(arr);
 
     if (spans == NULL) {

@@ -21,15 +21,71 @@ ngx_http_behave_now_ms(void)
 }
 
 
-/* 2 * bytes hex characters from the OS's randomness, NUL-terminated */
+/*
+ * Identifiers (session ids, trace and span ids) must be unique, not
+ * secret: a xoshiro256** generator per worker, seeded from OpenSSL once
+ * per process, gives them without a DRBG call (and its getpid() syscall)
+ * on every request.  Secrets and slugs use RAND_bytes directly.
+ */
+
+static uint64_t    ngx_http_behave_rng[4];
+static ngx_pid_t   ngx_http_behave_rng_pid;
+
+
+static uint64_t
+ngx_http_behave_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+
+static uint64_t
+ngx_http_behave_rng_next(void)
+{
+    uint64_t   r, t, *s;
+
+    s = ngx_http_behave_rng;
+    r = ngx_http_behave_rotl(s[1] * 5, 7) * 9;
+    t = s[1] << 17;
+
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = ngx_http_behave_rotl(s[3], 45);
+
+    return r;
+}
+
+
+/* 2 * bytes hex characters (bytes <= 32), NUL-terminated */
 
 ngx_int_t
 ngx_http_behave_random_hex(u_char *out, size_t bytes)
 {
-    u_char  raw[32];
+    size_t    i;
+    u_char    raw[32];
+    uint64_t  v;
 
-    if (bytes > sizeof(raw) || RAND_bytes(raw, (int) bytes) != 1) {
+    if (bytes > sizeof(raw)) {
         return NGX_ERROR;
+    }
+
+    /* a forked worker must not repeat its master's or a sibling's ids */
+    if (ngx_http_behave_rng_pid != ngx_pid) {
+        if (RAND_bytes((u_char *) ngx_http_behave_rng,
+                       sizeof(ngx_http_behave_rng)) != 1)
+        {
+            return NGX_ERROR;
+        }
+
+        ngx_http_behave_rng_pid = ngx_pid;
+    }
+
+    for (i = 0; i < bytes; i += 8) {
+        v = ngx_http_behave_rng_next();
+        ngx_memcpy(raw + i, &v, ngx_min(8, bytes - i));
     }
 
     *ngx_hex_dump(out, raw, bytes) = '\0';

@@ -14,6 +14,8 @@
 
 #include "ngx_http_behave_webhooks.h"
 
+#include "behave_json.h"
+
 
 static ngx_uint_t  ngx_http_behave_webhooks_ready;
 
@@ -88,7 +90,7 @@ ngx_http_behave_webhooks_send_cjson(ngx_http_request_t *r, ngx_uint_t status,
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    json = cJSON_PrintUnformatted(obj);
+    json = behave_json_print(obj, NULL);
     cJSON_Delete(obj);
 
     if (json == NULL) {

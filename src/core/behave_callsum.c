@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "behave_annotate.h"
+#include "behave_json.h"
 #include "behave_callsum.h"
 #include "behave_response.h"
 
@@ -426,7 +427,7 @@ behave_callsum_print(cJSON *obj, size_t *len)
 {
     char  *json;
 
-    json = cJSON_PrintUnformatted(obj);
+    json = behave_json_print(obj, NULL);
     cJSON_Delete(obj);
 
     if (json != NULL && len != NULL) {

@@ -870,7 +870,7 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
     behave_conv_result_t *out, unsigned *similar)
 {
     int                   strong, reask, ack, best_turn;
-    size_t                i;
+    size_t                i, window;
     double                best, need;
     behave_sim_set_t      cs, hs;
     behave_similarity_t   sim;
@@ -897,10 +897,19 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
 
     behave_sim_prepare(current->text, current->text_len, &cs);
 
-    for (i = 0; i < n; i++) {
+    /*
+     * The most recent customer turns only, newest first: a re-ask answers
+     * what went before it, and the cost stays flat however long the
+     * conversation grows.
+     */
+    window = 0;
+
+    for (i = n; i-- > 0 && window < BEHAVE_CONV_REP_WINDOW; /* void */) {
         if (history[i].speaker != BEHAVE_SPEAKER_CUSTOMER) {
             continue;
         }
+
+        window++;
 
         behave_sim_prepare(history[i].text, history[i].text_len, &hs);
         behave_sim_compare(&cs, &hs, &sim);
@@ -922,7 +931,8 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
 
         (*similar)++;
 
-        if (sim.score > best) {
+        /* on a tie the earlier turn is named, as it was asked first */
+        if (sim.score >= best) {
             best = sim.score;
             best_turn = (int) i;
         }

@@ -90,6 +90,7 @@
 
 
 #define BEHAVE_CONV_SCAN_MAX    4096
+#define BEHAVE_CONV_REP_WINDOW  12      /* customer turns compared */
 #define BEHAVE_CONV_REASON_MAX  320
 
 

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "behave_error.h"
+#include "behave_json.h"
 
 
 typedef struct {
@@ -97,7 +98,7 @@ behave_error_json(const behave_error_t *e, size_t *len)
         return NULL;
     }
 
-    out = cJSON_PrintUnformatted(root);
+    out = behave_json_print(root, NULL);
     cJSON_Delete(root);
 
     if (out != NULL && len != NULL) {

@@ -5,16 +5,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "behave_json.h"
 #include "behave_response.h"
+#include "behave_json.h"
 
 
 #define BEHAVE_MAX_TAGS  8
-
-
-static int behave_response_add_meta(cJSON *root,
-    const behave_analyze_resp_t *resp);
-static int behave_response_add_routing(cJSON *root,
-    const behave_routing_t *r);
 
 
 double
@@ -85,105 +81,104 @@ behave_scores_json(const behave_scores_t *s)
 }
 
 
+/*
+ * Written directly, without a cJSON tree: this is the hot path of every
+ * annotation, and the tree's thirty allocations cost more than the
+ * annotation itself.
+ */
+
 char *
 behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
 {
-    char   *out;
-    cJSON  *root;
+    char                        *out, buf[32];
+    size_t                       n, i;
+    behave_jw_t                  w;
+    const char                  *tags[BEHAVE_MAX_TAGS];
+    const behave_annotation_t   *a;
 
     out = NULL;
-    root = cJSON_CreateObject();
+    a = resp->annotation;
 
-    if (root == NULL) {
+    if (!behave_jw_init(&w, 1024)) {
         goto done;
     }
 
-    cJSON_AddStringToObject(root, "status", "ok");
-    cJSON_AddStringToObject(root, "session_id", resp->session_id);
-    cJSON_AddStringToObject(root, "framework", BEHAVE_FRAMEWORK);
-    cJSON_AddNumberToObject(root, "latency_ms",
-                            behave_round3(resp->latency_ms));
-    cJSON_AddItemToObject(root, "annotation",
-                          behave_annotation_json(resp->annotation));
-    cJSON_AddItemToObject(root, "scores",
-                          behave_scores_json(&resp->annotation->scores));
-    cJSON_AddNumberToObject(root, "signal_confidence",
-                            behave_round3(resp->annotation->confidence));
-    cJSON_AddNumberToObject(root, "signals_fired",
-                            resp->annotation->signals_fired);
+    behave_jw_open(&w, NULL);
+    behave_jw_string(&w, "status", "ok");
+    behave_jw_string(&w, "session_id", resp->session_id);
+    behave_jw_string(&w, "framework", BEHAVE_FRAMEWORK);
+    behave_jw_number(&w, "latency_ms", behave_round3(resp->latency_ms));
 
-    if (!behave_response_add_routing(root, resp->routing)
-        || !behave_response_add_meta(root, resp))
-    {
-        goto done;
+    behave_jw_open(&w, "annotation");
+    behave_jw_string(&w, "emotional_valence", behave_valence_name(a->valence));
+    behave_jw_string(&w, "cognitive_load", behave_load_name(a->cognitive_load));
+    behave_jw_string(&w, "urgency_level", behave_urgency_name(a->urgency));
+    behave_jw_string(&w, "engagement_state",
+                     behave_engagement_name(a->engagement));
+    behave_jw_string(&w, "social_register",
+                     behave_register_name(a->social_register));
+    behave_jw_open_array(&w, "cultural_context");
+
+    n = behave_cultural_tags(a, tags, BEHAVE_MAX_TAGS, buf, sizeof(buf));
+    for (i = 0; i < n; i++) {
+        behave_jw_string(&w, NULL, tags[i]);
     }
+
+    behave_jw_close_array(&w);
+    behave_jw_close(&w);
+
+    behave_jw_open(&w, "scores");
+    behave_jw_number(&w, "valence", behave_round3(a->scores.valence));
+    behave_jw_number(&w, "urgency", behave_round3(a->scores.urgency));
+    behave_jw_number(&w, "cognitive_load",
+                     behave_round3(a->scores.cognitive_load));
+    behave_jw_number(&w, "engagement", behave_round3(a->scores.engagement));
+    behave_jw_number(&w, "formality", behave_round3(a->scores.formality));
+    behave_jw_close(&w);
+
+    behave_jw_number(&w, "signal_confidence", behave_round3(a->confidence));
+    behave_jw_number(&w, "signals_fired", a->signals_fired);
+
+    behave_jw_open(&w, "routing");
+    behave_jw_string(&w, "response_posture",
+                     resp->routing->response_posture);
+    behave_jw_string(&w, "recommended_tone",
+                     resp->routing->recommended_tone);
+    behave_jw_string(&w, "suggested_action",
+                     resp->routing->suggested_action);
+    behave_jw_close(&w);
+
+    /* an unlimited key reports -1: nothing to count down */
+    behave_jw_open(&w, "_meta");
+    behave_jw_number(&w, "tenant_remaining", (double) resp->tenant_remaining);
+    behave_jw_bool(&w, "overage", resp->overage);
+    behave_jw_number(&w, "gateway_latency_ms",
+                     behave_round3(resp->gateway_latency_ms));
+
+    if (resp->meter != NULL) {
+        behave_jw_string(&w, "meter", resp->meter);
+    }
+
+    behave_jw_close(&w);
 
     if (resp->metadata != NULL) {
-        cJSON_AddItemToObject(root, "metadata", resp->metadata);
-        resp->metadata = NULL;
+        behave_jw_item(&w, "metadata", resp->metadata);
     }
 
     if (resp->conversation != NULL) {
-        cJSON_AddItemToObject(root, "conversation", resp->conversation);
-        resp->conversation = NULL;
+        behave_jw_item(&w, "conversation", resp->conversation);
     }
 
-    out = cJSON_PrintUnformatted(root);
+    behave_jw_close(&w);
 
-    if (out != NULL && len != NULL) {
-        *len = strlen(out);
-    }
+    out = behave_jw_finish(&w, len);
 
 done:
 
-    cJSON_Delete(root);
     cJSON_Delete(resp->metadata);
     cJSON_Delete(resp->conversation);
     resp->metadata = NULL;
     resp->conversation = NULL;
 
     return out;
-}
-
-
-static int
-behave_response_add_routing(cJSON *root, const behave_routing_t *r)
-{
-    cJSON  *obj;
-
-    obj = cJSON_AddObjectToObject(root, "routing");
-    if (obj == NULL) {
-        return 0;
-    }
-
-    cJSON_AddStringToObject(obj, "response_posture", r->response_posture);
-    cJSON_AddStringToObject(obj, "recommended_tone", r->recommended_tone);
-    cJSON_AddStringToObject(obj, "suggested_action", r->suggested_action);
-
-    return 1;
-}
-
-
-static int
-behave_response_add_meta(cJSON *root, const behave_analyze_resp_t *resp)
-{
-    cJSON  *obj;
-
-    obj = cJSON_AddObjectToObject(root, "_meta");
-    if (obj == NULL) {
-        return 0;
-    }
-
-    /* an unlimited key reports -1: nothing to count down */
-    cJSON_AddNumberToObject(obj, "tenant_remaining",
-                            (double) resp->tenant_remaining);
-    cJSON_AddBoolToObject(obj, "overage", resp->overage);
-    cJSON_AddNumberToObject(obj, "gateway_latency_ms",
-                            behave_round3(resp->gateway_latency_ms));
-
-    if (resp->meter != NULL) {
-        cJSON_AddStringToObject(obj, "meter", resp->meter);
-    }
-
-    return 1;
 }

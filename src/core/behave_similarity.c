@@ -15,7 +15,7 @@
 
 static size_t behave_sim_next(const unsigned char *p, size_t len, size_t *i,
     unsigned char *c);
-static int behave_sim_cmp(const void *a, const void *b);
+static void behave_sim_sort(uint32_t *v, size_t n);
 
 
 /*
@@ -65,15 +65,45 @@ behave_sim_next(const unsigned char *p, size_t len, size_t *i, unsigned char *c)
 }
 
 
-static int
-behave_sim_cmp(const void *a, const void *b)
+/*
+ * LSD radix sort, four passes of eight bits: a few hundred hashes sort in
+ * well under a microsecond, where qsort()'s calls through a comparison
+ * function took several on every turn of a long conversation.
+ */
+
+static void
+behave_sim_sort(uint32_t *v, size_t n)
 {
-    uint32_t  x, y;
+    size_t    i, pass, count[256], sum, c;
+    uint32_t  tmp[BEHAVE_SIM_MAX_GRAMS], *src, *dst, *t;
 
-    x = *(const uint32_t *) a;
-    y = *(const uint32_t *) b;
+    src = v;
+    dst = tmp;
 
-    return (x > y) - (x < y);
+    for (pass = 0; pass < 32; pass += 8) {
+        memset(count, 0, sizeof(count));
+
+        for (i = 0; i < n; i++) {
+            count[(src[i] >> pass) & 0xff]++;
+        }
+
+        sum = 0;
+        for (i = 0; i < 256; i++) {
+            c = count[i];
+            count[i] = sum;
+            sum += c;
+        }
+
+        for (i = 0; i < n; i++) {
+            dst[count[(src[i] >> pass) & 0xff]++] = src[i];
+        }
+
+        t = src;
+        src = dst;
+        dst = t;
+    }
+
+    /* four passes: the result is back in v */
 }
 
 
@@ -120,7 +150,7 @@ behave_sim_prepare(const char *text, size_t len, behave_sim_set_t *set)
         set->grams[n++] = h;
     }
 
-    qsort(set->grams, n, sizeof(uint32_t), behave_sim_cmp);
+    behave_sim_sort(set->grams, n);
 
     /* keep each gram once */
     k = 0;

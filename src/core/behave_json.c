@@ -1,0 +1,369 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ */
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "behave_json.h"
+
+
+typedef behave_jw_t  behave_jbuf_t;
+
+
+static void behave_json_item(behave_jbuf_t *b, const cJSON *item);
+static void behave_json_string(behave_jbuf_t *b, const char *s);
+static int behave_jbuf_reserve(behave_jbuf_t *b, size_t n);
+static void behave_jbuf_put(behave_jbuf_t *b, const char *s, size_t n);
+
+
+char *
+behave_json_print(const cJSON *item, size_t *len)
+{
+    behave_jbuf_t  b;
+
+    if (!behave_jw_init(&b, 1024)) {
+        return NULL;
+    }
+
+    behave_json_item(&b, item);
+
+    return behave_jw_finish(&b, len);
+}
+
+
+int
+behave_jw_init(behave_jw_t *w, size_t cap)
+{
+    w->cap = cap;
+    w->len = 0;
+    w->failed = 0;
+    w->first = 1;
+    w->buf = malloc(cap);
+
+    return w->buf != NULL;
+}
+
+
+char *
+behave_jw_finish(behave_jw_t *w, size_t *len)
+{
+    if (w->failed || !behave_jbuf_reserve(w, 1)) {
+        free(w->buf);
+        return NULL;
+    }
+
+    w->buf[w->len] = '\0';
+
+    if (len != NULL) {
+        *len = w->len;
+    }
+
+    return w->buf;
+}
+
+
+/* a comma unless first, and "key": when a key is given */
+
+static void
+behave_jw_key(behave_jw_t *w, const char *key)
+{
+    if (!w->first) {
+        behave_jbuf_put(w, ",", 1);
+    }
+
+    w->first = 0;
+
+    if (key != NULL) {
+        behave_json_string(w, key);
+        behave_jbuf_put(w, ":", 1);
+    }
+}
+
+
+void
+behave_jw_open(behave_jw_t *w, const char *key)
+{
+    behave_jw_key(w, key);
+    behave_jbuf_put(w, "{", 1);
+    w->first = 1;
+}
+
+
+void
+behave_jw_close(behave_jw_t *w)
+{
+    behave_jbuf_put(w, "}", 1);
+    w->first = 0;
+}
+
+
+void
+behave_jw_open_array(behave_jw_t *w, const char *key)
+{
+    behave_jw_key(w, key);
+    behave_jbuf_put(w, "[", 1);
+    w->first = 1;
+}
+
+
+void
+behave_jw_close_array(behave_jw_t *w)
+{
+    behave_jbuf_put(w, "]", 1);
+    w->first = 0;
+}
+
+
+void
+behave_jw_string(behave_jw_t *w, const char *key, const char *v)
+{
+    behave_jw_key(w, key);
+    behave_json_string(w, v);
+}
+
+
+void
+behave_jw_number(behave_jw_t *w, const char *key, double v)
+{
+    char  num[32];
+
+    behave_jw_key(w, key);
+    behave_jbuf_put(w, num, behave_json_number(num, v));
+}
+
+
+void
+behave_jw_bool(behave_jw_t *w, const char *key, int v)
+{
+    behave_jw_key(w, key);
+    behave_jbuf_put(w, v ? "true" : "false", v ? 4 : 5);
+}
+
+
+void
+behave_jw_item(behave_jw_t *w, const char *key, const cJSON *item)
+{
+    behave_jw_key(w, key);
+    behave_json_item(w, item);
+}
+
+
+static int
+behave_jbuf_reserve(behave_jbuf_t *b, size_t n)
+{
+    char    *p;
+    size_t   cap;
+
+    if (b->failed) {
+        return 0;
+    }
+
+    if (b->len + n <= b->cap) {
+        return 1;
+    }
+
+    cap = b->cap * 2;
+    while (cap < b->len + n) {
+        cap *= 2;
+    }
+
+    p = realloc(b->buf, cap);
+    if (p == NULL) {
+        b->failed = 1;
+        return 0;
+    }
+
+    b->buf = p;
+    b->cap = cap;
+
+    return 1;
+}
+
+
+static void
+behave_jbuf_put(behave_jbuf_t *b, const char *s, size_t n)
+{
+    if (behave_jbuf_reserve(b, n)) {
+        memcpy(b->buf + b->len, s, n);
+        b->len += n;
+    }
+}
+
+
+/*
+ * Whole numbers up to 2^53 and numbers with at most six decimals are
+ * written digit by digit; anything else as "%.17g" (exact round trip).
+ * JSON has no NaN or infinity: they are written as null.
+ */
+
+size_t
+behave_json_number(char *buf, double v)
+{
+    char      tmp[24];
+    size_t    n, i, k;
+    int64_t   whole, frac;
+    double    scaled;
+    int       neg;
+
+    if (isnan(v) || isinf(v)) {
+        memcpy(buf, "null", 4);
+        return 4;
+    }
+
+    neg = v < 0;
+    scaled = fabs(v) * 1e6;
+
+    if (scaled >= 9007199254740992.0 || scaled != floor(scaled)) {
+        if (fabs(v) < 9007199254740992.0 && v == floor(v)) {
+            return (size_t) snprintf(buf, 32, "%.0f", v);
+        }
+
+        return (size_t) snprintf(buf, 32, "%.17g", v);
+    }
+
+    whole = (int64_t) scaled / 1000000;
+    frac = (int64_t) scaled % 1000000;
+    n = 0;
+
+    if (neg && (whole || frac)) {
+        buf[n++] = '-';
+    }
+
+    k = 0;
+    do {
+        tmp[k++] = (char) ('0' + whole % 10);
+        whole /= 10;
+    } while (whole);
+
+    while (k) {
+        buf[n++] = tmp[--k];
+    }
+
+    if (frac) {
+        buf[n++] = '.';
+
+        for (i = 0; i < 6; i++) {
+            tmp[i] = (char) ('0' + frac % 10);
+            frac /= 10;
+        }
+
+        /* tmp holds the six decimals backwards: skip trailing zeros */
+        for (k = 0; k < 6 && tmp[k] == '0'; k++) {
+            /* void */
+        }
+
+        for (i = 6; i > k; i--) {
+            buf[n++] = tmp[i - 1];
+        }
+    }
+
+    return n;
+}
+
+
+static void
+behave_json_string(behave_jbuf_t *b, const char *s)
+{
+    size_t               start, i;
+    char                 esc[8];
+    const unsigned char *p;
+
+    static const char  hex[] = "0123456789abcdef";
+
+    p = (const unsigned char *) s;
+    behave_jbuf_put(b, "\"", 1);
+    start = 0;
+
+    for (i = 0; p[i]; i++) {
+        if (p[i] >= 0x20 && p[i] != '"' && p[i] != '\\') {
+            continue;
+        }
+
+        behave_jbuf_put(b, s + start, i - start);
+        start = i + 1;
+
+        switch (p[i]) {
+        case '"':  behave_jbuf_put(b, "\\\"", 2); break;
+        case '\\': behave_jbuf_put(b, "\\\\", 2); break;
+        case '\n': behave_jbuf_put(b, "\\n", 2); break;
+        case '\r': behave_jbuf_put(b, "\\r", 2); break;
+        case '\t': behave_jbuf_put(b, "\\t", 2); break;
+        default:
+            memcpy(esc, "\\u00", 4);
+            esc[4] = hex[p[i] >> 4];
+            esc[5] = hex[p[i] & 0xf];
+            behave_jbuf_put(b, esc, 6);
+        }
+    }
+
+    behave_jbuf_put(b, s + start, i - start);
+    behave_jbuf_put(b, "\"", 1);
+}
+
+
+static void
+behave_json_item(behave_jbuf_t *b, const cJSON *item)
+{
+    char          num[32];
+    const cJSON  *c;
+
+    switch (item->type & 0xff) {
+
+    case cJSON_NULL:
+        behave_jbuf_put(b, "null", 4);
+        break;
+
+    case cJSON_False:
+        behave_jbuf_put(b, "false", 5);
+        break;
+
+    case cJSON_True:
+        behave_jbuf_put(b, "true", 4);
+        break;
+
+    case cJSON_Number:
+        behave_jbuf_put(b, num, behave_json_number(num, item->valuedouble));
+        break;
+
+    case cJSON_Raw:
+        if (item->valuestring != NULL) {
+            behave_jbuf_put(b, item->valuestring, strlen(item->valuestring));
+        }
+        break;
+
+    case cJSON_String:
+        behave_json_string(b, item->valuestring ? item->valuestring : "");
+        break;
+
+    case cJSON_Array:
+        behave_jbuf_put(b, "[", 1);
+        for (c = item->child; c; c = c->next) {
+            behave_json_item(b, c);
+            if (c->next) {
+                behave_jbuf_put(b, ",", 1);
+            }
+        }
+        behave_jbuf_put(b, "]", 1);
+        break;
+
+    case cJSON_Object:
+        behave_jbuf_put(b, "{", 1);
+        for (c = item->child; c; c = c->next) {
+            behave_json_string(b, c->string ? c->string : "");
+            behave_jbuf_put(b, ":", 1);
+            behave_json_item(b, c);
+            if (c->next) {
+                behave_jbuf_put(b, ",", 1);
+            }
+        }
+        behave_jbuf_put(b, "}", 1);
+        break;
+
+    default:
+        b->failed = 1;
+    }
+}

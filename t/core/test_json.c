@@ -1,0 +1,65 @@
+/*
+ * The compact printer: numbers, escapes, nesting, and a round trip of
+ * what it prints through cJSON's parser.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+
+#include "behave_json.h"
+#include "tap.h"
+
+
+static void
+num_is(double v, const char *want)
+{
+    char    buf[32];
+    size_t  n;
+
+    n = behave_json_number(buf, v);
+    buf[n] = '\0';
+    is_str(buf, want, "number %.17g prints as %s", v, want);
+}
+
+
+int
+main(void)
+{
+    char    *out;
+    cJSON   *root, *back;
+    size_t   len;
+
+    num_is(0, "0");
+    num_is(-0.0, "0");
+    num_is(42, "42");
+    num_is(-7, "-7");
+    num_is(0.25, "0.25");
+    num_is(-0.612, "-0.612");
+    num_is(1.5e-3, "0.0015");
+    num_is(1234567.125, "1234567.125");
+    num_is(9007199254740993.0, "9007199254740992");
+    num_is(1700000000123.0, "1700000000123");
+    num_is(0.1 + 0.2, "0.30000000000000004");
+    num_is(1.0 / 0.0, "null");
+
+    root = cJSON_Parse("{\"a\":[1,2.5,-3,true,false,null],"
+                       "\"s\":\"q\\\"b\\\\n\\n\\t\\u0001\\u00e9\","
+                       "\"o\":{},\"e\":[]}");
+    ok(root != NULL, "fixture parses");
+
+    out = behave_json_print(root, &len);
+    ok(out != NULL && len == strlen(out), "printed with its length");
+    is_str(out, "{\"a\":[1,2.5,-3,true,false,null],"
+                "\"s\":\"q\\\"b\\\\n\\n\\t\\u0001\xc3\xa9\","
+                "\"o\":{},\"e\":[]}", "compact output, escapes kept");
+
+    back = cJSON_Parse(out);
+    ok(back != NULL && cJSON_Compare(root, back, 1), "round trip equal");
+
+    cJSON_Delete(back);
+    cJSON_Delete(root);
+    free(out);
+
+    return tap_done();
+}
