@@ -111,7 +111,7 @@ static void behave_gw_load(behave_gw_fusion_t *f);
 static void behave_gw_intent(behave_gw_fusion_t *f);
 static void behave_gw_intent_text(const char *text, size_t len,
     double *score);
-static int behave_gw_cue_match(const behave_gw_cue_t *c, char words[3][64],
+static int behave_gw_cue_match(const behave_gw_cue_t *c, char phrase[3][200],
     size_t nwords);
 static cJSON *behave_gw_signals_json(behave_gw_fusion_t *f, int64_t ts);
 static cJSON *behave_gw_distribution_json(const double *p, size_t n,
@@ -1014,12 +1014,16 @@ behave_gw_intent(behave_gw_fusion_t *f)
 }
 
 
-/* adds each cue's weight once per occurrence, at most 3 per intent */
+/*
+ * Adds each cue's weight once per occurrence, at most 3 per intent.  The
+ * phrases of one, two and three words ending at each word are built once
+ * (no formatting in the loop): the cue table is compared against them.
+ */
 static void
 behave_gw_intent_text(const char *text, size_t len, double *score)
 {
-    char                words[3][64];
-    size_t              i, n;
+    char                words[3][64], phrase[3][200];
+    size_t              i, n, k, wl[3];
     behave_token_t      tok;
     behave_tokenizer_t  tz;
 
@@ -1035,13 +1039,27 @@ behave_gw_intent_text(const char *text, size_t len, double *score)
 
         /* words[0] is the newest word */
         memmove(words[1], words[0], sizeof(words[0]) * 2);
-        snprintf(words[0], sizeof(words[0]), "%s", tok.text);
+        memmove(&wl[1], &wl[0], sizeof(wl[0]) * 2);
+        wl[0] = strnlen(tok.text, sizeof(tok.text));
+        wl[0] = wl[0] < sizeof(words[0]) ? wl[0] : sizeof(words[0]) - 1;
+        memcpy(words[0], tok.text, wl[0]);
+        words[0][wl[0]] = '\0';
         n = n < 3 ? n + 1 : 3;
+
+        /* phrase[k] = the k + 1 newest words, oldest first */
+        memcpy(phrase[0], words[0], wl[0] + 1);
+
+        for (k = 1; k < n; k++) {
+            memcpy(phrase[k], words[k], wl[k]);
+            phrase[k][wl[k]] = ' ';
+            memcpy(phrase[k] + wl[k] + 1, phrase[k - 1],
+                   strlen(phrase[k - 1]) + 1);
+        }
 
         for (i = 0; i < sizeof(behave_gw_cues) / sizeof(behave_gw_cues[0]);
              i++)
         {
-            if (behave_gw_cue_match(&behave_gw_cues[i], words, n)) {
+            if (behave_gw_cue_match(&behave_gw_cues[i], phrase, n)) {
                 score[behave_gw_cues[i].intent] += behave_gw_cues[i].weight;
             }
         }
@@ -1055,12 +1073,11 @@ behave_gw_intent_text(const char *text, size_t len, double *score)
 
 /* does the cue end at the newest word? */
 static int
-behave_gw_cue_match(const behave_gw_cue_t *c, char words[3][64],
+behave_gw_cue_match(const behave_gw_cue_t *c, char phrase[3][200],
     size_t nwords)
 {
-    char        phrase[200];
-    size_t      k, len, clen;
-    const char *sp;
+    size_t       k, clen;
+    const char  *sp, *p;
 
     k = 1;
 
@@ -1072,21 +1089,14 @@ behave_gw_cue_match(const behave_gw_cue_t *c, char words[3][64],
         return 0;
     }
 
-    phrase[0] = '\0';
-    len = 0;
-
-    while (k-- > 0) {
-        len += snprintf(phrase + len, sizeof(phrase) - len, "%s%s",
-                        words[k], k ? " " : "");
-    }
-
+    p = phrase[k - 1];
     clen = strlen(c->cue);
 
     if (c->cue[clen - 1] == '*') {
-        return len >= clen - 1 && strncmp(phrase, c->cue, clen - 1) == 0;
+        return strncmp(p, c->cue, clen - 1) == 0;
     }
 
-    return strcmp(phrase, c->cue) == 0;
+    return strcmp(p, c->cue) == 0;
 }
 
 
