@@ -2,7 +2,7 @@
  * Copyright (C) ngx_http_behave_module authors
  *
  * Surface C: the webhook management API and the receiver of the voice
- * platforms' post-call webhooks.  docs/webhooks.md is the reference.
+ * platforms' post-call webhooks.  docs/API.md (Surface C) is the reference.
  *
  * Redis keys (tenants and ids are [A-Za-z0-9_.:@-], so neither can close
  * the hash tag; every key of a tenant shares the slot of {<tenant>}):

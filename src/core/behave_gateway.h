@@ -2,7 +2,7 @@
  * Copyright (C) ngx_http_behave_module authors
  *
  * Surface A, the gateway: the pure computations of the four POST
- * operations (spec 2.7, 4.1; docs/gateway.md documents every field).
+ * operations (spec 2.7, 4.1; docs/API.md (Surface A) documents every field).
  *
  * Every operation has the same shape:
  *

@@ -5,7 +5,7 @@
  * and analyze-behavior, or raw events analysed here the same way) and the
  * user's profile go through two tables: patterns detected, then rules
  * that turn patterns and needs into UI changes, layouts and a content
- * order.  docs/gateway.md lists both tables; keep them in step.
+ * order.  docs/API.md (Surface A) lists both tables; keep them in step.
  */
 
 #include <math.h>

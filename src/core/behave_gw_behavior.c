@@ -4,7 +4,7 @@
  * POST /api/v1/analyze-behavior: hesitation, attention and friction from
  * a session's interaction events (this request's plus the stored ones),
  * and suggestions from a rule table.  Every constant here is in
- * docs/gateway.md; keep them in step.
+ * docs/API.md (Surface A); keep them in step.
  *
  * Ownership: events point into the request's and the prior history's
  * cJSON trees (targets are not copied); everything allocated here is

@@ -5,7 +5,7 @@
  * annotate the query, drop every catalog model that breaks a constraint
  * (latency, cost, context window, capabilities) and rank the rest by a
  * weighted score whose weights the annotation moves: urgency favours
- * latency, cognitive load favours quality.  docs/gateway.md documents the
+ * latency, cognitive load favours quality.  docs/API.md (Surface A) documents the
  * heuristic, the formula and every field; keep them in step.
  */
 

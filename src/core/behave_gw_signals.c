@@ -4,7 +4,7 @@
  * POST /api/v1/behavioral-signals: voice prosody, facial expression
  * probabilities and text are each placed on the valence-arousal plane,
  * then fused with each modality's confidence as its weight.  The
- * constants and tables here are the ones docs/gateway.md documents; keep
+ * constants and tables here are the ones docs/API.md (Surface A) documents; keep
  * them in step.
  *
  * The file also holds the request field readers that every gateway
