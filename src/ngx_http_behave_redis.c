@@ -593,6 +593,13 @@ ngx_http_behave_redis_eval(ngx_http_request_t *r,
     cmd->timer.log = r->connection->log;
     ngx_add_timer(&cmd->timer, ngx_http_behave_redis.bmcf->redis_timeout);
 
+    /*
+     * The body has been read: watch the connection while Redis works, so
+     * a client that goes away ends the request (499) and its pool cleanup
+     * detaches this command.
+     */
+    r->read_event_handler = ngx_http_test_reading;
+
     return NGX_OK;
 }
 

@@ -217,6 +217,21 @@ for my $round (1, 2) {
     like($r->{body}, qr/^behave_workers_up 2$/m, 'two workers up');
 }
 
+# Redis down: the node-local limits apply, the operations still answer
+{
+    stop_redis();
+    my @st = map { req_json(POST => '/tight/api/v1/adaptive-ui', key => KEY_GATEWAY,
+                            body => { behavioral_data => {} }) } 1 .. 4;
+    is_deeply([map { $_->{status} } @st], [200, 200, 200, 429],
+              'Redis down: rpm=3 still holds, node-local');
+    is($st[0]{headers}{'ratelimit-limit'}, 3, 'RateLimit headers from the local window');
+    my $r = gw(GET => 'agent-status');
+    is($r->{json}{fleet}, 'local', 'agent-status: this node only');
+    ok((grep { $_->{state} eq 'degraded' } @{ $r->{json}{agents} }) >= 1,
+       'workers without Redis show as degraded');
+    start_redis();
+}
+
 # concurrency: one in flight per key, a second is refused at once
 {
     my $mute = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => $mute_port,

@@ -1,0 +1,59 @@
+#!/usr/bin/perl
+# A client that goes away while its Redis command is in flight: the
+# request ends (499), the late reply is dropped, the worker lives on.
+
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Behave::Test;
+use IO::Socket::INET;
+use Test::More;
+use Time::HiRes qw(sleep);
+
+# a Redis that accepts, reads, and answers only after a delay
+my $port = free_port();
+my $slow = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => $port,
+                                 Listen => 16, ReuseAddr => 1) or die $!;
+my $pid = fork // die;
+if (!$pid) {
+    my @keep;
+    while (my $s = $slow->accept) { push @keep, $s }
+    exit 0;
+}
+close $slow;
+
+start_nginx(workers => 1, http => <<"E2");
+    behave_redis 127.0.0.1:$port;
+    behave_redis_timeout 1500ms;
+    server {
+        listen 127.0.0.1:%%PORT%%;
+        behave_keys %%KEYS%%;
+        location = /v1/analyze { behave_analyze; }
+    }
+E2
+sleep 0.3;
+
+for my $round (1, 2) {
+    my $body = '{"message":"hello?","conversation_id":"abort-1"}';
+    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => nginx_port(),
+                                  Proto => 'tcp') or die $!;
+    print $s "POST /v1/analyze HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+        . KEY_ANALYZE . "\r\nContent-Type: application/json\r\nContent-Length: "
+        . length($body) . "\r\n\r\n$body";
+    sleep 0.3;
+    close $s;
+    sleep 0.5;
+    like(error_log(), qr/client prematurely closed connection/,
+         "round $round: the abort is noticed while Redis works");
+}
+
+sleep 2;    # past the timeout: the dropped commands' replies never come
+my $r = req_json(POST => '/v1/analyze', key => KEY_ANALYZE, body => { message => 'still alive?' });
+is($r->{status}, 200, 'the worker still answers');
+unlike(error_log(), qr/signal 11|exited on signal/, 'no worker crashed');
+check_error_log();
+
+kill 'KILL', $pid;
+waitpid($pid, 0);
+done_testing();
