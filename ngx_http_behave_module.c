@@ -588,10 +588,8 @@ ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_behave_main_conf_t *bmcf = conf;
 
-    u_char      buf[256];
-    ssize_t     n;
-    ngx_fd_t    fd;
-    ngx_str_t  *value, file;
+    char       *rv;
+    ngx_str_t  *value, file, text;
 
     if (bmcf->secret_key_set) {
         return "is duplicate";
@@ -600,31 +598,24 @@ ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     value = cf->args->elts;
     file = value[1];
 
-    if (ngx_conf_full_name(cf->cycle, &file, 1) != NGX_OK) {
-        return NGX_CONF_ERROR;
+    rv = ngx_http_behave_conf_read(cf, "behave_secret_key", &file, 256,
+                                   &text);
+    if (rv != NGX_CONF_OK) {
+        return rv;
     }
 
-    fd = ngx_open_file(file.data, NGX_FILE_RDONLY, NGX_FILE_OPEN, 0);
-    if (fd == NGX_INVALID_FILE) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
-                           "behave_secret_key: cannot open \"%V\"", &file);
-        return NGX_CONF_ERROR;
-    }
-
-    n = ngx_read_fd(fd, buf, sizeof(buf));
-    ngx_close_file(fd);
-
-    if (n < 0 || behave_master_key_parse((char *) buf, (size_t) n,
-                                         bmcf->secret_key) != 0)
+    if (behave_master_key_parse((char *) text.data, text.len,
+                                bmcf->secret_key)
+        != 0)
     {
-        ngx_explicit_memzero(buf, sizeof(buf));
+        ngx_explicit_memzero(text.data, text.len);
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
                            "behave_secret_key: \"%V\" must hold 64 hex "
                            "characters (openssl rand -hex 32)", &file);
         return NGX_CONF_ERROR;
     }
 
-    ngx_explicit_memzero(buf, sizeof(buf));
+    ngx_explicit_memzero(text.data, text.len);
     bmcf->secret_key_set = 1;
 
     return NGX_CONF_OK;
@@ -638,12 +629,8 @@ ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_behave_main_conf_t *bmcf = conf;
 
-    char                 errbuf[256];
-    u_char              *text;
-    ssize_t              n;
-    ngx_fd_t             fd;
-    ngx_str_t           *value, file;
-    ngx_file_info_t      fi;
+    char                 errbuf[256], *rv;
+    ngx_str_t           *value, file, text;
     ngx_pool_cleanup_t  *cln;
     behave_gw_catalog_t *cat;
 
@@ -654,36 +641,13 @@ ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     value = cf->args->elts;
     file = value[1];
 
-    if (ngx_conf_full_name(cf->cycle, &file, 1) != NGX_OK) {
-        return NGX_CONF_ERROR;
+    rv = ngx_http_behave_conf_read(cf, "behave_models", &file,
+                                   4 * 1024 * 1024, &text);
+    if (rv != NGX_CONF_OK) {
+        return rv;
     }
 
-    fd = ngx_open_file(file.data, NGX_FILE_RDONLY, NGX_FILE_OPEN, 0);
-    if (fd == NGX_INVALID_FILE) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
-                           "behave_models: cannot open \"%V\"", &file);
-        return NGX_CONF_ERROR;
-    }
-
-    if (ngx_fd_info(fd, &fi) == NGX_FILE_ERROR
-        || ngx_file_size(&fi) > 4 * 1024 * 1024)
-    {
-        ngx_close_file(fd);
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "behave_models: \"%V\" is unreadable or larger "
-                           "than 4m", &file);
-        return NGX_CONF_ERROR;
-    }
-
-    text = ngx_pnalloc(cf->temp_pool, (size_t) ngx_file_size(&fi) + 1);
-    n = text ? ngx_read_fd(fd, text, (size_t) ngx_file_size(&fi)) : -1;
-    ngx_close_file(fd);
-
-    if (n < 0) {
-        return NGX_CONF_ERROR;
-    }
-
-    if (behave_gw_catalog_load((char *) text, (size_t) n, &cat, errbuf,
+    if (behave_gw_catalog_load((char *) text.data, text.len, &cat, errbuf,
                                sizeof(errbuf))
         != 0)
     {

@@ -13,8 +13,6 @@
 #define NGX_HTTP_BEHAVE_KEYS_MAX_FILE  (4 * 1024 * 1024)
 
 
-static char *ngx_http_behave_keys_read(ngx_conf_t *cf, ngx_str_t *file,
-    ngx_str_t *text);
 static char *ngx_http_behave_keys_parse(ngx_conf_t *cf, ngx_str_t *file,
     ngx_str_t *text, ngx_array_t *keys);
 
@@ -26,11 +24,8 @@ ngx_http_behave_keys_load(ngx_conf_t *cf, ngx_str_t *file,
     char       *rv;
     ngx_str_t   text;
 
-    if (ngx_conf_full_name(cf->cycle, file, 1) != NGX_OK) {
-        return NGX_CONF_ERROR;
-    }
-
-    rv = ngx_http_behave_keys_read(cf, file, &text);
+    rv = ngx_http_behave_conf_read(cf, "behave_keys", file,
+                                   NGX_HTTP_BEHAVE_KEYS_MAX_FILE, &text);
     if (rv != NGX_CONF_OK) {
         return rv;
     }
@@ -41,58 +36,6 @@ ngx_http_behave_keys_load(ngx_conf_t *cf, ngx_str_t *file,
     }
 
     return ngx_http_behave_keys_parse(cf, file, &text, *keys);
-}
-
-
-static char *
-ngx_http_behave_keys_read(ngx_conf_t *cf, ngx_str_t *file, ngx_str_t *text)
-{
-    char             *rv;
-    ssize_t           n;
-    ngx_fd_t          fd;
-    ngx_file_info_t   fi;
-
-    fd = ngx_open_file(file->data, NGX_FILE_RDONLY, NGX_FILE_OPEN, 0);
-    if (fd == NGX_INVALID_FILE) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
-                           "behave_keys: cannot open \"%V\"", file);
-        return NGX_CONF_ERROR;
-    }
-
-    rv = NGX_CONF_ERROR;
-
-    if (ngx_fd_info(fd, &fi) == NGX_FILE_ERROR) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
-                           "behave_keys: cannot stat \"%V\"", file);
-        goto done;
-    }
-
-    if (ngx_file_size(&fi) > NGX_HTTP_BEHAVE_KEYS_MAX_FILE) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "behave_keys: \"%V\" is larger than 4m", file);
-        goto done;
-    }
-
-    text->len = (size_t) ngx_file_size(&fi);
-    text->data = ngx_pnalloc(cf->temp_pool, text->len + 1);
-    if (text->data == NULL) {
-        goto done;
-    }
-
-    n = ngx_read_fd(fd, text->data, text->len);
-
-    if (n < 0 || (size_t) n != text->len) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
-                           "behave_keys: cannot read \"%V\"", file);
-        goto done;
-    }
-
-    rv = NGX_CONF_OK;
-
-done:
-
-    ngx_close_file(fd);
-    return rv;
 }
 
 

@@ -20,6 +20,8 @@
 #include <ngx_core.h>
 #include <ngx_http.h>
 
+#include <cjson/cJSON.h>
+
 #include "behave_error.h"
 #include "behave_keys.h"
 
@@ -122,6 +124,8 @@ ngx_int_t ngx_http_behave_send_json(ngx_http_request_t *r, ngx_uint_t status,
     u_char *json, size_t len);
 ngx_int_t ngx_http_behave_send_error(ngx_http_request_t *r,
     behave_error_t *err);
+ngx_int_t ngx_http_behave_send_cjson(ngx_http_request_t *r, ngx_uint_t status,
+    cJSON *obj);
 ngx_int_t ngx_http_behave_fail(ngx_http_request_t *r, behave_err_e code,
     const char *message);
 ngx_int_t ngx_http_behave_add_header(ngx_http_request_t *r, const char *name,
@@ -134,6 +138,10 @@ ngx_int_t ngx_http_behave_check_body(ngx_http_request_t *r,
     size_t max_body_size, behave_error_t *err);
 ngx_int_t ngx_http_behave_body_string(ngx_http_request_t *r,
     size_t max_body_size, ngx_str_t *body);
+
+/* ngx_http_behave_util.c: a whole file at configuration time */
+char *ngx_http_behave_conf_read(ngx_conf_t *cf, const char *directive,
+    ngx_str_t *file, size_t max, ngx_str_t *text);
 
 /* ngx_http_behave_auth.c */
 char *ngx_http_behave_keys_load(ngx_conf_t *cf, ngx_str_t *file,

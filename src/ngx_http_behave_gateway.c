@@ -449,21 +449,7 @@ ngx_int_t
 ngx_http_behave_gateway_respond(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw, ngx_uint_t status, cJSON *resp)
 {
-    char       *json;
-    ngx_int_t   rc;
-
-    json = behave_json_print(resp, NULL);
-    cJSON_Delete(resp);
-
-    if (json == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    rc = ngx_http_behave_send_json(r, status, (u_char *) json,
-                                   ngx_strlen(json));
-    free(json);
-
-    return rc;
+    return ngx_http_behave_send_cjson(r, status, resp);
 }
 
 

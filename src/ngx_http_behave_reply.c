@@ -7,6 +7,8 @@
 
 #include "ngx_http_behave_common.h"
 
+#include "behave_json.h"
+
 
 ngx_int_t
 ngx_http_behave_send_json(ngx_http_request_t *r, ngx_uint_t status,
@@ -129,4 +131,32 @@ ngx_http_behave_method_not_allowed(ngx_http_request_t *r, const char *allow)
                      r->method_name.data, allow);
 
     return ngx_http_behave_send_error(r, &err);
+}
+
+
+/* sends obj (consumed; NULL means out of memory) as compact JSON */
+
+ngx_int_t
+ngx_http_behave_send_cjson(ngx_http_request_t *r, ngx_uint_t status,
+    cJSON *obj)
+{
+    char       *json;
+    size_t      len;
+    ngx_int_t   rc;
+
+    if (obj == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    json = behave_json_print(obj, &len);
+    cJSON_Delete(obj);
+
+    if (json == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    rc = ngx_http_behave_send_json(r, status, (u_char *) json, len);
+    free(json);
+
+    return rc;
 }

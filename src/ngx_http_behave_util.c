@@ -144,3 +144,68 @@ ngx_http_behave_find_header(ngx_http_request_t *r, ngx_str_t *name)
         }
     }
 }
+
+
+/*
+ * Reads a whole file named by a directive (relative to the prefix) into
+ * cf->temp_pool, NUL-terminated; files over max are refused.  Errors name
+ * the directive and the file.
+ */
+
+char *
+ngx_http_behave_conf_read(ngx_conf_t *cf, const char *directive,
+    ngx_str_t *file, size_t max, ngx_str_t *text)
+{
+    char             *rv;
+    ssize_t           n;
+    ngx_fd_t          fd;
+    ngx_file_info_t   fi;
+
+    if (ngx_conf_full_name(cf->cycle, file, 1) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+
+    fd = ngx_open_file(file->data, NGX_FILE_RDONLY, NGX_FILE_OPEN, 0);
+    if (fd == NGX_INVALID_FILE) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
+                           "%s: cannot open \"%V\"", directive, file);
+        return NGX_CONF_ERROR;
+    }
+
+    rv = NGX_CONF_ERROR;
+
+    if (ngx_fd_info(fd, &fi) == NGX_FILE_ERROR) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
+                           "%s: cannot stat \"%V\"", directive, file);
+        goto done;
+    }
+
+    if (ngx_file_size(&fi) > (off_t) max) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "%s: \"%V\" is larger than %uz bytes",
+                           directive, file, max);
+        goto done;
+    }
+
+    text->len = (size_t) ngx_file_size(&fi);
+    text->data = ngx_pnalloc(cf->temp_pool, text->len + 1);
+    if (text->data == NULL) {
+        goto done;
+    }
+
+    n = ngx_read_fd(fd, text->data, text->len);
+
+    if (n < 0 || (size_t) n != text->len) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
+                           "%s: cannot read \"%V\"", directive, file);
+        goto done;
+    }
+
+    text->data[text->len] = '\0';
+    rv = NGX_CONF_OK;
+
+done:
+
+    ngx_close_file(fd);
+    return rv;
+}

@@ -77,34 +77,6 @@ ngx_http_behave_webhooks_handler(ngx_http_request_t *r)
 }
 
 
-/* sends obj as JSON and deletes it */
-
-ngx_int_t
-ngx_http_behave_webhooks_send_cjson(ngx_http_request_t *r, ngx_uint_t status,
-    cJSON *obj)
-{
-    char       *json;
-    ngx_int_t   rc;
-
-    if (obj == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    json = behave_json_print(obj, NULL);
-    cJSON_Delete(obj);
-
-    if (json == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    rc = ngx_http_behave_send_json(r, status, (u_char *) json,
-                                   ngx_strlen(json));
-    free(json);
-
-    return rc;
-}
-
-
 /*
  * Our own failure: 503 with Retry-After, so that a platform retries and
  * a client knows it may.  Nothing was written when this is answered.

@@ -61,8 +61,6 @@ ngx_int_t ngx_http_behave_webhooks_receive(ngx_http_request_t *r,
     ngx_str_t *slug);
 
 /* ngx_http_behave_webhooks.c: helpers shared by both */
-ngx_int_t ngx_http_behave_webhooks_send_cjson(ngx_http_request_t *r,
-    ngx_uint_t status, cJSON *obj);
 ngx_int_t ngx_http_behave_webhooks_unavailable(ngx_http_request_t *r,
     const char *what, const char *reason);
 ngx_str_t *ngx_http_behave_webhooks_key(ngx_http_request_t *r,

@@ -473,7 +473,7 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
                   "behave: webhook endpoint %s created (%s)", m->id,
                   m->provider);
 
-    rc = ngx_http_behave_webhooks_send_cjson(r, NGX_HTTP_CREATED, o);
+    rc = ngx_http_behave_send_cjson(r, NGX_HTTP_CREATED, o);
 
     ngx_http_finalize_request(r, rc);
 }
@@ -583,7 +583,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
     }
 
     ngx_http_finalize_request(r,
-        ngx_http_behave_webhooks_send_cjson(r, NGX_HTTP_OK, o));
+        ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o));
 }
 
 
@@ -684,7 +684,7 @@ ngx_http_behave_wh_patch_reply(ngx_http_request_t *r, void *data,
     o = ngx_http_behave_wh_record(r, reply);
 
     ngx_http_finalize_request(r,
-        ngx_http_behave_webhooks_send_cjson(r, NGX_HTTP_OK, o));
+        ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o));
 }
 
 

@@ -676,7 +676,7 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
     cJSON_AddNumberToObject(o, "billed_annotations",
                             fresh ? (double) rv->sum.turns : 0);
 
-    rc = ngx_http_behave_webhooks_send_cjson(r, NGX_HTTP_OK, o);
+    rc = ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o);
 
     ngx_http_finalize_request(r, rc);
 }
@@ -707,7 +707,7 @@ ngx_http_behave_wh_acknowledge(ngx_http_request_t *r,
     cJSON_AddStringToObject(o, "reason", why);
     cJSON_AddNumberToObject(o, "billed_annotations", 0);
 
-    return ngx_http_behave_webhooks_send_cjson(r, NGX_HTTP_OK, o);
+    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o);
 }
 
 

@@ -14,7 +14,6 @@ use Time::HiRes qw(sleep time);
 
 start_redis();
 
-my $mute_port = free_port();
 start_nginx(http => <<"E2");
     behave_redis %%REDIS%%;
     behave_redis_timeout 100ms;
@@ -222,15 +221,7 @@ sub conv_id { 'c' . $$ . '-' . ++$n }
 
 # a Redis that accepts but never answers: timeout, degraded, in time
 {
-    my $mute = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => $mute_port,
-                                     Listen => 16, ReuseAddr => 1) or die $!;
-    my $pid = fork // die;
-    if (!$pid) {
-        my @keep;
-        while (my $s = $mute->accept) { push @keep, $s }
-        exit 0;
-    }
-    close $mute;
+    my ($mute_port, $pid) = start_mute_server();
     start_nginx(http => <<"E3");
     behave_redis 127.0.0.1:$mute_port;
     behave_redis_timeout 100ms;
@@ -250,8 +241,7 @@ E3
         ok($dt < 2, "round $round: answered in ${dt}s, bounded by the timeout");
     }
     check_error_log('mute redis');
-    kill 'KILL', $pid;
-    waitpid($pid, 0);
+    stop_mute_server($pid);
 }
 
 check_error_log();

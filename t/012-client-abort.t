@@ -11,17 +11,8 @@ use IO::Socket::INET;
 use Test::More;
 use Time::HiRes qw(sleep);
 
-# a Redis that accepts, reads, and answers only after a delay
-my $port = free_port();
-my $slow = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => $port,
-                                 Listen => 16, ReuseAddr => 1) or die $!;
-my $pid = fork // die;
-if (!$pid) {
-    my @keep;
-    while (my $s = $slow->accept) { push @keep, $s }
-    exit 0;
-}
-close $slow;
+# a Redis that accepts and reads, but never answers
+my ($port, $pid) = start_mute_server();
 
 start_nginx(workers => 1, http => <<"E2");
     behave_redis 127.0.0.1:$port;
@@ -54,6 +45,5 @@ is($r->{status}, 200, 'the worker still answers');
 unlike(error_log(), qr/signal 11|exited on signal/, 'no worker crashed');
 check_error_log();
 
-kill 'KILL', $pid;
-waitpid($pid, 0);
+stop_mute_server($pid);
 done_testing();

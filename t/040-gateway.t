@@ -12,7 +12,6 @@ use Test::More;
 use Time::HiRes qw(sleep time);
 
 start_redis();
-my $mute_port = free_port();
 
 start_nginx(http => <<"E2");
     behave_redis %%REDIS%%;
@@ -234,11 +233,7 @@ for my $round (1, 2) {
 
 # concurrency: one in flight per key, a second is refused at once
 {
-    my $mute = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => $mute_port,
-                                     Listen => 16, ReuseAddr => 1) or die $!;
-    my $pid = fork // die;
-    if (!$pid) { my @k; while (my $s = $mute->accept) { push @k, $s } exit 0 }
-    close $mute;
+    my ($mute_port, $pid) = start_mute_server();
     start_nginx(workers => 1, http => <<"E3");
     behave_redis 127.0.0.1:$mute_port;
     behave_redis_timeout 800ms;
@@ -264,8 +259,7 @@ E3
     waitpid($slow, 0);
     $r = gw(POST => 'adaptive-ui', { behavioral_data => {} });
     is($r->{status}, 200, 'once it finished, the place is free again');
-    kill 'KILL', $pid;
-    waitpid($pid, 0);
+    stop_mute_server($pid);
 }
 
 check_error_log();

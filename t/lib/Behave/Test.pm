@@ -25,7 +25,8 @@ use Exporter 'import';
 our @EXPORT = qw(
     $TOP $DATA free_port start_nginx stop_nginx start_redis stop_redis
     http req_json raw_request error_log keys_file decode_json_ok
-    check_error_log nginx_port redis_port redis_cli
+    check_error_log nginx_port redis_port redis_cli start_mute_server
+    stop_mute_server
     KEY_ANALYZE KEY_GATEWAY KEY_PORTAL KEY_ALL KEY_QUOTA KEY_OTHER
 );
 
@@ -44,7 +45,13 @@ my %state;
 my $owner = $$;
 
 # forked clients must not stop the servers of their parent
-END { if ($$ == $owner) { stop_nginx(); stop_redis(); } }
+END {
+    if ($$ == $owner) {
+        stop_nginx();
+        stop_redis();
+        stop_mute_server($_) for keys %{ $state{mute} // {} };
+    }
+}
 
 
 sub free_port {
@@ -193,6 +200,32 @@ sub stop_redis {
     my $pid = delete $state{redis_pid} or return;
     kill 'TERM', $pid;
     waitpid($pid, 0);
+}
+
+
+# a TCP server that accepts and reads but never answers (a hung Redis)
+
+sub start_mute_server {
+    my $port = free_port();
+    my $l = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => $port,
+                                  Listen => 16, ReuseAddr => 1) or die $!;
+    my $pid = fork // die "fork: $!";
+    if (!$pid) {
+        my @keep;
+        while (my $s = $l->accept) { push @keep, $s }
+        exit 0;
+    }
+    close $l;
+    $state{mute}{$pid} = 1;
+    return ($port, $pid);
+}
+
+
+sub stop_mute_server {
+    my ($pid) = @_;
+    kill 'KILL', $pid;
+    waitpid($pid, 0);
+    delete $state{mute}{$pid};
 }
 
 
