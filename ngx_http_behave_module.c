@@ -17,6 +17,7 @@
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_stats.h"
 #include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_webhooks.h"
 
 #include "behave_gateway.h"
 
@@ -555,6 +556,7 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
     ngx_http_behave_behavior_init();
     ngx_http_behave_agents_init();
     ngx_http_behave_trace_init();
+    ngx_http_behave_webhooks_init();
 
     return NGX_OK;
 }

@@ -106,6 +106,7 @@ typedef struct {
 
     unsigned                    sampled:1;
     unsigned                    error_replaced:1;
+    unsigned                    delivery:1;     /* a webhook delivery */
 } ngx_http_behave_ctx_t;
 
 
@@ -189,7 +190,7 @@ ngx_int_t ngx_http_behave_filter_init(ngx_conf_t *cf);
 /* ngx_http_behave_trace.c */
 void ngx_http_behave_trace_init(void);
 void ngx_http_behave_trace_begin(ngx_http_request_t *r,
-    ngx_http_behave_ctx_t *ctx);
+    ngx_http_behave_ctx_t *ctx, ngx_uint_t header);
 void ngx_http_behave_span(ngx_http_request_t *r, const char *name,
     double start_ms, const char *error);
 void ngx_http_behave_trace_record(ngx_http_request_t *r,

@@ -27,6 +27,7 @@
 
 
 #include "ngx_http_behave_prefilter.h"
+#include "ngx_http_behave_stats.h"
 
 #include "behave_extract.h"
 #include "behave_utf8.h"
@@ -213,11 +214,21 @@ ngx_http_behave_prefilter_handler(ngx_http_request_t *r)
 static void
 ngx_http_behave_prefilter_body(ngx_http_request_t *r)
 {
+    ngx_http_behave_ctx_t                 *bctx;
     ngx_http_behave_prefilter_ctx_t       *ctx;
     ngx_http_behave_prefilter_loc_conf_t  *plcf;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_prefilter_module);
     plcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_prefilter_module);
+
+    ngx_http_behave_stats_enter(r, NGX_HTTP_BEHAVE_STAT_PREFILTER);
+
+    /* with behave_prefilter_tenant the trace is kept for that tenant */
+    bctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    if (bctx != NULL && plcf->meter_key != NULL) {
+        bctx->key = plcf->meter_key;
+    }
 
     ctx->status = ngx_http_behave_prefilter_annotate(r, plcf, ctx);
     ctx->done = 1;

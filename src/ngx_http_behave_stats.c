@@ -109,7 +109,9 @@ ngx_http_behave_stats_enter(ngx_http_request_t *r,
 
     ctx->stat_surface = surface;
 
-    ngx_http_behave_trace_begin(r, ctx);
+    /* the pre-filter's answer is the upstream's: it is not marked */
+    ngx_http_behave_trace_begin(r, ctx,
+                                surface != NGX_HTTP_BEHAVE_STAT_PREFILTER);
 
     if (ngx_http_behave_stats_me != NULL) {
         (void) ngx_atomic_fetch_add(&ngx_http_behave_stats_me->inflight, 1);

@@ -57,7 +57,8 @@ ngx_http_behave_trace_init(void)
 /* called when a handler takes the request: the id and the response header */
 
 void
-ngx_http_behave_trace_begin(ngx_http_request_t *r, ngx_http_behave_ctx_t *ctx)
+ngx_http_behave_trace_begin(ngx_http_request_t *r, ngx_http_behave_ctx_t *ctx,
+    ngx_uint_t header)
 {
     u_char                        *p;
     ngx_str_t                      name = ngx_string("traceparent");
@@ -80,6 +81,10 @@ ngx_http_behave_trace_begin(ngx_http_request_t *r, ngx_http_behave_ctx_t *ctx)
     if (!ctx->sampled && bmcf->trace_sample > 0) {
         ctx->sampled = (double) ngx_random() / 2147483647.0
                        < bmcf->trace_sample;
+    }
+
+    if (!header) {
+        return;
     }
 
     p = ngx_pnalloc(r->pool, sizeof("00--01") + 32 + 16);

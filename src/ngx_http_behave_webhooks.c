@@ -13,11 +13,9 @@
 
 
 #include "ngx_http_behave_webhooks.h"
+#include "ngx_http_behave_stats.h"
 
 #include "behave_json.h"
-
-
-static ngx_uint_t  ngx_http_behave_webhooks_ready;
 
 
 void
@@ -28,27 +26,24 @@ ngx_http_behave_webhooks_init(void)
     ngx_http_behave_redis_script_init(&ngx_http_behave_wh_patch_script);
     ngx_http_behave_redis_script_init(&ngx_http_behave_wh_resolve_script);
     ngx_http_behave_redis_script_init(&ngx_http_behave_wh_commit_script);
-
-    ngx_http_behave_webhooks_ready = 1;
 }
 
 
 ngx_int_t
 ngx_http_behave_webhooks_handler(ngx_http_request_t *r)
 {
-    u_char     *p, *last;
-    ngx_str_t   slug;
+    u_char                 *p, *last;
+    ngx_str_t               slug;
+    ngx_http_behave_ctx_t  *ctx;
 
     static const size_t  plen = sizeof(NGX_HTTP_BEHAVE_WH_PATH) - 1;
 
-    /* the SHA-1s are a pure function of the sources: safe to redo */
-    if (!ngx_http_behave_webhooks_ready) {
-        ngx_http_behave_webhooks_init();
-    }
-
-    if (ngx_http_behave_get_ctx(r) == NULL) {
+    ctx = ngx_http_behave_get_ctx(r);
+    if (ctx == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
+
+    ngx_http_behave_stats_enter(r, NGX_HTTP_BEHAVE_STAT_WEBHOOKS);
 
     last = r->uri.data + r->uri.len;
     p = ngx_strlcasestrn(r->uri.data, last, (u_char *) NGX_HTTP_BEHAVE_WH_PATH,
@@ -64,6 +59,7 @@ ngx_http_behave_webhooks_handler(ngx_http_request_t *r)
         if (*p == '/' && p + 1 < last) {
             slug.data = p + 1;
             slug.len = last - p - 1;
+            ctx->delivery = 1;
             return ngx_http_behave_webhooks_receive(r, &slug);
         }
     }
@@ -86,7 +82,14 @@ ngx_int_t
 ngx_http_behave_webhooks_unavailable(ngx_http_request_t *r, const char *what,
     const char *reason)
 {
-    behave_error_t  err;
+    behave_error_t          err;
+    ngx_http_behave_ctx_t  *ctx;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    if (ctx != NULL && ctx->delivery) {
+        ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_FAILED);
+    }
 
     if (ngx_http_behave_add_header(r, "Retry-After",
                                    NGX_HTTP_BEHAVE_WH_RETRY_AFTER)

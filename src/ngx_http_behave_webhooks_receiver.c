@@ -24,6 +24,7 @@
 
 
 #include "ngx_http_behave_webhooks.h"
+#include "ngx_http_behave_stats.h"
 
 #include "behave_callsum.h"
 #include "behave_request.h"
@@ -297,6 +298,7 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     }
 
     if (!rv->active) {
+        ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_PAUSED);
         ngx_http_behave_wh_record(r, rv, "paused");
         return ngx_http_behave_wh_acknowledge(r, rv, "paused",
                    "the endpoint is paused: acknowledged, not processed");
@@ -465,6 +467,7 @@ ngx_http_behave_wh_process(ngx_http_request_t *r,
     }
 
     if (rv->call.kind != BEHAVE_EVENT_TRANSCRIPT) {
+        ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_IGNORED);
         ngx_http_behave_wh_record(r, rv, "ignored");
         return ngx_http_behave_wh_acknowledge(r, rv, "ignored",
                    "no call to analyse in this event: acknowledged, "
@@ -664,6 +667,9 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
         return;
     }
 
+    ngx_http_behave_stats_webhook(fresh ? NGX_HTTP_BEHAVE_WH_PROCESSED
+                                        : NGX_HTTP_BEHAVE_WH_DUPLICATE);
+
     if (fresh) {
         ngx_http_behave_wh_bill(r, rv, rv->sum.turns);
 
@@ -826,6 +832,8 @@ ngx_http_behave_wh_bill(ngx_http_request_t *r, ngx_http_behave_wh_recv_t *rv,
 static ngx_int_t
 ngx_http_behave_wh_unauthorized(ngx_http_request_t *r)
 {
+    ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_REJECTED);
+
     /* one answer for every refusal: a URL cannot be probed */
     return ngx_http_behave_fail(r, BEHAVE_ERR_UNAUTHORIZED,
                                 "the webhook signature could not be "

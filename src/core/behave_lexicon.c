@@ -6,6 +6,7 @@
 
 #include <string.h>
 #include "behave_lexicon.h"
+#include "behave_lexicon_ext.h"
 
 
 #define BEHAVE_LEX_STEM_MAX  48
@@ -34,11 +35,27 @@ behave_lex_hash(const char *key, size_t len, uint32_t seed)
 
 
 /*
+ * Every lookup of the annotator (words, phrases, emoji, inflections) comes
+ * here: an external lexicon (behave_lexicon_ext.h), when one is installed,
+ * answers first and falls back to the built-in one itself.
+ */
+const behave_lex_entry_t *
+behave_lex_find(const char *key, size_t len)
+{
+    if (behave_lex_overlay_current != NULL) {
+        return behave_lex_overlay_find(behave_lex_overlay_current, key, len);
+    }
+
+    return behave_lex_find_builtin(key, len);
+}
+
+
+/*
  * A perfect hash (see scripts/gen-lexicon): the bucket of the key gives
  * the seed, the seeded hash gives the only slot where the key can be.
  */
 const behave_lex_entry_t *
-behave_lex_find(const char *key, size_t len)
+behave_lex_find_builtin(const char *key, size_t len)
 {
     uint16_t                   s;
     uint32_t                   seed;

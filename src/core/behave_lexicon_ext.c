@@ -530,14 +530,14 @@ int
 behave_lex_overlay_parse(const char *text, size_t len,
     behave_lex_overlay_t **out, char *err, size_t errlen)
 {
-    size_t                 n, nf, klen, flen[BEHAVE_LEX_EXT_FIELDS + 1];
+    size_t                 i, nf, klen, flen[BEHAVE_LEX_EXT_FIELDS];
     unsigned               line, format_line, ntok;
     int                    format;
     double                 v, sd, max;
     char                   key[BEHAVE_LEX_EXT_KEY_MAX + 1];
     char                   q[BEHAVE_LEX_EXT_QUOTE + 4];
     const char            *p, *end, *eol, *next, *c;
-    const char            *f[BEHAVE_LEX_EXT_FIELDS + 1];
+    const char            *f[BEHAVE_LEX_EXT_FIELDS];
     const char            *fname;
     behave_lex_overlay_t  *ov;
 
@@ -594,25 +594,10 @@ behave_lex_overlay_parse(const char *text, size_t len,
             continue;
         }
 
-        /* split at tabs; one field more than allowed tells "too many" */
-        nf = 0;
-        c = p;
+        nf = 1;
 
-        for ( ;; ) {
-            f[nf] = c;
-            c = memchr(c, '\t', (size_t) (eol - c));
-            flen[nf] = (size_t) ((c ? c : eol) - f[nf]);
-            nf++;
-
-            if (c == NULL || nf == BEHAVE_LEX_EXT_FIELDS + 1) {
-                break;
-            }
-
-            c++;
-        }
-
-        if (c != NULL) {
-            nf++;   /* more fields still: only the count matters now */
+        for (c = p; c < eol; c++) {
+            nf += *c == '\t';
         }
 
         if (format == 0) {
@@ -644,6 +629,15 @@ behave_lex_overlay_parse(const char *text, size_t len,
                 "%zu tab-separated fields: expected 4 (VADER format, "
                 "detected on line %u)", nf, format_line);
             goto failed;
+        }
+
+        c = p;
+
+        for (i = 0; i < nf; i++) {
+            f[i] = c;
+            c = memchr(c, '\t', (size_t) (eol - c));
+            flen[i] = (size_t) ((c != NULL ? c : eol) - f[i]);
+            c = c != NULL ? c + 1 : eol;
         }
 
         behave_lex_ext_trim(&f[0], &flen[0]);
@@ -696,9 +690,6 @@ behave_lex_overlay_parse(const char *text, size_t len,
             goto failed;
         }
     }
-
-    n = ov->count;
-    (void) n;
 
     *out = ov;
     return 0;
