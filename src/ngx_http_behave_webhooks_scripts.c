@@ -23,7 +23,7 @@
  * retries with a new slug).
  */
 ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script = {
-    "webhook-create",
+    "redis.webhook-create",
     "if redis.call('SETNX', KEYS[1], ARGV[1] .. ' ' .. ARGV[2]) == 0 then\n"
     "    return 0\n"
     "end\n"
@@ -43,7 +43,7 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script = {
  * oldest endpoint first.
  */
 ngx_http_behave_redis_script_t  ngx_http_behave_wh_list_script = {
-    "webhook-list",
+    "redis.webhook-list",
     "local out = {}\n"
     "for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do\n"
     "    local ep = redis.call('HMGET', ARGV[1] .. 'ep:' .. id,\n"
@@ -65,7 +65,7 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_list_script = {
  * tenant's (it is then not in the tenant's key space at all).
  */
 ngx_http_behave_redis_script_t  ngx_http_behave_wh_patch_script = {
-    "webhook-patch",
+    "redis.webhook-patch",
     "if redis.call('EXISTS', KEYS[1]) == 0 then\n"
     "    return nil\n"
     "end\n"
@@ -86,7 +86,7 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_patch_script = {
  * secret }, or nil for an unknown slug.
  */
 ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script = {
-    "webhook-resolve",
+    "redis.webhook-resolve",
     "local v = redis.call('GET', KEYS[1])\n"
     "if not v then\n"
     "    return nil\n"
@@ -119,7 +119,7 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script = {
  * "duplicate" with the first one's summary.
  */
 ngx_http_behave_redis_script_t  ngx_http_behave_wh_commit_script = {
-    "webhook-commit",
+    "redis.webhook-commit",
     "local prev = redis.call('GET', KEYS[1])\n"
     "local outcome, seg, out\n"
     "if prev then\n"

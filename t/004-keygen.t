@@ -43,5 +43,13 @@ is($r->{status}, 200, 'the generated key authenticates');
 is($r->{json}{_meta}{tenant_remaining}, 4, 'with its quota');
 $r = req_json(POST => '/v1/analyze', key => $key2, body => { message => 'hello' });
 is($r->{status}, 200, 'so does the second');
+# a key added to the file works after "nginx -s reload", not before
+my $key3 = `$TOP/scripts/behave-keygen --tenant kg3 --file $file 2>/dev/null`;
+chomp $key3;
+is(req_json(POST => '/v1/analyze', key => $key3, body => { message => 'x' })->{status},
+   401, 'a key added since the configuration was read is unknown');
+reload_nginx();
+is(req_json(POST => '/v1/analyze', key => $key3, body => { message => 'x' })->{status},
+   200, 'after a reload it is known');
 check_error_log();
 done_testing();

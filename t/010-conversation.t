@@ -219,6 +219,14 @@ sub conv_id { 'c' . $$ . '-' . ++$n }
         or diag scalar(@lines) . ' lines';
 }
 
+# "nginx -s quit" does not wait for the Redis timers of idle workers
+{
+    check_error_log('conversations');
+    my $t = stop_nginx();
+    ok(defined $t && $t < 3, 'a graceful stop with Redis connected takes '
+                            . (defined $t ? sprintf('%.2fs', $t) : 'forever'));
+}
+
 # a Redis that accepts but never answers: timeout, degraded, in time
 {
     my ($mute_port, $pid) = start_mute_server();

@@ -26,7 +26,7 @@ our @EXPORT = qw(
     $TOP $DATA free_port start_nginx stop_nginx start_redis stop_redis
     http req_json raw_request error_log keys_file decode_json_ok
     check_error_log nginx_port redis_port redis_cli start_mute_server
-    stop_mute_server
+    stop_mute_server reload_nginx
     KEY_ANALYZE KEY_GATEWAY KEY_PORTAL KEY_ALL KEY_QUOTA KEY_OTHER
 );
 
@@ -163,16 +163,35 @@ CONF
 }
 
 
+# graceful stop (QUIT); returns the seconds it took, or undef if killed
+
 sub stop_nginx {
     my $pid = delete $state{nginx_pid} or return;
+    my $t0 = time;
     kill 'QUIT', $pid;
     my $deadline = time + 10;
     while (time < $deadline) {
-        return if waitpid($pid, WNOHANG) == $pid;
+        return time - $t0 if waitpid($pid, WNOHANG) == $pid;
         sleep 0.05;
     }
     kill 'KILL', $pid;
     waitpid($pid, 0);
+    return undef;
+}
+
+
+# "nginx -s reload": the master reads the configuration again
+sub reload_nginx {
+    my $pid = $state{nginx_pid} or die "no nginx";
+    my $before = () = error_log() =~ /start worker process/g;
+    kill 'HUP', $pid;
+    my $deadline = time + 10;
+    while (time < $deadline) {
+        my $now = () = error_log() =~ /start worker process/g;
+        last if $now > $before;
+        sleep 0.05;
+    }
+    sleep 0.3;
 }
 
 
