@@ -20,6 +20,7 @@
 #include "ngx_http_behave_webhooks.h"
 
 #include "behave_gateway.h"
+#include "behave_lexicon_ext.h"
 
 #include "behave_secretbox.h"
 
@@ -54,6 +55,9 @@ static char *ngx_http_behave_trace_sample(ngx_conf_t *cf, ngx_command_t *cmd,
 static char *ngx_http_behave_trace_retention(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
 static void ngx_http_behave_models_free(void *data);
+static char *ngx_http_behave_lexicon(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static void ngx_http_behave_lexicon_free(void *data);
 static char *ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd,
@@ -121,6 +125,13 @@ static ngx_command_t  ngx_http_behave_commands[] = {
     { ngx_string("behave_models"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
       ngx_http_behave_models,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_lexicon"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_http_behave_lexicon,
       NGX_HTTP_MAIN_CONF_OFFSET,
       0,
       NULL },
@@ -551,6 +562,16 @@ ngx_http_behave_redis_set(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 static ngx_int_t
 ngx_http_behave_init_module(ngx_cycle_t *cycle)
 {
+    ngx_http_behave_main_conf_t  *bmcf;
+
+    /*
+     * The external lexicon of this configuration, installed here, in the
+     * master, once the configuration is known to be good: workers forked
+     * from now on read it; a failed reload never installs its own.
+     */
+    bmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_behave_module);
+    behave_lex_overlay_install(bmcf ? bmcf->lexicon : NULL);
+
     ngx_http_behave_conversation_init();
     ngx_http_behave_limits_init();
     ngx_http_behave_behavior_init();
@@ -815,4 +836,66 @@ ngx_http_behave_trace_retention(ngx_conf_t *cf, ngx_command_t *cmd,
     }
 
     return NGX_CONF_OK;
+}
+
+
+/*
+ * behave_lexicon FILE: a VADER (token, mean, sd, ratings) or AFINN (token,
+ * score) file, scaled and merged over the built-in lexicon.
+ */
+
+static char *
+ngx_http_behave_lexicon(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_behave_main_conf_t *bmcf = conf;
+
+    char                   err[256], *rv;
+    ngx_str_t             *value, file, text;
+    ngx_pool_cleanup_t    *cln;
+    behave_lex_overlay_t  *ov;
+
+    if (bmcf->lexicon != NULL) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+    file = value[1];
+
+    rv = ngx_http_behave_conf_read(cf, "behave_lexicon", &file,
+                                   64 * 1024 * 1024, &text);
+    if (rv != NGX_CONF_OK) {
+        return rv;
+    }
+
+    if (behave_lex_overlay_parse((char *) text.data, text.len, &ov, err,
+                                 sizeof(err))
+        != 0)
+    {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "behave_lexicon: %V: %s",
+                           &file, err);
+        return NGX_CONF_ERROR;
+    }
+
+    cln = ngx_pool_cleanup_add(cf->pool, 0);
+    if (cln == NULL) {
+        behave_lex_overlay_free(ov);
+        return NGX_CONF_ERROR;
+    }
+
+    cln->handler = ngx_http_behave_lexicon_free;
+    cln->data = ov;
+    bmcf->lexicon = ov;
+
+    ngx_conf_log_error(NGX_LOG_NOTICE, cf, 0,
+                       "behave_lexicon: %uz terms from \"%V\"",
+                       behave_lex_overlay_count(ov), &file);
+
+    return NGX_CONF_OK;
+}
+
+
+static void
+ngx_http_behave_lexicon_free(void *data)
+{
+    behave_lex_overlay_free(data);
 }

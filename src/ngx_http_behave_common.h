@@ -48,6 +48,7 @@ typedef struct {
     ngx_uint_t                  secret_key_set;
 
     void                       *models;         /* behave_gw_catalog_t */
+    void                       *lexicon;        /* behave_lex_overlay_t */
     double                      trace_sample;
     ngx_uint_t                  trace_max_count;
     time_t                      trace_max_age;

@@ -10,7 +10,11 @@
  * the valence label cut points, score >= 0.30 positive, <= -0.25
  * negative).  support/messages.jsonl: exact and within-one accuracy per
  * dimension, confusion matrices, critical recall and false positives,
- * cultural tag precision and recall.  With -f, exits 1 when a figure is
+ * cultural tag precision and recall.  support/conversations.jsonl: each
+ * conversation replayed turn by turn (the history of a turn is the turns
+ * before it), precision and recall of each finding over the labelled turns
+ * (true: a positive, false: a negative, absent: not counted) and the
+ * accuracy of the recommended action.  With -f, exits 1 when a figure is
  * below its floor ("name value" lines).  -v lists every miss.
  */
 
@@ -22,9 +26,21 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 #include "behave_annotate.h"
+#include "behave_conversation.h"
+#include "behave_turn.h"
 
 
-#define EVAL_MAX_FIG  64
+#define EVAL_MAX_FIG    64
+#define EVAL_MAX_TURNS  64      /* turns replayed of one conversation */
+#define EVAL_NFIND      3       /* boolean findings */
+
+
+typedef struct {
+    int         tp;
+    int         fp;
+    int         fn;
+    int         tn;
+} eval_pr_t;
 
 
 typedef struct {
@@ -45,6 +61,9 @@ static char *eval_slurp(const char *path, size_t *len);
 static int eval_sentiment(eval_t *ev, const char *dir, const char *file,
     const char *tag);
 static int eval_support(eval_t *ev, const char *dir);
+static void eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr,
+    int *act_n, int *act_right);
+static int eval_conversations(eval_t *ev, const char *dir);
 static int eval_floors(eval_t *ev, const char *path);
 static double eval_now(void);
 
@@ -59,6 +78,10 @@ static const char  *eval_short[5] = {
 };
 
 static const int  eval_nvalues[5] = { 4, 5, 4, 4, 4 };
+
+static const char  *eval_findings[EVAL_NFIND] = {
+    "false_resolution", "repetition", "escalating"
+};
 
 
 static double
@@ -448,6 +471,176 @@ eval_support(eval_t *ev, const char *dir)
 }
 
 
+/*
+ * One conversation: every turn annotated once, then each labelled turn
+ * assessed with the turns before it as its history, as the module does
+ * when the turns arrive one by one.
+ */
+static void
+eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
+    int *act_right)
+{
+    int                    i, nt, t, k, want, got;
+    cJSON                 *id, *turns, *expect, *e, *msg, *spk, *w;
+    const char            *ids, *text;
+    behave_turn_t          tv[EVAL_MAX_TURNS];
+    behave_annotation_t    a;
+    behave_conv_result_t   r;
+
+    id = cJSON_GetObjectItem(conv, "id");
+    turns = cJSON_GetObjectItem(conv, "turns");
+    expect = cJSON_GetObjectItem(conv, "expect");
+    ids = cJSON_IsString(id) ? id->valuestring : "?";
+
+    if (!cJSON_IsArray(turns) || !cJSON_IsArray(expect)) {
+        return;
+    }
+
+    nt = cJSON_GetArraySize(turns);
+    if (nt > EVAL_MAX_TURNS) {
+        nt = EVAL_MAX_TURNS;
+    }
+
+    for (i = 0; i < nt; i++) {
+        e = cJSON_GetArrayItem(turns, i);
+        msg = cJSON_GetObjectItem(e, "message");
+        spk = cJSON_GetObjectItem(e, "speaker");
+        text = cJSON_IsString(msg) ? msg->valuestring : "";
+
+        behave_annotate(text, strlen(text), &a);
+        behave_turn_from_annotation(&tv[i],
+            cJSON_IsString(spk) && strcmp(spk->valuestring, "agent") == 0
+                ? BEHAVE_SPEAKER_AGENT : BEHAVE_SPEAKER_CUSTOMER,
+            text, strlen(text), &a, (uint64_t) i * 1000);
+    }
+
+    cJSON_ArrayForEach(e, expect) {
+        w = cJSON_GetObjectItem(e, "turn");
+        if (!cJSON_IsNumber(w) || w->valueint < 0 || w->valueint >= nt) {
+            continue;
+        }
+
+        t = w->valueint;
+        behave_conversation_assess(tv, (size_t) t, &tv[t], &r);
+
+        for (k = 0; k < EVAL_NFIND; k++) {
+            w = cJSON_GetObjectItem(e, eval_findings[k]);
+            if (!cJSON_IsBool(w)) {
+                continue;
+            }
+
+            want = cJSON_IsTrue(w);
+            got = k == 0 ? r.false_resolution
+                  : (k == 1 ? r.repetition : r.escalating);
+            got = !!got;
+
+            pr[k].tp += want && got;
+            pr[k].fp += !want && got;
+            pr[k].fn += want && !got;
+            pr[k].tn += !want && !got;
+
+            if (ev->verbose && want != got) {
+                printf("  %-4s turn %-2d %-16s want %-5s got %-5s "
+                       "(sim %.2f sev %d) | %.70s\n", ids, t,
+                       eval_findings[k], want ? "true" : "false",
+                       got ? "true" : "false", r.repetition_similarity,
+                       r.peak_severity, tv[t].text);
+            }
+        }
+
+        w = cJSON_GetObjectItem(e, "action");
+        if (cJSON_IsString(w)) {
+            (*act_n)++;
+
+            if (strcmp(w->valuestring, behave_action_name(r.action)) == 0) {
+                (*act_right)++;
+
+            } else if (ev->verbose) {
+                printf("  %-4s turn %-2d %-16s want %-8s got %-8s | %.70s\n",
+                       ids, t, "action", w->valuestring,
+                       behave_action_name(r.action), tv[t].text);
+            }
+        }
+    }
+}
+
+
+/*
+ * Precision over the turns where we report a finding, recall over the
+ * turns labelled with it; with nothing to divide by a figure is 1 (no
+ * false alarm, nothing missed), and the counts say so.
+ */
+static int
+eval_conversations(eval_t *ev, const char *dir)
+{
+    char        path[4096], name[64], *buf, *line, *next;
+    size_t      len;
+    int         k, nconv, act_n, act_right;
+    double      p, rc;
+    cJSON      *conv;
+    eval_pr_t   pr[EVAL_NFIND];
+
+    snprintf(path, sizeof(path), "%s/support/conversations.jsonl", dir);
+    buf = eval_slurp(path, &len);
+    if (buf == NULL) {
+        printf("\nconversations skipped (%s: %s)\n", path, strerror(errno));
+        return 0;
+    }
+
+    memset(pr, 0, sizeof(pr));
+    nconv = act_n = act_right = 0;
+
+    for (line = buf; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) {
+            *next++ = '\0';
+        }
+
+        conv = cJSON_Parse(line);
+        if (conv == NULL) {
+            continue;
+        }
+
+        eval_conv_one(ev, conv, pr, &act_n, &act_right);
+        nconv++;
+        cJSON_Delete(conv);
+    }
+
+    free(buf);
+
+    if (nconv == 0) {
+        printf("\nconversations: none read\n");
+        return 0;
+    }
+
+    printf("\nconversations n=%d (labelled turns, history = earlier turns)"
+           "\n", nconv);
+    printf("  %-17s %4s %4s %4s %4s %10s %8s\n", "finding", "tp", "fp",
+           "fn", "tn", "precision", "recall");
+
+    for (k = 0; k < EVAL_NFIND; k++) {
+        p = pr[k].tp + pr[k].fp ? (double) pr[k].tp / (pr[k].tp + pr[k].fp)
+                                : 1;
+        rc = pr[k].tp + pr[k].fn ? (double) pr[k].tp / (pr[k].tp + pr[k].fn)
+                                 : 1;
+
+        printf("  %-17s %4d %4d %4d %4d %10.3f %8.3f\n", eval_findings[k],
+               pr[k].tp, pr[k].fp, pr[k].fn, pr[k].tn, p, rc);
+
+        snprintf(name, sizeof(name), "conv_%s_p", eval_findings[k]);
+        eval_add(ev, name, p);
+        snprintf(name, sizeof(name), "conv_%s_r", eval_findings[k]);
+        eval_add(ev, name, rc);
+    }
+
+    printf("  action accuracy %.3f (%d/%d)\n",
+           act_n ? (double) act_right / act_n : 1, act_right, act_n);
+    eval_add(ev, "conv_action_acc", act_n ? (double) act_right / act_n : 1);
+
+    return 0;
+}
+
+
 static int
 eval_floors(eval_t *ev, const char *path)
 {
@@ -525,11 +718,11 @@ main(int argc, char **argv)
                    "amazon");
     eval_support(&ev, dir);
 
-    printf("\nconversations: skipped (conversation logic not built yet)\n");
+    eval_conversations(&ev, dir);
 
     printf("\nsummary\n");
     for (i = 0; i < ev.n; i++) {
-        printf("  %-22s %8.3f\n", ev.fig[i].name, ev.fig[i].value);
+        printf("  %-24s %8.3f\n", ev.fig[i].name, ev.fig[i].value);
     }
 
     if (floors != NULL && eval_floors(&ev, floors)) {
