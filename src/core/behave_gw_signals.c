@@ -345,9 +345,11 @@ behave_gw_string(const cJSON *obj, const char *path, const char *name,
 }
 
 
-int
-behave_gw_object(const cJSON *obj, const char *path, const char *name,
-    const cJSON **out, behave_error_t *err)
+/* a field that must be an object or an array: 1 found, 0 absent, -1 bad */
+
+static int
+behave_gw_container(const cJSON *obj, const char *path, const char *name,
+    int array, const cJSON **out, behave_error_t *err)
 {
     char          full[96];
     const cJSON  *item;
@@ -358,10 +360,11 @@ behave_gw_object(const cJSON *obj, const char *path, const char *name,
         return 0;
     }
 
-    if (!cJSON_IsObject(item)) {
+    if (array ? !cJSON_IsArray(item) : !cJSON_IsObject(item)) {
         behave_gw_path(full, sizeof(full), path, name);
         behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                         "field \"%s\" must be an object", full);
+                         "field \"%s\" must be %s", full,
+                         array ? "an array" : "an object");
         return -1;
     }
 
@@ -371,27 +374,18 @@ behave_gw_object(const cJSON *obj, const char *path, const char *name,
 
 
 int
+behave_gw_object(const cJSON *obj, const char *path, const char *name,
+    const cJSON **out, behave_error_t *err)
+{
+    return behave_gw_container(obj, path, name, 0, out, err);
+}
+
+
+int
 behave_gw_array(const cJSON *obj, const char *path, const char *name,
     const cJSON **out, behave_error_t *err)
 {
-    char          full[96];
-    const cJSON  *item;
-
-    item = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-    if (item == NULL || cJSON_IsNull(item)) {
-        return 0;
-    }
-
-    if (!cJSON_IsArray(item)) {
-        behave_gw_path(full, sizeof(full), path, name);
-        behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                         "field \"%s\" must be an array", full);
-        return -1;
-    }
-
-    *out = item;
-    return 1;
+    return behave_gw_container(obj, path, name, 1, out, err);
 }
 
 

@@ -245,11 +245,35 @@ behave_sha256_hex(const char *data, size_t len,
 }
 
 
+/* the event kind from the type's name: the providers differ in names only */
+
+static void
+behave_call_classify(behave_call_t *call, const char *transcript,
+    const char *audio, const char *failed)
+{
+    const char  *type;
+
+    type = call->event_type;
+
+    if (strcmp(type, transcript) == 0) {
+        call->kind = BEHAVE_EVENT_TRANSCRIPT;
+
+    } else if (strcmp(type, audio) == 0) {
+        call->kind = BEHAVE_EVENT_AUDIO_ONLY;
+
+    } else if (strcmp(type, failed) == 0) {
+        call->kind = BEHAVE_EVENT_FAILED_CALL;
+
+    } else {
+        call->kind = BEHAVE_EVENT_UNKNOWN;
+    }
+}
+
+
 static behave_err_e
 behave_call_elevenlabs(behave_call_t *call, const cJSON *root,
     behave_call_src_t *src, behave_error_t *err)
 {
-    const char    *type;
     const cJSON   *data;
     behave_err_e   rc;
 
@@ -259,20 +283,8 @@ behave_call_elevenlabs(behave_call_t *call, const cJSON *root,
         return rc;
     }
 
-    type = call->event_type;
-
-    if (strcmp(type, "post_call_transcription") == 0) {
-        call->kind = BEHAVE_EVENT_TRANSCRIPT;
-
-    } else if (strcmp(type, "post_call_audio") == 0) {
-        call->kind = BEHAVE_EVENT_AUDIO_ONLY;
-
-    } else if (strcmp(type, "call_initiation_failure") == 0) {
-        call->kind = BEHAVE_EVENT_FAILED_CALL;
-
-    } else {
-        call->kind = BEHAVE_EVENT_UNKNOWN;
-    }
+    behave_call_classify(call, "post_call_transcription", "post_call_audio",
+                         "call_initiation_failure");
 
     data = cJSON_GetObjectItemCaseSensitive(root, "data");
 
@@ -410,7 +422,6 @@ static behave_err_e
 behave_call_standard(behave_call_t *call, const cJSON *root,
     behave_call_src_t *src, behave_error_t *err)
 {
-    const char    *type;
     const cJSON   *data;
     behave_err_e   rc;
 
@@ -420,20 +431,8 @@ behave_call_standard(behave_call_t *call, const cJSON *root,
         return rc;
     }
 
-    type = call->event_type;
-
-    if (strcmp(type, "call.transcript") == 0) {
-        call->kind = BEHAVE_EVENT_TRANSCRIPT;
-
-    } else if (strcmp(type, "call.audio") == 0) {
-        call->kind = BEHAVE_EVENT_AUDIO_ONLY;
-
-    } else if (strcmp(type, "call.failed") == 0) {
-        call->kind = BEHAVE_EVENT_FAILED_CALL;
-
-    } else {
-        call->kind = BEHAVE_EVENT_UNKNOWN;
-    }
+    behave_call_classify(call, "call.transcript", "call.audio",
+                         "call.failed");
 
     data = cJSON_GetObjectItemCaseSensitive(root, "data");
 
