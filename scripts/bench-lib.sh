@@ -109,3 +109,11 @@ bench_ratio() {
     awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f\n", a / b;
                                      else print "n/a" }'
 }
+
+# the median of the numbers given as arguments
+bench_median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+        END { if (NR == 0) print "n/a";
+              else if (NR % 2) print v[(NR + 1) / 2];
+              else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
