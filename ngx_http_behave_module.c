@@ -321,6 +321,12 @@ ngx_http_behave_init_main_conf(ngx_conf_t *cf, void *conf)
 
     ngx_conf_init_size_value(bmcf->shm_size, NGX_HTTP_BEHAVE_SHM_DEFAULT);
     ngx_conf_init_msec_value(bmcf->redis_timeout, 50);
+
+    if (bmcf->redis_timeout == 0) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"behave_redis_timeout\" must be at least 1ms");
+        return NGX_CONF_ERROR;
+    }
     ngx_conf_init_uint_value(bmcf->trace_max_count, 10000);
     ngx_conf_init_value(bmcf->trace_max_age, 24 * 3600);
 

@@ -407,8 +407,9 @@ ngx_http_behave_fleet_add_node(ngx_http_behave_fleet_t *fl, cJSON *node,
             return;
         }
 
-        ngx_snprintf((u_char *) id, sizeof(id) - 1, "%s/%.0f%Z", name,
-                     cJSON_GetNumberValue(cJSON_GetObjectItem(w, "pid")));
+        *ngx_snprintf((u_char *) id, sizeof(id) - 1, "%s/%.0f", name,
+                      cJSON_GetNumberValue(cJSON_GetObjectItem(w, "pid")))
+            = '\0';
 
         cJSON_AddStringToObject(a, "id", id);
         cJSON_AddStringToObject(a, "node", name);

@@ -1,10 +1,11 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * nginx answers some requests itself before a content handler runs: a
- * body over client_max_body_size (413), a body sent too slowly (408).
- * In a behave location those answers are turned into the module's JSON
- * error shape, so clients parse one format whatever refused them.
+ * nginx answers a body over client_max_body_size itself, with an HTML
+ * 413, before a content handler runs.  In a behave location that answer
+ * is turned into the module's JSON error shape, so clients parse one
+ * format whatever refused them.  (A body sent too slowly gets no answer
+ * at all: nginx closes the connection.)
  */
 
 
@@ -56,18 +57,13 @@ ngx_http_behave_header_filter(ngx_http_request_t *r)
         return ngx_http_next_header_filter(r);
     }
 
-    if (r->headers_out.status == NGX_HTTP_REQUEST_ENTITY_TOO_LARGE) {
-        behave_error_set(&err, BEHAVE_ERR_TOO_LARGE,
-                         "the request body is larger than %zu bytes",
-                         blcf->max_body_size);
-
-    } else if (r->headers_out.status == NGX_HTTP_REQUEST_TIME_OUT) {
-        behave_error_set(&err, BEHAVE_ERR_TIMEOUT,
-                         "the request body was not received in time");
-
-    } else {
+    if (r->headers_out.status != NGX_HTTP_REQUEST_ENTITY_TOO_LARGE) {
         return ngx_http_next_header_filter(r);
     }
+
+    behave_error_set(&err, BEHAVE_ERR_TOO_LARGE,
+                     "the request body is larger than %zu bytes",
+                     blcf->max_body_size);
 
     ctx = ngx_http_behave_get_ctx(r);
     json = behave_error_json(&err, &len);
@@ -124,5 +120,6 @@ ngx_http_behave_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
         in->buf->file_pos = in->buf->file_last;
     }
 
-    return NGX_OK;
+    /* the JSON may still be waiting for the socket: let it be flushed */
+    return ngx_http_next_body_filter(r, NULL);
 }

@@ -20,6 +20,12 @@
  * ARGV: now_ms, rpm, tokens_per_day (0: none), cost, tokens TTL.
  * Returns {allowed, remaining, reset_s, retry_after_s, tokens_used, why}.
  */
+typedef struct {
+    ngx_http_request_t         *request;
+    u_char                      id[24];
+} ngx_http_behave_release_t;
+
+
 static ngx_http_behave_redis_script_t  ngx_http_behave_limits_script = {
     "redis.gateway-limits",
     "local now = tonumber(ARGV[1])\n"
@@ -73,12 +79,13 @@ ngx_http_behave_limits_init(void)
 ngx_int_t
 ngx_http_behave_limits_check(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 {
-    u_char              *p;
-    size_t               len[7];
-    time_t               now;
-    ngx_time_t          *tp;
-    const char          *argv[7], *reason;
-    ngx_pool_cleanup_t  *cln;
+    u_char                     *p;
+    size_t                      len[7];
+    time_t                      now;
+    ngx_time_t                 *tp;
+    const char                 *argv[7], *reason;
+    ngx_pool_cleanup_t         *cln;
+    ngx_http_behave_release_t  *rel;
 
     ngx_sprintf(gw->limit_id, "key:%*xs%Z", (size_t) 8, gw->key->hash);
 
@@ -95,14 +102,21 @@ ngx_http_behave_limits_check(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
         return NGX_OK;
     }
 
-    cln = ngx_pool_cleanup_add(r->pool, 0);
+    /*
+     * The place is given back when the request is freed; the cleanup
+     * keeps its own copy of the id, because an internal redirect (an
+     * error_page) clears the module context that holds gw.
+     */
+    cln = ngx_pool_cleanup_add(r->pool, sizeof(ngx_http_behave_release_t));
     if (cln == NULL) {
         ngx_http_behave_meter_concurrency(r, (char *) gw->limit_id, -1, 0);
         return NGX_ERROR;
     }
 
+    rel = cln->data;
+    rel->request = r;
+    ngx_memcpy(rel->id, gw->limit_id, sizeof(rel->id));
     cln->handler = ngx_http_behave_limits_release;
-    cln->data = r;
 
     if (!ngx_http_behave_redis_configured(r) || gw->limit.rpm == 0) {
         ngx_http_behave_limits_local(r, gw);
@@ -216,22 +230,15 @@ ngx_http_behave_limits_local(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 }
 
 
+/* the pool is being destroyed, but the request structure is still there */
+
 static void
 ngx_http_behave_limits_release(void *data)
 {
-    ngx_http_request_t    *r = data;
-    ngx_http_behave_ctx_t *ctx;
-    ngx_http_behave_gw_t  *gw;
+    ngx_http_behave_release_t  *rel = data;
 
-    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
-
-    if (ctx == NULL || ctx->surface == NULL) {
-        return;
-    }
-
-    gw = ctx->surface;
-
-    (void) ngx_http_behave_meter_concurrency(r, (char *) gw->limit_id, -1, 0);
+    (void) ngx_http_behave_meter_concurrency(rel->request, (char *) rel->id,
+                                             -1, 0);
 }
 
 

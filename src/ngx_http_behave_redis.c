@@ -35,6 +35,13 @@
 #define NGX_HTTP_BEHAVE_REDIS_BACKOFF_MAX   5000
 #define NGX_HTTP_BEHAVE_REDIS_LOG_INTERVAL  10
 
+/*
+ * Background commands (metering flushes, heartbeats, traces) have no
+ * request to time out: this many unanswered ones mean a Redis that
+ * accepts but does not answer, and the connection is dropped.
+ */
+#define NGX_HTTP_BEHAVE_REDIS_BG_MAX        256
+
 
 typedef enum {
     NGX_HTTP_BEHAVE_REDIS_OFF = 0,
@@ -55,6 +62,7 @@ typedef struct {
 
     time_t                          degraded_logged;
     ngx_uint_t                      degraded_suppressed;
+    ngx_uint_t                      bg_pending;
 } ngx_http_behave_redis_t;
 
 
@@ -368,8 +376,12 @@ ngx_http_behave_redis_drop(const char *why)
     rd->ac = NULL;
     rd->state = NGX_HTTP_BEHAVE_REDIS_OFF;
 
-    /* no reconnect from the disconnect callback: it is scheduled below */
-    redisAsyncSetDisconnectCallback(ac, NULL);
+    /*
+     * No reconnect from the disconnect callback: it is scheduled below.
+     * (redisAsyncSetDisconnectCallback() cannot unset a callback in
+     * hiredis 0.14, hence the field.)
+     */
+    ac->onDisconnect = NULL;
     redisAsyncFree(ac);
 
     ngx_http_behave_redis_schedule();
@@ -504,9 +516,12 @@ ngx_http_behave_redis_cleanup(void *data)
         ngx_http_behave_redis.conn = NULL;
     }
 
-    /* hiredis closes the fd itself */
-    c->fd = (ngx_socket_t) -1;
+    /*
+     * hiredis closes the fd itself; ngx_free_connection() still needs it
+     * to clear the files[] slot of fd-based event methods.
+     */
     ngx_free_connection(c);
+    c->fd = (ngx_socket_t) -1;
 }
 
 
@@ -615,6 +630,11 @@ ngx_http_behave_redis_command_bg(int argc, const char **argv,
         return NGX_DECLINED;
     }
 
+    if (ngx_http_behave_redis.bg_pending >= NGX_HTTP_BEHAVE_REDIS_BG_MAX) {
+        ngx_http_behave_redis_drop("background commands are not answered");
+        return NGX_DECLINED;
+    }
+
     cmd = ngx_http_behave_redis_cmd_new(NULL, 0, -1, argc, argv, argvlen);
     if (cmd == NULL) {
         return NGX_ERROR;
@@ -631,6 +651,8 @@ ngx_http_behave_redis_command_bg(int argc, const char **argv,
         ngx_free(cmd);
         return NGX_ERROR;
     }
+
+    ngx_http_behave_redis.bg_pending++;
 
     return NGX_OK;
 }
@@ -735,6 +757,7 @@ ngx_http_behave_redis_reply(redisAsyncContext *ac, void *r, void *privdata)
     ngx_http_behave_redis_cmd_t  *cmd = privdata;
 
     if (cmd->bg_done != NULL) {
+        ngx_http_behave_redis.bg_pending--;
         cmd->bg_done(reply, cmd->data);
         ngx_http_behave_redis_cmd_free(cmd);
         return;

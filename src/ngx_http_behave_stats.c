@@ -11,6 +11,7 @@
 
 
 static ngx_int_t ngx_http_behave_stats_log_handler(ngx_http_request_t *r);
+static void ngx_http_behave_stats_leave(void *data);
 static ngx_uint_t ngx_http_behave_stats_bucket(double ms);
 static void ngx_http_behave_stats_tick(ngx_http_behave_stats_t *st);
 
@@ -65,26 +66,44 @@ ngx_http_behave_stats_init(ngx_conf_t *cf)
 void
 ngx_http_behave_stats_init_process(ngx_cycle_t *cycle)
 {
+    ngx_uint_t                      i;
+    ngx_atomic_uint_t               pid;
     ngx_http_behave_main_conf_t    *bmcf;
     ngx_http_behave_stat_worker_t  *w;
 
     bmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_behave_module);
 
-    if (bmcf == NULL || bmcf->stats == NULL
-        || ngx_worker >= NGX_HTTP_BEHAVE_STAT_WORKERS)
-    {
+    if (bmcf == NULL || bmcf->stats == NULL) {
         return;
     }
 
     ngx_http_behave_stats_shm = bmcf->stats;
 
-    /* a new worker takes over the slot of the one it replaces */
-    w = &bmcf->stats->workers[ngx_worker];
-    ngx_memzero(w, sizeof(ngx_http_behave_stat_worker_t));
-    w->pid = ngx_pid;
-    w->started = ngx_time();
+    /*
+     * A slot per live process, claimed by pid: after a reload the old
+     * workers still drain into their own slots while the new ones start.
+     * With more workers than slots, the extra ones count only the totals.
+     */
+    for (i = 0; i < NGX_HTTP_BEHAVE_STAT_WORKERS; i++) {
+        w = &bmcf->stats->workers[i];
+        pid = w->pid;
 
-    ngx_http_behave_stats_me = w;
+        if (pid != 0 && kill((ngx_pid_t) pid, 0) == 0) {
+            continue;
+        }
+
+        if (ngx_atomic_cmp_set(&w->pid, pid, ngx_pid)) {
+            w->started = ngx_time();
+            w->requests = 0;
+            w->errors = 0;
+            w->inflight = 0;
+            w->redis_up = 0;
+            ngx_memzero((void *) w->buckets, sizeof(w->buckets));
+
+            ngx_http_behave_stats_me = w;
+            return;
+        }
+    }
 }
 
 
@@ -99,6 +118,7 @@ void
 ngx_http_behave_stats_enter(ngx_http_request_t *r,
     ngx_http_behave_stat_surface_e surface)
 {
+    ngx_pool_cleanup_t     *cln;
     ngx_http_behave_ctx_t  *ctx;
 
     ctx = ngx_http_behave_get_ctx(r);
@@ -109,13 +129,34 @@ ngx_http_behave_stats_enter(ngx_http_request_t *r,
 
     ctx->stat_surface = surface;
 
+    /*
+     * In flight until the request is freed: a pool cleanup, because an
+     * internal redirect clears the module context the log phase would
+     * need.
+     */
+    if (ngx_http_behave_stats_me != NULL) {
+        cln = ngx_pool_cleanup_add(r->pool, 0);
+
+        if (cln != NULL) {
+            cln->handler = ngx_http_behave_stats_leave;
+            cln->data = ngx_http_behave_stats_me;
+            (void) ngx_atomic_fetch_add(&ngx_http_behave_stats_me->inflight,
+                                        1);
+        }
+    }
+
     /* the pre-filter's answer is the upstream's: it is not marked */
     ngx_http_behave_trace_begin(r, ctx,
                                 surface != NGX_HTTP_BEHAVE_STAT_PREFILTER);
+}
 
-    if (ngx_http_behave_stats_me != NULL) {
-        (void) ngx_atomic_fetch_add(&ngx_http_behave_stats_me->inflight, 1);
-    }
+
+static void
+ngx_http_behave_stats_leave(void *data)
+{
+    ngx_http_behave_stat_worker_t  *w = data;
+
+    (void) ngx_atomic_fetch_add(&w->inflight, -1);
 }
 
 
@@ -132,7 +173,7 @@ ngx_http_behave_stats_log_handler(ngx_http_request_t *r)
     w = ngx_http_behave_stats_me;
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
-    if (st == NULL || w == NULL || ctx == NULL
+    if (st == NULL || ctx == NULL
         || ctx->stat_surface == NGX_HTTP_BEHAVE_STAT_NONE || r != r->main)
     {
         return NGX_OK;
@@ -148,12 +189,13 @@ ngx_http_behave_stats_log_handler(ngx_http_request_t *r)
     (void) ngx_atomic_fetch_add(&st->latency_us[s], (ngx_atomic_int_t)
                                                     (ms * 1000));
 
-    (void) ngx_atomic_fetch_add(&w->requests, 1);
-    (void) ngx_atomic_fetch_add(&w->buckets[b], 1);
-    (void) ngx_atomic_fetch_add(&w->inflight, -1);
+    if (w != NULL) {
+        (void) ngx_atomic_fetch_add(&w->requests, 1);
+        (void) ngx_atomic_fetch_add(&w->buckets[b], 1);
 
-    if (cls == 5) {
-        (void) ngx_atomic_fetch_add(&w->errors, 1);
+        if (cls == 5) {
+            (void) ngx_atomic_fetch_add(&w->errors, 1);
+        }
     }
 
     ngx_http_behave_stats_tick(st);

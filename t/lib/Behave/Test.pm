@@ -26,7 +26,7 @@ our @EXPORT = qw(
     $TOP $DATA free_port start_nginx stop_nginx start_redis stop_redis
     http req_json raw_request error_log keys_file decode_json_ok
     check_error_log nginx_port redis_port redis_cli start_mute_server
-    stop_mute_server reload_nginx
+    stop_mute_server reload_nginx nginx_prefix
     KEY_ANALYZE KEY_GATEWAY KEY_PORTAL KEY_ALL KEY_QUOTA KEY_OTHER
 );
 
@@ -257,6 +257,7 @@ sub redis_cli {
 
 
 sub nginx_port { $state{port} }
+sub nginx_prefix { $state{prefix} }
 sub redis_port { $state{redis_port} }
 
 
