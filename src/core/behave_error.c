@@ -28,7 +28,6 @@ static const behave_error_def_t  behave_errors[BEHAVE_ERR_LAST] = {
     [BEHAVE_ERR_FORBIDDEN]       = { 403, "forbidden" },
     [BEHAVE_ERR_NOT_FOUND]       = { 404, "not_found" },
     [BEHAVE_ERR_METHOD]          = { 405, "method_not_allowed" },
-    [BEHAVE_ERR_TIMEOUT]         = { 408, "request_timeout" },
     [BEHAVE_ERR_CONFLICT]        = { 409, "conflict" },
     [BEHAVE_ERR_TOO_LARGE]       = { 413, "payload_too_large" },
     [BEHAVE_ERR_MEDIA_TYPE]      = { 415, "unsupported_media_type" },
