@@ -228,6 +228,7 @@ ngx_http_behave_prefilter_body(ngx_http_request_t *r)
 
     if (bctx != NULL && plcf->meter_key != NULL) {
         bctx->key = plcf->meter_key;
+        ngx_http_behave_trace_begin(r, bctx, 0);
     }
 
     ctx->status = ngx_http_behave_prefilter_annotate(r, plcf, ctx);

@@ -145,9 +145,13 @@ ngx_http_behave_stats_enter(ngx_http_request_t *r,
         }
     }
 
-    /* the pre-filter's answer is the upstream's: it is not marked */
-    ngx_http_behave_trace_begin(r, ctx,
-                                surface != NGX_HTTP_BEHAVE_STAT_PREFILTER);
+    /*
+     * The pre-filter's answer is the upstream's: it is not marked, and its
+     * trace begins only when it has a tenant to be kept for.
+     */
+    if (surface != NGX_HTTP_BEHAVE_STAT_PREFILTER) {
+        ngx_http_behave_trace_begin(r, ctx, 1);
+    }
 }
 
 
