@@ -43,17 +43,8 @@ bench_nginx_start "
 body=$BENCH_PREFIX/prefilter.json
 printf '%s' '{"model":"gpt-4o-mini","messages":[{"role":"system","content":"You are a helpful assistant for an online shop."},{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello! How can I help?"},{"role":"user","content":"I was charged twice for my order and nobody answers my emails, please fix it today"}]}' > "$body"
 
-best_on=0; best_off=0
-ratios=()
-for round in 1 2 3 4 5; do
-    off=$(bench_wrk "http://127.0.0.1:$BENCH_PORT/off/v1/chat/completions" "$body")
-    on=$(bench_wrk "http://127.0.0.1:$BENCH_PORT/on/v1/chat/completions" "$body")
-    echo "round $round: prefilter off $off req/s, on $on req/s, ratio $(bench_ratio "$on" "$off")"
-    ratios+=("$(bench_ratio "$on" "$off")")
-    best_on=$(awk -v x="$on" -v y="$best_on" 'BEGIN { print (x > y) ? x : y }')
-    best_off=$(awk -v x="$off" -v y="$best_off" 'BEGIN { print (x > y) ? x : y }')
-done
-echo "prefilter on/off (best of 5 each): $(bench_ratio "$best_on" "$best_off") (target >= 0.90)"
-echo "prefilter on/off (median of 5 interleaved rounds): $(bench_median "${ratios[@]}")"
+bench_interleave "prefilter on/off" ">= 0.90" \
+    "http://127.0.0.1:$BENCH_PORT/off/v1/chat/completions" \
+    "http://127.0.0.1:$BENCH_PORT/on/v1/chat/completions" "$body"
 grep -E "\[(alert|crit|emerg)\]" "$BENCH_PREFIX/logs/error.log" || true
 bench_nginx_stop

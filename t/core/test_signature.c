@@ -12,6 +12,7 @@
 #include <openssl/hmac.h>
 
 #include "tap.h"
+#include "testdata.h"
 #include "behave_signature.h"
 #include "behave_secretbox.h"
 
@@ -106,44 +107,7 @@ el_verify(const char *hdr, const char *b, size_t len, const char *secret,
 static char *
 load(const char *name, size_t *len)
 {
-    FILE        *f;
-    char         path[1024], *buf;
-    long         n;
-    const char  *dir, *p, *file;
-
-    file = __FILE__;
-    dir = getenv("BEHAVE_DATA");
-
-    if (dir != NULL) {
-        snprintf(path, sizeof(path), "%s/voice/%s", dir, name);
-
-    } else {
-        /* <repo>/t/core/test_x.c -> <repo>/../shared/data */
-        p = strstr(file, "t/core/");
-        if (p == NULL || p == file) {
-            snprintf(path, sizeof(path), "../shared/data/voice/%s", name);
-
-        } else {
-            snprintf(path, sizeof(path), "%.*s../shared/data/voice/%s",
-                     (int) (p - file), file, name);
-        }
-    }
-
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-
-    buf = malloc((size_t) n + 1);
-    *len = fread(buf, 1, (size_t) n, f);
-    buf[*len] = '\0';
-    fclose(f);
-
-    return buf;
+    return testdata_load("voice", name, len);
 }
 
 
