@@ -100,6 +100,7 @@ behave_match(behave_stream_t *s, unsigned k0,
 {
     size_t                     klen;
     unsigned                   k, best;
+    uint32_t                   h, h0;
     char                       key[BEHAVE_KEY];
     behave_token_t            *t;
     const behave_lex_entry_t  *e;
@@ -110,12 +111,14 @@ behave_match(behave_stream_t *s, unsigned k0,
 
     memcpy(key, t->text, t->len);
     klen = t->len;
-    e = behave_lex_find(key, klen);
+    h = behave_lex_hash(key, klen);
+    e = behave_lex_find_hashed(key, klen, h);
 
     if (e == NULL && t->alt_len) {
         memcpy(key, t->alt, t->alt_len);
         klen = t->alt_len;
-        e = behave_lex_find(key, klen);
+        h = behave_lex_hash(key, klen);
+        e = behave_lex_find_hashed(key, klen, h);
     }
 
     if (e != NULL && !(e->flags & BEHAVE_LEX_PREFIX)) {
@@ -123,6 +126,7 @@ behave_match(behave_stream_t *s, unsigned k0,
         best = 1;
     }
 
+    /* a phrase's hash goes on from its prefix's */
     for (k = 1; e != NULL && (e->flags & BEHAVE_LEX_MORE)
                 && k < BEHAVE_PHRASE; k++)
     {
@@ -135,15 +139,18 @@ behave_match(behave_stream_t *s, unsigned k0,
         }
 
         key[klen++] = ' ';
+        h0 = behave_lex_hash_step(h, ' ');
         memcpy(key + klen, t->text, t->len);
         klen += t->len;
+        h = behave_lex_hash_more(h0, t->text, t->len);
 
-        e = behave_lex_find(key, klen);
+        e = behave_lex_find_hashed(key, klen, h);
         if (e == NULL && t->alt_len) {
             klen -= t->len;
             memcpy(key + klen, t->alt, t->alt_len);
             klen += t->alt_len;
-            e = behave_lex_find(key, klen);
+            h = behave_lex_hash_more(h0, t->alt, t->alt_len);
+            e = behave_lex_find_hashed(key, klen, h);
         }
 
         if (e != NULL && !(e->flags & BEHAVE_LEX_PREFIX)) {
@@ -154,7 +161,8 @@ behave_match(behave_stream_t *s, unsigned k0,
 
     if (best == 0) {
         t = behave_peek(s, k0);
-        *found = behave_lex_find_word(t->text, t->len);
+        /* the word as written was looked up first thing above */
+        *found = behave_lex_find_stem(t->text, t->len);
         if (*found == NULL && t->alt_len) {
             *found = behave_lex_find_word(t->alt, t->alt_len);
         }

@@ -16,8 +16,10 @@ typedef behave_jw_t  behave_jbuf_t;
 
 static void behave_json_item(behave_jbuf_t *b, const cJSON *item);
 static void behave_json_string(behave_jbuf_t *b, const char *s);
-static int behave_jbuf_reserve(behave_jbuf_t *b, size_t n);
-static void behave_jbuf_put(behave_jbuf_t *b, const char *s, size_t n);
+static int behave_jbuf_grow(behave_jbuf_t *b, size_t n);
+static inline int behave_jbuf_reserve(behave_jbuf_t *b, size_t n);
+static inline void behave_jbuf_put(behave_jbuf_t *b, const char *s,
+    size_t n);
 
 
 char *
@@ -152,18 +154,26 @@ behave_jw_item(behave_jw_t *w, const char *key, const cJSON *item)
 }
 
 
-static int
+/* the common case stays inline: the buffer starts large enough */
+static inline int
 behave_jbuf_reserve(behave_jbuf_t *b, size_t n)
+{
+    if (b->len + n <= b->cap) {
+        return 1;
+    }
+
+    return behave_jbuf_grow(b, n);
+}
+
+
+static int
+behave_jbuf_grow(behave_jbuf_t *b, size_t n)
 {
     char    *p;
     size_t   cap;
 
     if (b->failed) {
         return 0;
-    }
-
-    if (b->len + n <= b->cap) {
-        return 1;
     }
 
     cap = b->cap * 2;
@@ -184,7 +194,7 @@ behave_jbuf_reserve(behave_jbuf_t *b, size_t n)
 }
 
 
-static void
+static inline void
 behave_jbuf_put(behave_jbuf_t *b, const char *s, size_t n)
 {
     if (behave_jbuf_reserve(b, n)) {
@@ -265,43 +275,168 @@ behave_json_number(char *buf, double v)
 }
 
 
+void
+behave_jw_append_slow(behave_jw_t *w, const char *s, size_t n)
+{
+    behave_jbuf_put(w, s, n);
+}
+
+
+void
+behave_jw_value_string(behave_jw_t *w, const char *v)
+{
+    behave_json_string(w, v);
+}
+
+
+void
+behave_jw_value_number(behave_jw_t *w, double v)
+{
+    char  num[32];
+
+    behave_jbuf_put(w, num, behave_json_number(num, v));
+}
+
+
+/*
+ * Integer arithmetic on thousandths: the same digits as
+ * behave_json_number(behave_round3(v)) without the general case's work.
+ */
+void
+behave_jw_value_fixed3(behave_jw_t *w, double v)
+{
+    char      buf[32], *p;
+    int64_t   m;
+    uint64_t  u;
+    unsigned  frac;
+
+    if (!(v > -9.0e12 && v < 9.0e12)) {
+        behave_jw_value_number(w, v);
+        return;
+    }
+
+    m = llround(v * 1000.0);
+    u = m < 0 ? (uint64_t) -m : (uint64_t) m;
+    frac = (unsigned) (u % 1000);
+    u /= 1000;
+
+    p = buf + sizeof(buf);
+
+    if (frac) {
+        if (frac % 10 == 0) {
+            frac /= 10;
+            if (frac % 10 == 0) {
+                frac /= 10;
+                *--p = (char) ('0' + frac);
+            } else {
+                *--p = (char) ('0' + frac % 10);
+                *--p = (char) ('0' + frac / 10);
+            }
+        } else {
+            *--p = (char) ('0' + frac % 10);
+            *--p = (char) ('0' + frac / 10 % 10);
+            *--p = (char) ('0' + frac / 100);
+        }
+
+        *--p = '.';
+    }
+
+    do {
+        *--p = (char) ('0' + u % 10);
+        u /= 10;
+    } while (u);
+
+    if (m < 0) {
+        *--p = '-';
+    }
+
+    behave_jbuf_put(w, p, (size_t) (buf + sizeof(buf) - p));
+}
+
+
+/*
+ * Nonzero when none of the eight bytes needs an escape (a control byte,
+ * '"' or '\\'): the bit tricks test all eight at once.
+ */
+static inline int
+behave_json_plain8(uint64_t x)
+{
+    uint64_t  q, bs, t;
+
+    const uint64_t  ones = 0x0101010101010101ull;
+
+    q = x ^ (ones * '"');
+    bs = x ^ (ones * '\\');
+    t = ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs);
+
+    return (t & (ones * 0x80)) == 0;
+}
+
+
+/*
+ * Room for the worst case is made once (every byte as \u00XX), so that the
+ * loops write straight into the buffer; most strings here are labels and
+ * keys with nothing to escape, copied eight bytes at a time.
+ */
 static void
 behave_json_string(behave_jbuf_t *b, const char *s)
 {
-    size_t               start, i;
-    char                 esc[8];
-    const unsigned char *p;
+    char                *o;
+    size_t               n;
+    uint64_t             x;
+    unsigned char        c;
+    const unsigned char *p, *end;
 
     static const char  hex[] = "0123456789abcdef";
 
-    p = (const unsigned char *) s;
-    behave_jbuf_put(b, "\"", 1);
-    start = 0;
+    n = strlen(s);
 
-    for (i = 0; p[i]; i++) {
-        if (p[i] >= 0x20 && p[i] != '"' && p[i] != '\\') {
+    if (!behave_jbuf_reserve(b, n * 6 + 2)) {
+        return;
+    }
+
+    o = b->buf + b->len;
+    *o++ = '"';
+    p = (const unsigned char *) s;
+    end = p + n;
+
+    while (p < end) {
+        if (end - p >= 8) {
+            memcpy(&x, p, 8);
+            if (behave_json_plain8(x)) {
+                memcpy(o, &x, 8);
+                o += 8;
+                p += 8;
+                continue;
+            }
+        }
+
+        c = *p++;
+
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *o++ = (char) c;
             continue;
         }
 
-        behave_jbuf_put(b, s + start, i - start);
-        start = i + 1;
+        *o++ = '\\';
 
-        switch (p[i]) {
-        case '"':  behave_jbuf_put(b, "\\\"", 2); break;
-        case '\\': behave_jbuf_put(b, "\\\\", 2); break;
-        case '\n': behave_jbuf_put(b, "\\n", 2); break;
-        case '\r': behave_jbuf_put(b, "\\r", 2); break;
-        case '\t': behave_jbuf_put(b, "\\t", 2); break;
+        switch (c) {
+        case '"':  *o++ = '"'; break;
+        case '\\': *o++ = '\\'; break;
+        case '\n': *o++ = 'n'; break;
+        case '\r': *o++ = 'r'; break;
+        case '\t': *o++ = 't'; break;
         default:
-            memcpy(esc, "\\u00", 4);
-            esc[4] = hex[p[i] >> 4];
-            esc[5] = hex[p[i] & 0xf];
-            behave_jbuf_put(b, esc, 6);
+            *o++ = 'u';
+            *o++ = '0';
+            *o++ = '0';
+            *o++ = hex[c >> 4];
+            *o++ = hex[c & 0xf];
         }
     }
 
-    behave_jbuf_put(b, s + start, i - start);
-    behave_jbuf_put(b, "\"", 1);
+    *o++ = '"';
+    b->len = (size_t) (o - b->buf);
 }
 
 

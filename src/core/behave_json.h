@@ -11,6 +11,7 @@
 #define BEHAVE_JSON_H
 
 #include <stddef.h>
+#include <string.h>
 #include <cjson/cJSON.h>
 
 
@@ -39,6 +40,35 @@ void behave_jw_number(behave_jw_t *w, const char *key, double v);
 void behave_jw_bool(behave_jw_t *w, const char *key, int v);
 void behave_jw_item(behave_jw_t *w, const char *key, const cJSON *item);
 char *behave_jw_finish(behave_jw_t *w, size_t *len);
+
+/*
+ * The pieces a fixed-shape writer (the analyze answer, written per
+ * request) strings together itself: literal JSON text with its keys
+ * already quoted, string values escaped, numbers.  They leave the member
+ * bookkeeping of behave_jw_open() & co. alone: after them, call
+ * behave_jw_member_done() before using the keyed functions again.
+ */
+void behave_jw_append_slow(behave_jw_t *w, const char *s, size_t n);
+
+static inline void
+behave_jw_append(behave_jw_t *w, const char *s, size_t n)
+{
+    if (w->len + n <= w->cap) {
+        memcpy(w->buf + w->len, s, n);
+        w->len += n;
+        return;
+    }
+
+    behave_jw_append_slow(w, s, n);
+}
+
+#define behave_jw_literal(w, s)  behave_jw_append(w, s, sizeof(s) - 1)
+#define behave_jw_member_done(w)  (w)->first = 0
+
+void behave_jw_value_string(behave_jw_t *w, const char *v);
+void behave_jw_value_number(behave_jw_t *w, double v);
+/* v rounded to three decimals, as behave_round3() */
+void behave_jw_value_fixed3(behave_jw_t *w, double v);
 
 
 /* the tree as compact JSON, malloc()ed and NUL-terminated; NULL on OOM */

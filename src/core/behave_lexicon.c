@@ -12,26 +12,10 @@
 #define BEHAVE_LEX_STEM_MAX  48
 
 
-static uint32_t behave_lex_hash(const char *key, size_t len, uint32_t seed);
-static const behave_lex_entry_t *behave_lex_real(const char *w, size_t len);
-
-
-/* FNV-1a with a seeded basis; scripts/gen-lexicon computes the same */
-static uint32_t
-behave_lex_hash(const char *key, size_t len, uint32_t seed)
-{
-    size_t    i;
-    uint32_t  h;
-
-    h = 2166136261u ^ (seed * 0x9e3779b1u);
-
-    for (i = 0; i < len; i++) {
-        h ^= (unsigned char) key[i];
-        h *= 16777619u;
-    }
-
-    return h;
-}
+static const behave_lex_entry_t *behave_lex_real(const char *w, size_t len,
+    uint32_t h);
+static const behave_lex_entry_t *behave_lex_real_plus(const char *w,
+    size_t n, uint32_t h, char c);
 
 
 /*
@@ -42,61 +26,106 @@ behave_lex_hash(const char *key, size_t len, uint32_t seed)
 const behave_lex_entry_t *
 behave_lex_find(const char *key, size_t len)
 {
+    return behave_lex_find_hashed(key, len, behave_lex_hash(key, len));
+}
+
+
+const behave_lex_entry_t *
+behave_lex_find_hashed(const char *key, size_t len, uint32_t h)
+{
     if (behave_lex_overlay_current != NULL) {
-        return behave_lex_overlay_find(behave_lex_overlay_current, key, len);
+        return behave_lex_overlay_find_hashed(behave_lex_overlay_current,
+                                              key, len, h);
     }
 
-    return behave_lex_find_builtin(key, len);
+    return behave_lex_find_builtin_hashed(key, len, h);
+}
+
+
+const behave_lex_entry_t *
+behave_lex_find_builtin(const char *key, size_t len)
+{
+    return behave_lex_find_builtin_hashed(key, len,
+                                          behave_lex_hash(key, len));
 }
 
 
 /*
- * A perfect hash (see scripts/gen-lexicon): the bucket of the key gives
- * the seed, the seeded hash gives the only slot where the key can be.
+ * The table (scripts/gen-lexicon) is at most a third full, so a probe run
+ * is short; the upper hash bits in each slot reject nearly every other
+ * key before its entry is read.
  */
 const behave_lex_entry_t *
-behave_lex_find_builtin(const char *key, size_t len)
+behave_lex_find_builtin_hashed(const char *key, size_t len, uint32_t h)
 {
-    uint16_t                   s;
-    uint32_t                   seed;
+    size_t                     i, mask;
+    uint32_t                   s, tag;
     const behave_lex_entry_t  *e;
 
     if (len == 0 || len > 255) {
         return NULL;
     }
 
-    seed = behave_lex_seeds[behave_lex_hash(key, len, 0)
-                            & (behave_lex_nbuckets - 1)];
-    if (seed == 0) {
-        return NULL;
-    }
+    mask = behave_lex_nslots - 1;
+    tag = h & 0xffff0000u;
 
-    s = behave_lex_slots[behave_lex_hash(key, len, seed)
-                         & (behave_lex_nslots - 1)];
-    if (s == 0) {
-        return NULL;
-    }
+    for (i = h & mask; ; i = (i + 1) & mask) {
+        s = behave_lex_slots[i];
+        if (s == 0) {
+            return NULL;
+        }
 
-    e = &behave_lex_entries[s - 1];
-    if (e->len == len && memcmp(e->term, key, len) == 0) {
-        return e;
-    }
+        if ((s & 0xffff0000u) != tag) {
+            continue;
+        }
 
-    return NULL;
+        e = &behave_lex_entries[(s & 0xffff) - 1];
+        if (e->len == len && memcmp(e->term, key, len) == 0) {
+            return e;
+        }
+    }
 }
 
 
 static const behave_lex_entry_t *
-behave_lex_real(const char *w, size_t len)
+behave_lex_real(const char *w, size_t len, uint32_t h)
 {
     const behave_lex_entry_t  *e;
 
-    e = behave_lex_find(w, len);
+    e = behave_lex_find_hashed(w, len, h);
     if (e == NULL || (e->flags & BEHAVE_LEX_PREFIX)) {
         return NULL;
     }
 
     return e;
+}
+
+
+/* w[0 .. n) followed by c; h is the hash of w[0 .. n) */
+static const behave_lex_entry_t *
+behave_lex_real_plus(const char *w, size_t n, uint32_t h, char c)
+{
+    char  buf[BEHAVE_LEX_STEM_MAX + 1];
+
+    memcpy(buf, w, n);
+    buf[n] = c;
+
+    return behave_lex_real(buf, n + 1,
+                           behave_lex_hash_step(h, (unsigned char) c));
+}
+
+
+const behave_lex_entry_t *
+behave_lex_find_word(const char *w, size_t len)
+{
+    const behave_lex_entry_t  *e;
+
+    e = behave_lex_real(w, len, behave_lex_hash(w, len));
+    if (e != NULL) {
+        return e;
+    }
+
+    return behave_lex_find_stem(w, len);
 }
 
 
@@ -109,39 +138,44 @@ behave_lex_real(const char *w, size_t len)
  * caller treats a stem hit as an ordinary hit.
  */
 const behave_lex_entry_t *
-behave_lex_find_word(const char *w, size_t len)
+behave_lex_find_stem(const char *w, size_t len)
 {
-    size_t                     n;
-    char                       buf[BEHAVE_LEX_STEM_MAX + 2];
+    size_t                     n, i;
+    uint32_t                   hp[BEHAVE_LEX_STEM_MAX + 1];
     const behave_lex_entry_t  *e;
 
-    e = behave_lex_real(w, len);
-    if (e != NULL || len < 4 || len > BEHAVE_LEX_STEM_MAX) {
-        return e;
+    if (len < 4 || len > BEHAVE_LEX_STEM_MAX) {
+        return NULL;
     }
 
-    memcpy(buf, w, len);
+    /* hp[i]: the hash of the first i bytes, for every stem below */
+    hp[0] = BEHAVE_LEX_HASH_INIT;
+    for (i = 0; i < len; i++) {
+        hp[i + 1] = behave_lex_hash_step(hp[i], (unsigned char) w[i]);
+    }
 
 #define behave_ends(s)                                                      \
     (len > sizeof(s) + 1 && memcmp(w + len - (sizeof(s) - 1), s,            \
                                    sizeof(s) - 1) == 0)
 
+#define behave_stem(n)  behave_lex_real(w, n, hp[n])
+
+    /* the stem with one more letter: "stopp" + "e", "happ" + "y" */
+#define behave_stem_plus(n, c)                                              \
+    behave_lex_real_plus(w, n, hp[n], c)
+
     if (behave_ends("ies") || behave_ends("ied")) {
-        n = len - 3;
-        buf[n] = 'y';
-        return behave_lex_real(buf, n + 1);
+        return behave_stem_plus(len - 3, 'y');
     }
 
     if (behave_ends("ness")) {
-        return behave_lex_real(w, len - 4);
+        return behave_stem(len - 4);
     }
 
     if (behave_ends("ly")) {
-        e = behave_lex_real(w, len - 2);
+        e = behave_stem(len - 2);
         if (e == NULL && behave_ends("ily")) {
-            n = len - 3;
-            buf[n] = 'y';
-            e = behave_lex_real(buf, n + 1);
+            e = behave_stem_plus(len - 3, 'y');
         }
         return e;
     }
@@ -151,35 +185,36 @@ behave_lex_find_word(const char *w, size_t len)
     {
         n = behave_ends("ing") || behave_ends("est") ? len - 3 : len - 2;
 
-        e = behave_lex_real(w, n);
+        e = behave_stem(n);
         if (e != NULL) {
             return e;
         }
 
-        buf[n] = 'e';
-        e = behave_lex_real(buf, n + 1);
+        e = behave_stem_plus(n, 'e');
         if (e != NULL) {
             return e;
         }
 
         if (n >= 3 && w[n - 1] == w[n - 2]) {
-            return behave_lex_real(w, n - 1);
+            return behave_stem(n - 1);
         }
 
         return NULL;
     }
 
     if (behave_ends("es")) {
-        e = behave_lex_real(w, len - 2);
+        e = behave_stem(len - 2);
         if (e != NULL) {
             return e;
         }
     }
 
     if (w[len - 1] == 's' && w[len - 2] != 's' && w[len - 2] != '\'') {
-        return behave_lex_real(w, len - 1);
+        return behave_stem(len - 1);
     }
 
+#undef behave_stem_plus
+#undef behave_stem
 #undef behave_ends
 
     return NULL;

@@ -92,20 +92,60 @@ typedef struct {
 
 extern const behave_lex_entry_t  behave_lex_entries[];
 extern const size_t              behave_lex_nentries;
-extern const uint16_t            behave_lex_slots[];   /* index + 1 */
+/* hash table slots: (hash >> 16) << 16 | (entry index + 1), 0 if free */
+extern const uint32_t            behave_lex_slots[];
 extern const size_t              behave_lex_nslots;    /* a power of 2 */
-extern const uint32_t            behave_lex_seeds[];   /* per bucket */
-extern const size_t              behave_lex_nbuckets;  /* a power of 2 */
+
+
+/*
+ * FNV-1a, also used by scripts/gen-lexicon and the external lexicon: a
+ * phrase's hash goes on from its first word's, a stem's is the state after
+ * its bytes, so callers that try many keys hash each byte once.
+ */
+#define BEHAVE_LEX_HASH_INIT  2166136261u
+
+static inline uint32_t
+behave_lex_hash_step(uint32_t h, unsigned char c)
+{
+    return (h ^ c) * 16777619u;
+}
+
+
+static inline uint32_t
+behave_lex_hash_more(uint32_t h, const char *key, size_t len)
+{
+    size_t  i;
+
+    for (i = 0; i < len; i++) {
+        h = behave_lex_hash_step(h, (unsigned char) key[i]);
+    }
+
+    return h;
+}
+
+
+static inline uint32_t
+behave_lex_hash(const char *key, size_t len)
+{
+    return behave_lex_hash_more(BEHAVE_LEX_HASH_INIT, key, len);
+}
 
 
 /* exact lookup of a word or a space-joined phrase; NULL if absent */
 const behave_lex_entry_t *behave_lex_find(const char *key, size_t len);
+
+/* the same with h = behave_lex_hash(key, len) already known */
+const behave_lex_entry_t *behave_lex_find_hashed(const char *key, size_t len,
+    uint32_t h);
 
 /*
  * Lookup of one word with English inflection fallback: "loved" finds
  * "love", "charges" finds "charge".  Skips prefix-only entries.
  */
 const behave_lex_entry_t *behave_lex_find_word(const char *w, size_t len);
+
+/* only the inflection fallback: for a word already looked up as it is */
+const behave_lex_entry_t *behave_lex_find_stem(const char *w, size_t len);
 
 const char *behave_lang_code(behave_lang_e lang);
 

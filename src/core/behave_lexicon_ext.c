@@ -54,7 +54,7 @@ const behave_lex_overlay_t  *behave_lex_overlay_current;
 
 static uint32_t behave_lex_ext_hash(const char *key, size_t len);
 static size_t behave_lex_ext_lookup(const behave_lex_overlay_t *ov,
-    const char *key, size_t len);
+    const char *key, size_t len, uint32_t h);
 static int behave_lex_ext_grow(behave_lex_overlay_t *ov);
 static char *behave_lex_ext_strdup(behave_lex_overlay_t *ov,
     const char *s, size_t len);
@@ -72,28 +72,18 @@ static void behave_lex_ext_error(char *err, size_t errlen, unsigned line,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 
-/* plain FNV-1a: the table is built at run time, no seed is needed */
+/* the built-in lexicon's hash: a lookup hashes its key once for both */
 static uint32_t
 behave_lex_ext_hash(const char *key, size_t len)
 {
-    size_t    i;
-    uint32_t  h;
-
-    h = 2166136261u;
-
-    for (i = 0; i < len; i++) {
-        h ^= (unsigned char) key[i];
-        h *= 16777619u;
-    }
-
-    return h;
+    return behave_lex_hash(key, len);
 }
 
 
 /* entry index + 1 of key, 0 if absent; the table always has a free slot */
 static size_t
 behave_lex_ext_lookup(const behave_lex_overlay_t *ov, const char *key,
-    size_t len)
+    size_t len, uint32_t h)
 {
     size_t                     i, mask;
     uint32_t                   s;
@@ -105,7 +95,7 @@ behave_lex_ext_lookup(const behave_lex_overlay_t *ov, const char *key,
 
     mask = ov->nslots - 1;
 
-    for (i = behave_lex_ext_hash(key, len) & mask; ; i = (i + 1) & mask) {
+    for (i = h & mask; ; i = (i + 1) & mask) {
         s = ov->slots[i];
         if (s == 0) {
             return 0;
@@ -275,7 +265,8 @@ behave_lex_ext_term(behave_lex_overlay_t *ov, const char *key, size_t len,
     behave_lex_entry_t        *e;
     const behave_lex_entry_t  *b;
 
-    i = behave_lex_ext_lookup(ov, key, len);
+    i = behave_lex_ext_lookup(ov, key, len,
+                              behave_lex_ext_hash(key, len));
     if (i == 0) {
         i = behave_lex_ext_add(ov, key, len, ntok,
                                behave_lex_find_builtin(key, len));
@@ -300,7 +291,7 @@ behave_lex_ext_term(behave_lex_overlay_t *ov, const char *key, size_t len,
 
         k++;
 
-        i = behave_lex_ext_lookup(ov, key, j);
+        i = behave_lex_ext_lookup(ov, key, j, behave_lex_ext_hash(key, j));
         if (i != 0) {
             ov->entries[i - 1].flags |= BEHAVE_LEX_MORE;
             continue;
@@ -751,16 +742,25 @@ const behave_lex_entry_t *
 behave_lex_overlay_find(const behave_lex_overlay_t *ov, const char *key,
     size_t len)
 {
+    return behave_lex_overlay_find_hashed(ov, key, len,
+                                          behave_lex_hash(key, len));
+}
+
+
+const behave_lex_entry_t *
+behave_lex_overlay_find_hashed(const behave_lex_overlay_t *ov,
+    const char *key, size_t len, uint32_t h)
+{
     size_t  s;
 
     if (len == 0 || len > BEHAVE_LEX_EXT_KEY_MAX) {
         return NULL;
     }
 
-    s = behave_lex_ext_lookup(ov, key, len);
+    s = behave_lex_ext_lookup(ov, key, len, h);
     if (s != 0) {
         return &ov->entries[s - 1];
     }
 
-    return behave_lex_find_builtin(key, len);
+    return behave_lex_find_builtin_hashed(key, len, h);
 }

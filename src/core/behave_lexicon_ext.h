@@ -97,6 +97,9 @@ extern const behave_lex_overlay_t  *behave_lex_overlay_current;
 
 const behave_lex_entry_t *behave_lex_overlay_find(
     const behave_lex_overlay_t *ov, const char *key, size_t len);
+/* h = behave_lex_hash(key, len) */
+const behave_lex_entry_t *behave_lex_overlay_find_hashed(
+    const behave_lex_overlay_t *ov, const char *key, size_t len, uint32_t h);
 
 /*
  * Exact lookup in the compiled-in lexicon alone (defined in
@@ -105,6 +108,8 @@ const behave_lex_entry_t *behave_lex_overlay_find(
  */
 const behave_lex_entry_t *behave_lex_find_builtin(const char *key,
     size_t len);
+const behave_lex_entry_t *behave_lex_find_builtin_hashed(const char *key,
+    size_t len, uint32_t h);
 
 
 #endif /* BEHAVE_LEXICON_EXT_H */

@@ -103,63 +103,76 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
         goto done;
     }
 
-    behave_jw_open(&w, NULL);
-    behave_jw_string(&w, "status", "ok");
-    behave_jw_string(&w, "session_id", resp->session_id);
-    behave_jw_string(&w, "framework", BEHAVE_FRAMEWORK);
-    behave_jw_number(&w, "latency_ms", behave_round3(resp->latency_ms));
+    /* written per request: keys as literals, numbers in thousandths */
+    behave_jw_literal(&w, "{\"status\":\"ok\",\"session_id\":");
+    behave_jw_value_string(&w, resp->session_id);
+    behave_jw_literal(&w, ",\"framework\":\"" BEHAVE_FRAMEWORK
+                          "\",\"latency_ms\":");
+    behave_jw_value_fixed3(&w, resp->latency_ms);
 
-    behave_jw_open(&w, "annotation");
-    behave_jw_string(&w, "emotional_valence", behave_valence_name(a->valence));
-    behave_jw_string(&w, "cognitive_load", behave_load_name(a->cognitive_load));
-    behave_jw_string(&w, "urgency_level", behave_urgency_name(a->urgency));
-    behave_jw_string(&w, "engagement_state",
-                     behave_engagement_name(a->engagement));
-    behave_jw_string(&w, "social_register",
-                     behave_register_name(a->social_register));
-    behave_jw_open_array(&w, "cultural_context");
+    behave_jw_literal(&w, ",\"annotation\":{\"emotional_valence\":");
+    behave_jw_value_string(&w, behave_valence_name(a->valence));
+    behave_jw_literal(&w, ",\"cognitive_load\":");
+    behave_jw_value_string(&w, behave_load_name(a->cognitive_load));
+    behave_jw_literal(&w, ",\"urgency_level\":");
+    behave_jw_value_string(&w, behave_urgency_name(a->urgency));
+    behave_jw_literal(&w, ",\"engagement_state\":");
+    behave_jw_value_string(&w, behave_engagement_name(a->engagement));
+    behave_jw_literal(&w, ",\"social_register\":");
+    behave_jw_value_string(&w, behave_register_name(a->social_register));
+    behave_jw_literal(&w, ",\"cultural_context\":[");
 
     n = behave_cultural_tags(a, tags, BEHAVE_MAX_TAGS, buf, sizeof(buf));
     for (i = 0; i < n; i++) {
-        behave_jw_string(&w, NULL, tags[i]);
+        if (i) {
+            behave_jw_literal(&w, ",");
+        }
+        behave_jw_value_string(&w, tags[i]);
     }
 
-    behave_jw_close_array(&w);
-    behave_jw_close(&w);
+    behave_jw_literal(&w, "]},\"scores\":{\"valence\":");
+    behave_jw_value_fixed3(&w, a->scores.valence);
+    behave_jw_literal(&w, ",\"urgency\":");
+    behave_jw_value_fixed3(&w, a->scores.urgency);
+    behave_jw_literal(&w, ",\"cognitive_load\":");
+    behave_jw_value_fixed3(&w, a->scores.cognitive_load);
+    behave_jw_literal(&w, ",\"engagement\":");
+    behave_jw_value_fixed3(&w, a->scores.engagement);
+    behave_jw_literal(&w, ",\"formality\":");
+    behave_jw_value_fixed3(&w, a->scores.formality);
 
-    behave_jw_open(&w, "scores");
-    behave_jw_number(&w, "valence", behave_round3(a->scores.valence));
-    behave_jw_number(&w, "urgency", behave_round3(a->scores.urgency));
-    behave_jw_number(&w, "cognitive_load",
-                     behave_round3(a->scores.cognitive_load));
-    behave_jw_number(&w, "engagement", behave_round3(a->scores.engagement));
-    behave_jw_number(&w, "formality", behave_round3(a->scores.formality));
-    behave_jw_close(&w);
+    behave_jw_literal(&w, "},\"signal_confidence\":");
+    behave_jw_value_fixed3(&w, a->confidence);
+    behave_jw_literal(&w, ",\"signals_fired\":");
+    behave_jw_value_fixed3(&w, a->signals_fired);
 
-    behave_jw_number(&w, "signal_confidence", behave_round3(a->confidence));
-    behave_jw_number(&w, "signals_fired", a->signals_fired);
-
-    behave_jw_open(&w, "routing");
-    behave_jw_string(&w, "response_posture",
-                     resp->routing->response_posture);
-    behave_jw_string(&w, "recommended_tone",
-                     resp->routing->recommended_tone);
-    behave_jw_string(&w, "suggested_action",
-                     resp->routing->suggested_action);
-    behave_jw_close(&w);
+    behave_jw_literal(&w, ",\"routing\":{\"response_posture\":");
+    behave_jw_value_string(&w, resp->routing->response_posture);
+    behave_jw_literal(&w, ",\"recommended_tone\":");
+    behave_jw_value_string(&w, resp->routing->recommended_tone);
+    behave_jw_literal(&w, ",\"suggested_action\":");
+    behave_jw_value_string(&w, resp->routing->suggested_action);
 
     /* an unlimited key reports -1: nothing to count down */
-    behave_jw_open(&w, "_meta");
-    behave_jw_number(&w, "tenant_remaining", (double) resp->tenant_remaining);
-    behave_jw_bool(&w, "overage", resp->overage);
-    behave_jw_number(&w, "gateway_latency_ms",
-                     behave_round3(resp->gateway_latency_ms));
+    behave_jw_literal(&w, "},\"_meta\":{\"tenant_remaining\":");
+    behave_jw_value_number(&w, (double) resp->tenant_remaining);
 
-    if (resp->meter != NULL) {
-        behave_jw_string(&w, "meter", resp->meter);
+    if (resp->overage) {
+        behave_jw_literal(&w, ",\"overage\":true");
+    } else {
+        behave_jw_literal(&w, ",\"overage\":false");
     }
 
-    behave_jw_close(&w);
+    behave_jw_literal(&w, ",\"gateway_latency_ms\":");
+    behave_jw_value_fixed3(&w, resp->gateway_latency_ms);
+
+    if (resp->meter != NULL) {
+        behave_jw_literal(&w, ",\"meter\":");
+        behave_jw_value_string(&w, resp->meter);
+    }
+
+    behave_jw_literal(&w, "}");
+    behave_jw_member_done(&w);
 
     if (resp->metadata != NULL) {
         behave_jw_item(&w, "metadata", resp->metadata);

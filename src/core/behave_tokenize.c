@@ -330,6 +330,31 @@ behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok)
 }
 
 
+/* one code point of 1-4 bytes: a call to memcpy costs more than this */
+static inline void
+behave_tok_put(char *dst, unsigned *len, const char *src, size_t k)
+{
+    char  *d;
+
+    d = dst + *len;
+    *len += (unsigned) k;
+
+    switch (k) {
+    case 4:
+        d[3] = src[3];
+        /* fall through */
+    case 3:
+        d[2] = src[2];
+        /* fall through */
+    case 2:
+        d[1] = src[1];
+        /* fall through */
+    default:
+        d[0] = src[0];
+    }
+}
+
+
 static void
 behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
 {
@@ -350,12 +375,61 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
     tok->type = BEHAVE_TOK_WORD;
 
     while (tz->p < tz->end) {
-        n = behave_utf8_decode(tz->p, tz->end, &cp);
-        if (n == 0) {
-            break;
+        cp = *tz->p;
+
+        /*
+         * ASCII letters, most of any text, take a short way with the same
+         * effect as the general one below
+         */
+        if ((cp | 0x20) - 'a' < 26) {
+            tz->p++;
+            letters++;
+            lc = cp | 0x20;
+
+            if (cp != lc) {
+                nupper++;
+                if (first) {
+                    tok->flags |= BEHAVE_TOK_INITCAP;
+                }
+            } else {
+                nlower++;
+            }
+
+            first = 0;
+            run = (lc == last) ? run + 1 : 1;
+            last = lc;
+
+            if (tok->len + 2 > BEHAVE_TOK_MAX) {
+                tok->flags |= BEHAVE_TOK_CUT;
+                continue;
+            }
+
+            if (run >= 3) {
+                tok->flags |= BEHAVE_TOK_ELONG;
+                continue;
+            }
+
+            tok->text[tok->len++] = (char) lc;
+
+            if (run < 2) {
+                tok->alt[tok->alt_len++] = (char) lc;
+            }
+
+            continue;
         }
 
-        cls = behave_cp_class(cp);
+        if (cp - '0' < 10) {
+            n = 1;
+            cls = BEHAVE_CP_DIGIT;
+
+        } else {
+            n = behave_utf8_decode(tz->p, tz->end, &cp);
+            if (n == 0) {
+                break;
+            }
+
+            cls = behave_cp_class(cp);
+        }
 
         if (cls == BEHAVE_CP_APOS) {
             /* an apostrophe belongs to the word only between letters */
@@ -403,7 +477,12 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
         run = (lc == last) ? run + 1 : 1;
         last = lc;
 
-        k = behave_utf8_encode(lc, buf);
+        if (lc < 0x80) {
+            buf[0] = (char) lc;
+            k = 1;
+        } else {
+            k = behave_utf8_encode(lc, buf);
+        }
 
         if (tok->len + k + 1 > BEHAVE_TOK_MAX) {
             tok->flags |= BEHAVE_TOK_CUT;
@@ -416,12 +495,10 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
             continue;
         }
 
-        memcpy(tok->text + tok->len, buf, k);
-        tok->len += (unsigned) k;
+        behave_tok_put(tok->text, &tok->len, buf, k);
 
         if (run < 2 || cls != BEHAVE_CP_LETTER) {
-            memcpy(tok->alt + tok->alt_len, buf, k);
-            tok->alt_len += (unsigned) k;
+            behave_tok_put(tok->alt, &tok->alt_len, buf, k);
         }
     }
 
@@ -537,6 +614,13 @@ behave_tok_next(behave_tokenizer_t *tz, behave_token_t *tok)
         }
 
         tok->off = (size_t) (tz->p - tz->start);
+
+        if (*tz->p == ' ') {
+            tz->p++;
+            space = 1;
+            continue;
+        }
+
         n = behave_utf8_decode(tz->p, tz->end, &cp);
 
         if (n == 0) {

@@ -23,6 +23,43 @@ num_is(double v, const char *want)
 }
 
 
+static void
+fixed3_is(double v, const char *want)
+{
+    char        *out;
+    size_t       len;
+    behave_jw_t  w;
+
+    out = NULL;
+    if (behave_jw_init(&w, 4)) {
+        behave_jw_value_fixed3(&w, v);
+        out = behave_jw_finish(&w, &len);
+    }
+
+    is_str(out, want, "fixed3 %.17g prints as %s", v, want);
+    free(out);
+}
+
+
+/* long and escaped strings through the eight-bytes-at-a-time path */
+static void
+string_is(const char *v, const char *want)
+{
+    char        *out;
+    size_t       len;
+    behave_jw_t  w;
+
+    out = NULL;
+    if (behave_jw_init(&w, 2)) {
+        behave_jw_value_string(&w, v);
+        out = behave_jw_finish(&w, &len);
+    }
+
+    is_str(out, want, "string escaped as %s", want);
+    free(out);
+}
+
+
 int
 main(void)
 {
@@ -42,6 +79,25 @@ main(void)
     num_is(1700000000123.0, "1700000000123");
     num_is(0.1 + 0.2, "0.30000000000000004");
     num_is(1.0 / 0.0, "null");
+
+    fixed3_is(0, "0");
+    fixed3_is(-0.0004, "0");
+    fixed3_is(0.79, "0.79");
+    fixed3_is(-0.4984, "-0.498");
+    fixed3_is(0.0005, "0.001");
+    fixed3_is(0.05, "0.05");
+    fixed3_is(1.5, "1.5");
+    fixed3_is(12345.0125, "12345.013");
+    fixed3_is(-1, "-1");
+    fixed3_is(1.0 / 0.0, "null");
+    fixed3_is(1e15, "1000000000000000");
+
+    string_is("", "\"\"");
+    string_is("expedite", "\"expedite\"");
+    string_is("abcdefgh\"ijklmnop", "\"abcdefgh\\\"ijklmnop\"");
+    string_is("0123456789abcdef\\", "\"0123456789abcdef\\\\\"");
+    string_is("tab\there and\x01 \xc3\xa9t\xc3\xa9 long enough",
+              "\"tab\\there and\\u0001 \xc3\xa9t\xc3\xa9 long enough\"");
 
     root = cJSON_Parse("{\"a\":[1,2.5,-3,true,false,null],"
                        "\"s\":\"q\\\"b\\\\n\\n\\t\\u0001\\u00e9\","
