@@ -41,7 +41,8 @@ typedef struct {
 } behave_stream_t;
 
 
-static behave_token_t *behave_peek(behave_stream_t *s, unsigned k);
+static inline behave_token_t *behave_peek(behave_stream_t *s, unsigned k);
+static behave_token_t *behave_peek_more(behave_stream_t *s, unsigned k);
 static void behave_advance(behave_stream_t *s, unsigned n);
 static unsigned behave_match(behave_stream_t *s, unsigned k0,
     const behave_lex_entry_t **found);
@@ -49,8 +50,20 @@ static void behave_on_word(behave_annot_state_t *st, behave_stream_t *s);
 static void behave_on_token(behave_annot_state_t *st, behave_token_t *t);
 
 
-static behave_token_t *
+/* most peeks look at a token already read */
+static inline behave_token_t *
 behave_peek(behave_stream_t *s, unsigned k)
+{
+    if (k < s->count) {
+        return &s->ring[(s->head + k) & (BEHAVE_WIN - 1)];
+    }
+
+    return behave_peek_more(s, k);
+}
+
+
+static behave_token_t *
+behave_peek_more(behave_stream_t *s, unsigned k)
 {
     behave_token_t  *t;
 

@@ -2,6 +2,8 @@
  * Copyright (C) ngx_http_behave_module authors
  */
 
+#include <stdint.h>
+#include <string.h>
 #include "behave_utf8.h"
 
 
@@ -11,11 +13,21 @@ static size_t behave_utf8_seq_len(const unsigned char *p, size_t left);
 int
 behave_utf8_valid(const unsigned char *p, size_t len)
 {
-    size_t  i, n;
+    size_t    i, n;
+    uint64_t  w;
 
     i = 0;
 
     while (i < len) {
+
+        /* eight ASCII bytes at a time: most bodies are mostly ASCII */
+        if (len - i >= 8) {
+            memcpy(&w, p + i, 8);
+            if ((w & 0x8080808080808080ull) == 0) {
+                i += 8;
+                continue;
+            }
+        }
 
         if (p[i] < 0x80) {
             i++;
