@@ -51,7 +51,7 @@ behave_lex_find_builtin(const char *key, size_t len)
 
 
 /*
- * The table (scripts/gen-lexicon) is at most a third full, so a probe run
+ * The table (scripts/gen-lexicon) is at most half full, so a probe run
  * is short; the upper hash bits in each slot reject nearly every other
  * key before its entry is read.
  */
