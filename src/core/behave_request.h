@@ -18,7 +18,8 @@
 
 
 typedef struct {
-    cJSON         *root;            /* owns every pointer below */
+    cJSON         *root;            /* owns every pointer below, or: */
+    char          *strings;         /* the simple body's copies */
     const char    *message;
     size_t         message_len;
     const char    *conversation_id; /* NULL when absent */

@@ -1,0 +1,114 @@
+/*
+ * POST /v1/analyze bodies: the simple ones are read without a cJSON tree,
+ * the others through cJSON; both ways must give the same fields and the
+ * same errors, so every case here is one of a pair across that line.
+ */
+
+#include <string.h>
+
+#include "behave_request.h"
+#include "tap.h"
+
+
+typedef struct {
+    const char    *body;
+    behave_err_e   err;
+    const char    *message;         /* when BEHAVE_OK */
+    const char    *conversation_id;
+    int            agent;
+    int            tree;            /* read through cJSON */
+} req_case_t;
+
+
+static const req_case_t  cases[] = {
+    { "{\"message\":\"hello there\"}", BEHAVE_OK, "hello there", NULL, 0, 0 },
+    { " {\n\t\"message\" : \"hi\" ,\"speaker\":\"agent\" } \r\n", BEHAVE_OK,
+      "hi", NULL, 1, 0 },
+    { "{\"text\":\"alias\",\"conversation_id\":\"c-1:x@y.z_\"}", BEHAVE_OK,
+      "alias", "c-1:x@y.z_", 0, 0 },
+    { "{\"message\":\"m\",\"text\":\"t\",\"speaker\":\"customer\"}",
+      BEHAVE_OK, "m", NULL, 0, 0 },
+    { "{\"message\":\"caf\xc3\xa9 \xf0\x9f\x98\xa1\"}", BEHAVE_OK,
+      "caf\xc3\xa9 \xf0\x9f\x98\xa1", NULL, 0, 0 },
+
+    /* the general way: escapes, other members, other types */
+    { "{\"message\":\"say \\\"hi\\\"\"}", BEHAVE_OK, "say \"hi\"", NULL, 0,
+      1 },
+    { "{\"message\":\"x\",\"metadata\":{\"a\":1}}", BEHAVE_OK, "x", NULL, 0,
+      1 },
+    { "{\"message\":null,\"text\":\"fallback\"}", BEHAVE_OK, "fallback",
+      NULL, 0, 1 },
+    { "{\"message\":\"first\",\"message\":\"second\"}", BEHAVE_OK, "first",
+      NULL, 0, 1 },
+    { "{\"mess\\u0061ge\":\"escaped key\"}", BEHAVE_OK, "escaped key", NULL,
+      0, 1 },
+
+    /* errors, the same whichever way the body went */
+    { "", BEHAVE_ERR_INVALID_JSON, NULL, NULL, 0, 1 },
+    { "{\"message\":\"x\"", BEHAVE_ERR_INVALID_JSON, NULL, NULL, 0, 1 },
+    { "[\"message\"]", BEHAVE_ERR_INVALID_JSON, NULL, NULL, 0, 1 },
+    { "{\"message\":\"\xff\"}", BEHAVE_ERR_INVALID_UTF8, NULL, NULL, 0, 1 },
+    { "{}", BEHAVE_ERR_MISSING_FIELD, NULL, NULL, 0, 1 },
+    { "{\"speaker\":\"agent\"}", BEHAVE_ERR_MISSING_FIELD, NULL, NULL, 0, 1 },
+    { "{\"message\":\"\"}", BEHAVE_ERR_EMPTY_MESSAGE, NULL, NULL, 0, 1 },
+    { "{\"message\":\" \\t \"}", BEHAVE_ERR_EMPTY_MESSAGE, NULL, NULL, 0, 1 },
+    { "{\"message\":\"   \",\"text\":\"ok\"}", BEHAVE_ERR_EMPTY_MESSAGE,
+      NULL, NULL, 0, 1 },
+    { "{\"message\":42}", BEHAVE_ERR_INVALID_FIELD, NULL, NULL, 0, 1 },
+    { "{\"message\":\"x\",\"speaker\":\"bot\"}", BEHAVE_ERR_INVALID_FIELD,
+      NULL, NULL, 0, 1 },
+    { "{\"message\":\"x\",\"conversation_id\":\"\"}",
+      BEHAVE_ERR_INVALID_FIELD, NULL, NULL, 0, 1 },
+    { "{\"message\":\"x\",\"conversation_id\":\"a b\"}",
+      BEHAVE_ERR_INVALID_FIELD, NULL, NULL, 0, 1 },
+    { "{\"message\":\"x\",\"metadata\":[1]}", BEHAVE_ERR_INVALID_FIELD,
+      NULL, NULL, 0, 1 },
+    { "{\"message\":\"0123456789abcdefX\"}", BEHAVE_ERR_TOO_LARGE, NULL,
+      NULL, 0, 1 },
+};
+
+
+int
+main(void)
+{
+    size_t                 i;
+    behave_error_t         err;
+    const req_case_t      *c;
+    behave_analyze_req_t   req;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        c = &cases[i];
+        memset(&err, 0, sizeof(err));
+
+        is_int(behave_analyze_req_parse(c->body, strlen(c->body), 16, &req,
+                                        &err),
+               c->err, "case %zu: status", i);
+
+        if (c->err != BEHAVE_OK) {
+            ok(req.root == NULL && req.strings == NULL,
+               "case %zu: nothing left to free", i);
+            continue;
+        }
+
+        is_str(req.message, c->message, "case %zu: message", i);
+        is_int((int) req.message_len, (int) strlen(c->message),
+               "case %zu: message length", i);
+
+        if (c->conversation_id != NULL) {
+            is_str(req.conversation_id, c->conversation_id,
+                   "case %zu: conversation_id", i);
+        } else {
+            ok(req.conversation_id == NULL, "case %zu: no conversation", i);
+        }
+
+        is_int(req.speaker == BEHAVE_SPEAKER_AGENT, c->agent,
+               "case %zu: speaker", i);
+        is_int(req.root != NULL, c->tree, "case %zu: read %s", i,
+               c->tree ? "through cJSON" : "the simple way");
+
+        behave_analyze_req_free(&req);
+        ok(req.root == NULL && req.strings == NULL, "case %zu: freed", i);
+    }
+
+    return tap_done();
+}
