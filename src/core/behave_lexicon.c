@@ -50,6 +50,22 @@ behave_lex_find_builtin(const char *key, size_t len)
 }
 
 
+/* keys are a word or a few: a loop is cheaper than a call to memcmp */
+static inline int
+behave_lex_same(const char *a, const char *b, size_t len)
+{
+    size_t  i;
+
+    for (i = 0; i < len; i++) {
+        if (a[i] != b[i]) {
+            return 0;
+        }
+    }
+
+    return 1;
+}
+
+
 /*
  * The table (scripts/gen-lexicon) is at most half full, so a probe run
  * is short; the upper hash bits in each slot reject nearly every other
@@ -80,7 +96,7 @@ behave_lex_find_builtin_hashed(const char *key, size_t len, uint32_t h)
         }
 
         e = &behave_lex_entries[(s & 0xffff) - 1];
-        if (e->len == len && memcmp(e->term, key, len) == 0) {
+        if (e->len == len && behave_lex_same(e->term, key, len)) {
             return e;
         }
     }
