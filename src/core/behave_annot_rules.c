@@ -134,17 +134,12 @@ void
 behave_rules_word(behave_annot_state_t *st, const behave_token_t *t,
     unsigned first)
 {
-    unsigned  i, digits;
+    unsigned  digits;
 
     st->words++;
     st->sent_words++;
 
-    digits = 0;
-    for (i = 0; i < t->len; i++) {
-        if (t->text[i] >= '0' && t->text[i] <= '9') {
-            digits++;
-        }
-    }
+    digits = t->flags & BEHAVE_TOK_DIGITS;
 
     if (digits) {
         st->specifics++;

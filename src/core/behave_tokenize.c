@@ -497,6 +497,10 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
 
         behave_tok_put(tok->text, &tok->len, buf, k);
 
+        if (cls == BEHAVE_CP_DIGIT) {
+            tok->flags |= BEHAVE_TOK_DIGITS;
+        }
+
         if (run < 2 || cls != BEHAVE_CP_LETTER) {
             behave_tok_put(tok->alt, &tok->alt_len, buf, k);
         }

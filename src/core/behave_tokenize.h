@@ -37,6 +37,7 @@ typedef enum {
 #define BEHAVE_TOK_APOS      0x20   /* has an apostrophe ("don't") */
 #define BEHAVE_TOK_SPACE     0x40   /* whitespace before the token */
 #define BEHAVE_TOK_URL       0x80   /* symbol: a URL or @mention */
+#define BEHAVE_TOK_DIGITS    0x100  /* word: its text has digits */
 
 
 typedef struct {
