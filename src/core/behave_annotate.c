@@ -312,7 +312,8 @@ behave_valence_name(behave_valence_e v)
 const char *
 behave_load_name(behave_load_e v)
 {
-    static const char  *const names[] = { "low", "moderate", "high", "overload" };
+    static const char  *const names[] = { "low", "moderate", "high",
+                                          "overload" };
 
     return (unsigned) v < 4 ? names[v] : "low";
 }

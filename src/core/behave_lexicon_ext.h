@@ -45,8 +45,8 @@
  * linear probing, at most half full) built at parse time, holding a merged
  * copy of every overlaid entry plus the phrase prefixes its new phrases
  * need.  behave_lex_find() asks it first when one is installed and falls
- * back to the built-in perfect hash; with none installed the cost is one
- * pointer test.
+ * back to the built-in table with the same hash, computed once; with none
+ * installed the cost is one pointer test.
  */
 
 #ifndef BEHAVE_LEXICON_EXT_H

@@ -465,7 +465,7 @@ test_lexicon_index(void)
             bad++;
         }
     }
-    is_int(bad, 0, "perfect hash finds every one of %zu entries",
+    is_int(bad, 0, "the hash table finds every one of %zu entries",
            behave_lex_nentries);
     ok(behave_lex_nentries > 3000, "lexicon has thousands of entries");
 
