@@ -23,27 +23,12 @@ num_is(double v, const char *want)
 }
 
 
+/*
+ * One value through a writer that starts too small, so that growing is
+ * tested too: a number (s == NULL) or a string.
+ */
 static void
-fixed3_is(double v, const char *want)
-{
-    char        *out;
-    size_t       len;
-    behave_jw_t  w;
-
-    out = NULL;
-    if (behave_jw_init(&w, 4)) {
-        behave_jw_value_fixed3(&w, v);
-        out = behave_jw_finish(&w, &len);
-    }
-
-    is_str(out, want, "fixed3 %.17g prints as %s", v, want);
-    free(out);
-}
-
-
-/* long and escaped strings through the eight-bytes-at-a-time path */
-static void
-string_is(const char *v, const char *want)
+value_is(const char *s, double v, const char *want)
 {
     char        *out;
     size_t       len;
@@ -51,13 +36,21 @@ string_is(const char *v, const char *want)
 
     out = NULL;
     if (behave_jw_init(&w, 2)) {
-        behave_jw_value_string(&w, v);
+        if (s != NULL) {
+            behave_jw_value_string(&w, s);
+        } else {
+            behave_jw_value_fixed3(&w, v);
+        }
         out = behave_jw_finish(&w, &len);
     }
 
-    is_str(out, want, "string escaped as %s", want);
+    is_str(out, want, "%s written as %s", s ? "string" : "fixed3", want);
     free(out);
 }
+
+#define fixed3_is(v, want)  value_is(NULL, v, want)
+/* long and escaped strings through the eight-bytes-at-a-time path */
+#define string_is(s, want)  value_is(s, 0, want)
 
 
 int
