@@ -63,6 +63,7 @@ typedef struct {
     time_t                          degraded_logged;
     ngx_uint_t                      degraded_suppressed;
     ngx_uint_t                      bg_pending;
+    unsigned                        writing:1;
 } ngx_http_behave_redis_t;
 
 
@@ -474,10 +475,28 @@ ngx_http_behave_redis_del_read(void *data)
 }
 
 
+/*
+ * Once connected, commands are written at the end of the event loop
+ * cycle, after every request of the cycle has added its own: one write()
+ * carries them all, with no epoll_ctl() pair per command.  Only a connect
+ * in progress, or a socket that could not take everything (hiredis asks
+ * again from inside its write handler), waits for a write event.
+ */
+
 static void
 ngx_http_behave_redis_add_write(void *data)
 {
     ngx_connection_t  *c = data;
+
+    if (ngx_http_behave_redis.state == NGX_HTTP_BEHAVE_REDIS_CONNECTED
+        && !ngx_http_behave_redis.writing)
+    {
+        if (!c->write->posted && !c->write->active) {
+            ngx_post_event(c->write, &ngx_posted_events);
+        }
+
+        return;
+    }
 
     if (!c->write->active) {
         (void) ngx_add_event(c->write, NGX_WRITE_EVENT, NGX_LEVEL_EVENT);
@@ -539,7 +558,9 @@ ngx_http_behave_redis_write_handler(ngx_event_t *ev)
 {
     ngx_connection_t  *c = ev->data;
 
+    ngx_http_behave_redis.writing = 1;
     redisAsyncHandleWrite(c->data);
+    ngx_http_behave_redis.writing = 0;
 }
 
 

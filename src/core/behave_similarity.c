@@ -13,52 +13,60 @@
 #define BEHAVE_SIM_CONTAIN_WEIGHT  0.85
 
 
-static size_t behave_sim_next(const unsigned char *p, size_t len, size_t *i,
-    unsigned char *c);
-static void behave_sim_sort(uint32_t *v, size_t n);
+static size_t behave_sim_normalize(const unsigned char *p, size_t len,
+    unsigned char *buf, size_t size);
+static size_t behave_sim_slot(uint32_t h, unsigned bits);
+static int behave_sim_insert(behave_sim_set_t *set, uint32_t h);
+static int behave_sim_member(const behave_sim_set_t *set, uint32_t h);
 
 
 /*
- * Returns the next normalised byte of the text in *c (0 for a separator)
- * and 1, or 0 at the end.  Apostrophes are skipped entirely.
+ * The slot of a hash in a table of 2^bits slots: a multiplicative remix,
+ * as the low bits of FNV-1a over three bytes are not spread well.
  */
 
 static size_t
-behave_sim_next(const unsigned char *p, size_t len, size_t *i, unsigned char *c)
+behave_sim_slot(uint32_t h, unsigned bits)
 {
-    unsigned char  ch;
+    return (size_t) ((h * 2654435761u) >> (32 - bits));
+}
 
-    while (*i < len) {
-        ch = p[*i];
 
-        if (ch == '\'') {
-            (*i)++;
-            continue;
+/* adds h unless present; returns 1 when it was new */
+static int
+behave_sim_insert(behave_sim_set_t *set, uint32_t h)
+{
+    size_t  i, mask;
+
+    mask = ((size_t) 1 << set->bits) - 1;
+
+    for (i = behave_sim_slot(h, set->bits); set->table[i] != 0;
+         i = (i + 1) & mask)
+    {
+        if (set->table[i] == h) {
+            return 0;
         }
+    }
 
-        /* U+2018 and U+2019, the typographic apostrophes */
-        if (ch == 0xe2 && *i + 2 < len && p[*i + 1] == 0x80
-            && (p[*i + 2] == 0x98 || p[*i + 2] == 0x99))
-        {
-            *i += 3;
-            continue;
+    set->table[i] = h;
+
+    return 1;
+}
+
+
+static int
+behave_sim_member(const behave_sim_set_t *set, uint32_t h)
+{
+    size_t  i, mask;
+
+    mask = ((size_t) 1 << set->bits) - 1;
+
+    for (i = behave_sim_slot(h, set->bits); set->table[i] != 0;
+         i = (i + 1) & mask)
+    {
+        if (set->table[i] == h) {
+            return 1;
         }
-
-        (*i)++;
-
-        if (ch >= 'A' && ch <= 'Z') {
-            *c = (unsigned char) (ch + ('a' - 'A'));
-
-        } else if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')
-                   || ch >= 0x80)
-        {
-            *c = ch;
-
-        } else {
-            *c = 0;
-        }
-
-        return 1;
     }
 
     return 0;
@@ -66,101 +74,89 @@ behave_sim_next(const unsigned char *p, size_t len, size_t *i, unsigned char *c)
 
 
 /*
- * LSD radix sort, four passes of eight bits: a few hundred hashes sort in
- * well under a microsecond, where qsort()'s calls through a comparison
- * function took several on every turn of a long conversation.
+ * Writes " word word " into buf, with single separators: letters and
+ * digits kept (ASCII lowercased), apostrophes dropped, any other ASCII a
+ * separator, bytes of multibyte characters kept.  Returns the length.
  */
 
-static void
-behave_sim_sort(uint32_t *v, size_t n)
+static size_t
+behave_sim_normalize(const unsigned char *p, size_t len, unsigned char *buf,
+    size_t size)
 {
-    size_t    i, pass, count[256], sum, c;
-    uint32_t  tmp[BEHAVE_SIM_MAX_GRAMS], *src, *dst, *t;
+    size_t         i, m;
+    unsigned char  ch;
 
-    src = v;
-    dst = tmp;
-
-    for (pass = 0; pass < 32; pass += 8) {
-        memset(count, 0, sizeof(count));
-
-        for (i = 0; i < n; i++) {
-            count[(src[i] >> pass) & 0xff]++;
-        }
-
-        sum = 0;
-        for (i = 0; i < 256; i++) {
-            c = count[i];
-            count[i] = sum;
-            sum += c;
-        }
-
-        for (i = 0; i < n; i++) {
-            dst[count[(src[i] >> pass) & 0xff]++] = src[i];
-        }
-
-        t = src;
-        src = dst;
-        dst = t;
-    }
-
-    /* four passes: the result is back in v */
-}
-
-
-void
-behave_sim_prepare(const char *text, size_t len, behave_sim_set_t *set)
-{
-    size_t          i, k, n, m;
-    uint32_t        h;
-    unsigned char   c, buf[BEHAVE_SIM_MAX_GRAMS + 2];
-
-    /* normalise into " word word " with single separators */
     buf[0] = ' ';
     m = 1;
-    i = 0;
 
-    while (m < sizeof(buf) - 1
-           && behave_sim_next((const unsigned char *) text, len, &i, &c))
-    {
-        if (c == 0) {
+    for (i = 0; i < len && m < size - 1; i++) {
+        ch = p[i];
+
+        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+            buf[m++] = ch;
+
+        } else if (ch >= 'A' && ch <= 'Z') {
+            buf[m++] = (unsigned char) (ch + ('a' - 'A'));
+
+        } else if (ch == '\'') {
+            /* "don't" equals "dont" */
+
+        } else if (ch < 0x80) {
             if (buf[m - 1] != ' ') {
                 buf[m++] = ' ';
             }
-            continue;
-        }
 
-        buf[m++] = c;
+        } else if (ch == 0xe2 && i + 2 < len && p[i + 1] == 0x80
+                   && (p[i + 2] == 0x98 || p[i + 2] == 0x99))
+        {
+            i += 2;                 /* U+2018, U+2019: apostrophes too */
+
+        } else {
+            buf[m++] = ch;
+        }
     }
 
     if (buf[m - 1] != ' ') {
         buf[m++] = ' ';
     }
 
-    n = 0;
+    return m;
+}
+
+
+void
+behave_sim_prepare(const char *text, size_t len, behave_sim_set_t *set)
+{
+    size_t          i, m, grams;
+    uint32_t        h;
+    unsigned char   buf[BEHAVE_SIM_MAX_GRAMS + 2];
+
+    m = behave_sim_normalize((const unsigned char *) text, len, buf,
+                             sizeof(buf));
+
+    /* a table at most half full: 2^bits >= 2 * grams */
+    grams = m >= 3 ? m - 2 : 0;
+
+    for (set->bits = 4; ((size_t) 1 << set->bits) < 2 * grams; set->bits++) {
+        /* void */
+    }
+
+    memset(set->table, 0, sizeof(uint32_t) << set->bits);
+    set->n = 0;
 
     for (i = 0; i + 3 <= m; i++) {
 
-        /* FNV-1a over the three bytes */
-        h = 2166136261u;
-        for (k = 0; k < 3; k++) {
-            h ^= buf[i + k];
-            h *= 16777619u;
-        }
+        /* FNV-1a over the three bytes; 0 marks an empty slot */
+        h = (2166136261u ^ buf[i]) * 16777619u;
+        h = (h ^ buf[i + 1]) * 16777619u;
+        h = (h ^ buf[i + 2]) * 16777619u;
 
-        set->grams[n++] = h;
-    }
+        h += (h == 0);
 
-    behave_sim_sort(set->grams, n);
-
-    /* keep each gram once */
-    k = 0;
-    for (i = 0; i < n; i++) {
-        if (k == 0 || set->grams[k - 1] != set->grams[i]) {
-            set->grams[k++] = set->grams[i];
+        if (behave_sim_insert(set, h)) {
+            set->grams[set->n++] = h;
         }
     }
-
-    set->n = k;
 }
 
 
@@ -168,29 +164,22 @@ void
 behave_sim_compare(const behave_sim_set_t *a, const behave_sim_set_t *b,
     behave_similarity_t *out)
 {
-    size_t  i, j, common, uni, small;
-    double  contain;
+    size_t                   i, common, uni, small;
+    double                   contain;
+    const behave_sim_set_t  *few, *many;
+
+    /* one probe per trigram of the smaller set */
+    few = a->n < b->n ? a : b;
+    many = few == a ? b : a;
 
     common = 0;
-    i = 0;
-    j = 0;
 
-    while (i < a->n && j < b->n) {
-        if (a->grams[i] == b->grams[j]) {
-            common++;
-            i++;
-            j++;
-
-        } else if (a->grams[i] < b->grams[j]) {
-            i++;
-
-        } else {
-            j++;
-        }
+    for (i = 0; i < few->n; i++) {
+        common += behave_sim_member(many, few->grams[i]);
     }
 
     uni = a->n + b->n - common;
-    small = a->n < b->n ? a->n : b->n;
+    small = few->n;
 
     out->jaccard = uni ? (double) common / uni : 0.0;
     out->containment = small ? (double) common / small : 0.0;

@@ -25,7 +25,12 @@
  * so identical messages score 1 and a short question repeated inside a long
  * turn scores close to 0.85.  Texts longer than BEHAVE_SIM_MAX_GRAMS
  * trigrams are compared on their first BEHAVE_SIM_MAX_GRAMS trigrams.
- * No heap allocation; about 8 KB of stack.
+ *
+ * A prepared set is its distinct trigram hashes plus an open-addressing
+ * table of them, so comparing counts the common trigrams with one probe
+ * per trigram of the smaller set: no sorting, which matters when one turn
+ * is compared with every recent turn of a long conversation.  No heap
+ * allocation; about 13 KB of stack per set.
  */
 
 #ifndef BEHAVE_SIMILARITY_H
@@ -36,6 +41,7 @@
 
 
 #define BEHAVE_SIM_MAX_GRAMS  1024
+#define BEHAVE_SIM_TABLE_MAX  (2 * BEHAVE_SIM_MAX_GRAMS)
 
 
 typedef struct {
@@ -47,8 +53,10 @@ typedef struct {
 
 /* a prepared trigram set, to compare one text with many */
 typedef struct {
-    uint32_t               grams[BEHAVE_SIM_MAX_GRAMS];
+    uint32_t               grams[BEHAVE_SIM_MAX_GRAMS];   /* distinct */
     size_t                 n;
+    uint32_t               table[BEHAVE_SIM_TABLE_MAX];   /* 0 = empty */
+    unsigned               bits;                          /* of the table */
 } behave_sim_set_t;
 
 
