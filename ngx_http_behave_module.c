@@ -578,7 +578,6 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
     bmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_behave_module);
     behave_lex_overlay_install(bmcf ? bmcf->lexicon : NULL);
 
-    ngx_http_behave_conversation_init();
     ngx_http_behave_limits_init();
     ngx_http_behave_behavior_init();
     ngx_http_behave_agents_init();

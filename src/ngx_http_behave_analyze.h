@@ -19,6 +19,7 @@ typedef struct {
     char                       *text;          /* what is analysed */
     size_t                      text_len;
     ngx_uint_t                  redacted;
+    ngx_str_t                   conv_key;      /* its Redis key */
 
     behave_annotation_t         ann;
     behave_routing_t            routing;
@@ -37,7 +38,6 @@ ngx_int_t ngx_http_behave_analyze_respond(ngx_http_request_t *r,
  */
 ngx_int_t ngx_http_behave_conversation_start(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an);
-void ngx_http_behave_conversation_init(void);
 
 
 #endif /* NGX_HTTP_BEHAVE_ANALYZE_H */

@@ -1,14 +1,15 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * The conversation step of /v1/analyze: one atomic Redis script appends
- * the turn and returns the turns before it, then the core assesses them.
+ * The conversation step of /v1/analyze: one atomic Redis transaction
+ * appends the turn and returns the turns before it, then the core assesses
+ * them.
  *
- * Keys are per tenant, with one hash tag per conversation so that both
- * keys of a conversation land in one Redis Cluster slot:
+ * A conversation is one key per tenant, a string in the turn log format
+ * (src/core/behave_turn_log.h), its hash tag naming the conversation so
+ * that everything of it lands in one Redis Cluster slot:
  *
- *     behave:{<tenant>:<conversation_id>}:turns   list of encoded turns
- *     behave:{<tenant>:<conversation_id>}:n       turns ever appended
+ *     behave:{<tenant>:<conversation_id>}:log
  *
  * Tenants and ids are restricted to [A-Za-z0-9_.:@-], so neither can
  * close the hash tag or reach another tenant's keys.
@@ -20,24 +21,25 @@
 
 #include "behave_conversation.h"
 #include "behave_turn.h"
+#include "behave_turn_log.h"
+
+
+#define NGX_HTTP_BEHAVE_CONV_KEY  "behave:{%s:%s}:log"
 
 
 /*
- * Append and read in one step: two workers writing one conversation
- * never lose or duplicate a turn, and each sees the turns before its own.
+ * Trims the front of a log, unless its front bytes are no longer those
+ * the trimmer saw: another worker trimmed first, or the conversation
+ * expired and began again.  Appends after the read are kept, as appends
+ * only add at the end.  Rare (once per max / 2 turns): sent as EVAL.
  */
-static ngx_http_behave_redis_script_t  ngx_http_behave_conversation_script = {
-    "redis.conversation-append",
-    "local max = tonumber(ARGV[2])\n"
-    "local hist = redis.call('LRANGE', KEYS[1], -max, -1)\n"
-    "local n = redis.call('INCR', KEYS[2])\n"
-    "redis.call('RPUSH', KEYS[1], ARGV[1])\n"
-    "redis.call('LTRIM', KEYS[1], -max, -1)\n"
-    "redis.call('EXPIRE', KEYS[1], ARGV[3])\n"
-    "redis.call('EXPIRE', KEYS[2], ARGV[3])\n"
-    "return {n - 1, hist}\n",
-    ""
-};
+static const char  ngx_http_behave_conversation_trim_script[] =
+    "if redis.call('GETRANGE', KEYS[1], 0, #ARGV[1] - 1) ~= ARGV[1] then\n"
+    "  return 0\n"
+    "end\n"
+    "local rest = redis.call('GETRANGE', KEYS[1], ARGV[2], -1)\n"
+    "redis.call('SET', KEYS[1], ARGV[3] .. rest, 'KEEPTTL')\n"
+    "return 1\n";
 
 
 static void ngx_http_behave_conversation_reply(ngx_http_request_t *r,
@@ -48,25 +50,24 @@ static cJSON *ngx_http_behave_conversation_degraded(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an, const char *reason);
 static void ngx_http_behave_conversation_turn(ngx_http_behave_analyze_t *an,
     behave_turn_t *turn);
-
-
-void
-ngx_http_behave_conversation_init(void)
-{
-    ngx_http_behave_redis_script_init(&ngx_http_behave_conversation_script);
-}
+static void ngx_http_behave_conversation_trim(ngx_http_request_t *r,
+    ngx_http_behave_analyze_t *an, const behave_turn_log_t *log, size_t max);
+static void ngx_http_behave_conversation_trimmed(redisReply *reply,
+    void *data);
 
 
 ngx_int_t
 ngx_http_behave_conversation_start(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an)
 {
-    u_char                      *p;
-    size_t                       len[5];
-    const char                  *argv[5], *reason;
+    u_char                      *p, *ttl, *rec;
+    size_t                       len[8], ttl_len, rec_len;
+    const char                  *argv[8], *reason;
     behave_turn_t                turn;
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_loc_conf_t  *blcf;
+
+    static const int             argc[3] = { 2, 3, 3 };
 
     if (!ngx_http_behave_redis_configured(r)) {
         return ngx_http_behave_analyze_respond(r, an,
@@ -78,48 +79,60 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    /* keys, the encoded turn, max turns and TTL, all in the request pool */
-    p = ngx_pnalloc(r->pool, 2 * (sizeof("behave:{:}:turns") - 1
-                                  + BEHAVE_TENANT_MAX
-                                  + BEHAVE_CONVERSATION_ID_MAX)
-                             + 2 * NGX_INT_T_LEN);
+    /* the key and the TTL, in the request pool */
+    p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_CONV_KEY)
+                             + BEHAVE_TENANT_MAX + BEHAVE_CONVERSATION_ID_MAX
+                             + NGX_TIME_T_LEN);
     if (p == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    argv[0] = (char *) p;
-    p = ngx_sprintf(p, "behave:{%s:%s}:turns", ctx->key->tenant,
+    an->conv_key.data = p;
+    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_CONV_KEY, ctx->key->tenant,
                     an->req.conversation_id);
-    len[0] = p - (u_char *) argv[0];
+    an->conv_key.len = p - an->conv_key.data;
 
-    argv[1] = (char *) p;
-    p = ngx_sprintf(p, "behave:{%s:%s}:n", ctx->key->tenant,
-                    an->req.conversation_id);
-    len[1] = p - (u_char *) argv[1];
-
-    argv[3] = (char *) p;
-    p = ngx_sprintf(p, "%ui", blcf->conversation_max_turns);
-    len[3] = p - (u_char *) argv[3];
-
-    argv[4] = (char *) p;
+    ttl = p;
     p = ngx_sprintf(p, "%T", blcf->conversation_ttl);
-    len[4] = p - (u_char *) argv[4];
+    ttl_len = p - ttl;
 
     ngx_http_behave_conversation_turn(an, &turn);
 
-    len[2] = behave_turn_encoded_max(&turn);
-    argv[2] = ngx_pnalloc(r->pool, len[2]);
+    rec_len = behave_turn_encoded_max(&turn) + 1;
+    rec = ngx_pnalloc(r->pool, rec_len);
 
-    if (argv[2] == NULL) {
+    if (rec == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    len[2] = behave_turn_encode(&turn, (char *) argv[2], len[2]);
+    rec_len = behave_turn_log_record((char *) rec,
+                                     behave_turn_encode(&turn, (char *) rec,
+                                                        rec_len),
+                                     rec_len);
+    if (rec_len == 0) {
+        return ngx_http_behave_analyze_respond(r, an,
+                   ngx_http_behave_conversation_degraded(r, an,
+                                                         "turn too large"));
+    }
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_conversation_script,
-                                   2, 5, argv, len,
-                                   ngx_http_behave_conversation_reply, an,
-                                   &reason)
+    /* MULTI, GET key, APPEND key turn, EXPIRE key ttl, EXEC */
+    argv[0] = "GET";
+    len[0] = sizeof("GET") - 1;
+    argv[2] = "APPEND";
+    len[2] = sizeof("APPEND") - 1;
+    argv[4] = (char *) rec;
+    len[4] = rec_len;
+    argv[5] = "EXPIRE";
+    len[5] = sizeof("EXPIRE") - 1;
+    argv[7] = (char *) ttl;
+    len[7] = ttl_len;
+    argv[1] = argv[3] = argv[6] = (char *) an->conv_key.data;
+    len[1] = len[3] = len[6] = an->conv_key.len;
+
+    if (ngx_http_behave_redis_multi(r, "redis.conversation-append", 3, argc,
+                                    argv, len,
+                                    ngx_http_behave_conversation_reply, an,
+                                    &reason)
         != NGX_OK)
     {
         return ngx_http_behave_analyze_respond(r, an,
@@ -170,57 +183,120 @@ ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
 
 
 /*
- * The first turn of a conversation has no block (spec 2.4: present once
- * history exists); undecodable entries are skipped, not fatal.
+ * EXEC answers [ GET, APPEND, EXPIRE ].  The first turn of a conversation
+ * has no block (spec 2.4: present once history exists); undecodable
+ * records are skipped, not fatal.
  */
 
 static cJSON *
 ngx_http_behave_conversation_assess(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an, redisReply *reply)
 {
-    size_t                       i, n;
-    redisReply                  *hist, *e;
+    size_t                       max, n;
+    uint64_t                     first;
+    redisReply                  *v;
     behave_turn_t               *turns, current;
+    behave_turn_log_t            log;
     behave_conv_result_t         res;
+    ngx_http_behave_loc_conf_t  *blcf;
 
-    if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2
-        || reply->element[0]->type != REDIS_REPLY_INTEGER
-        || reply->element[1]->type != REDIS_REPLY_ARRAY)
-    {
+    if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3) {
         return ngx_http_behave_conversation_degraded(r, an,
                                                      "unexpected reply");
     }
 
-    if (reply->element[0]->integer <= 0) {
+    v = reply->element[0];
+
+    if (v->type == REDIS_REPLY_NIL) {
         return NULL;
     }
 
-    hist = reply->element[1];
+    if (v->type != REDIS_REPLY_STRING) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave: redis \"%V\": %s", &an->conv_key,
+                      v->type == REDIS_REPLY_ERROR ? v->str
+                                                   : "not a turn log");
+        return ngx_http_behave_conversation_degraded(r, an, "redis error");
+    }
 
-    turns = ngx_palloc(r->pool, (hist->elements + 1) * sizeof(behave_turn_t));
+    behave_turn_log_open(&log, v->str, v->len);
+
+    if (log.records == 0 && log.dropped == 0) {
+        return NULL;
+    }
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+    max = blcf->conversation_max_turns;
+
+    turns = ngx_palloc(r->pool,
+                       ngx_min(log.records, max) * sizeof(behave_turn_t) + 1);
     if (turns == NULL) {
         return ngx_http_behave_conversation_degraded(r, an, "out of memory");
     }
 
-    n = 0;
-
-    for (i = 0; i < hist->elements; i++) {
-        e = hist->element[i];
-
-        if (e->type == REDIS_REPLY_STRING
-            && behave_turn_decode(e->str, e->len, &turns[n]) == 0)
-        {
-            n++;
-        }
-    }
+    n = behave_turn_log_tail(&log, max, turns, &first);
 
     ngx_http_behave_conversation_turn(an, &current);
-    behave_conversation_assess(turns, n, &current, &res);
+    behave_conversation_assess_at(turns, n, (size_t) first, &current, &res);
 
-    res.prior_turns = (size_t) reply->element[0]->integer;
+    /* every turn before this one, beyond those read back too */
+    res.prior_turns = (size_t) (log.dropped + log.records);
+
+    ngx_http_behave_conversation_trim(r, an, &log, max);
 
     return behave_conversation_to_json(&res, an->req.conversation_id,
                                        an->redacted);
+}
+
+
+/* past max + max / 2 turns the front goes, in the background */
+static void
+ngx_http_behave_conversation_trim(ngx_http_request_t *r,
+    ngx_http_behave_analyze_t *an, const behave_turn_log_t *log, size_t max)
+{
+    u_char      *p;
+    size_t       len[7], guard, cut, hlen;
+    const char  *argv[7];
+    char         header[BEHAVE_TURN_LOG_HEADER_MAX];
+
+    if (!behave_turn_log_trim_args(log, max, &guard, &cut, header, &hlen)) {
+        return;
+    }
+
+    p = ngx_pnalloc(r->pool, NGX_SIZE_T_LEN);
+    if (p == NULL) {
+        return;
+    }
+
+    argv[0] = "EVAL";
+    len[0] = sizeof("EVAL") - 1;
+    argv[1] = ngx_http_behave_conversation_trim_script;
+    len[1] = sizeof(ngx_http_behave_conversation_trim_script) - 1;
+    argv[2] = "1";
+    len[2] = 1;
+    argv[3] = (char *) an->conv_key.data;
+    len[3] = an->conv_key.len;
+    argv[4] = log->value;
+    len[4] = guard;
+    argv[5] = (char *) p;
+    len[5] = ngx_sprintf(p, "%uz", cut) - p;
+    argv[6] = header;
+    len[6] = hlen;
+
+    /* not trimmed now: the next turn past the mark tries again */
+    (void) ngx_http_behave_redis_command_bg(7, argv, len,
+                                            ngx_http_behave_conversation_trimmed,
+                                            NULL);
+}
+
+
+static void
+ngx_http_behave_conversation_trimmed(redisReply *reply, void *data)
+{
+    if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
+        ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
+                      "behave: redis conversation trim: %s", reply->str);
+    }
 }
 
 

@@ -76,6 +76,7 @@ typedef struct {
     double                          started_ms;   /* for the trace span */
     ngx_pool_cleanup_t             *cln;          /* of the request */
     ngx_uint_t                      answered;
+    const char                     *name;         /* of the span */
 
     /* for the EVAL that follows a NOSCRIPT */
     ngx_http_behave_redis_script_t *script;
@@ -108,6 +109,8 @@ static ngx_http_behave_redis_cmd_t *ngx_http_behave_redis_cmd_new(
     ngx_http_request_t *r, int skip, int nkeys, int argc, const char **argv,
     const size_t *argvlen);
 static void ngx_http_behave_redis_cmd_free(ngx_http_behave_redis_cmd_t *cmd);
+static void ngx_http_behave_redis_track(ngx_http_request_t *r,
+    ngx_http_behave_redis_cmd_t *cmd, ngx_pool_cleanup_t *cln);
 static ngx_int_t ngx_http_behave_redis_send(ngx_http_behave_redis_cmd_t *cmd,
     const char *verb, const char *script);
 static void ngx_http_behave_redis_reply(redisAsyncContext *ac, void *reply,
@@ -610,6 +613,7 @@ ngx_http_behave_redis_eval(ngx_http_request_t *r,
     }
 
     cmd->script = script;
+    cmd->name = script->name;
     cmd->handler = handler;
     cmd->data = data;
     cmd->started_ms = ngx_http_behave_now_ms();
@@ -620,6 +624,105 @@ ngx_http_behave_redis_eval(ngx_http_request_t *r,
         return NGX_DECLINED;
     }
 
+    ngx_http_behave_redis_track(r, cmd, cln);
+
+    return NGX_OK;
+}
+
+
+ngx_int_t
+ngx_http_behave_redis_multi(ngx_http_request_t *r, const char *name,
+    ngx_uint_t ncmd, const int *argc, const char **argv,
+    const size_t *argvlen, ngx_http_behave_redis_pt handler, void *data,
+    const char **reason)
+{
+    ngx_uint_t                    i;
+    redisAsyncContext            *ac;
+    ngx_pool_cleanup_t           *cln;
+    ngx_http_behave_redis_cmd_t  *cmd;
+
+    ac = ngx_http_behave_redis.ac;
+
+    if (ngx_http_behave_redis.state == NGX_HTTP_BEHAVE_REDIS_OFF
+        || ac == NULL)
+    {
+        *reason = "redis unavailable";
+        return NGX_DECLINED;
+    }
+
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+    cmd = ngx_http_behave_redis_cmd_new(r, 0, -1, 0, NULL, NULL);
+
+    if (cln == NULL || cmd == NULL) {
+        if (cmd != NULL) {
+            ngx_free(cmd);
+        }
+
+        *reason = "out of memory";
+        return NGX_DECLINED;
+    }
+
+    cmd->name = name;
+    cmd->handler = handler;
+    cmd->data = data;
+    cmd->started_ms = ngx_http_behave_now_ms();
+
+    /*
+     * hiredis formats each command into its output buffer at once, so the
+     * arguments need no copy; only EXEC's reply is wanted.  The commands
+     * go out back to back on this worker's connection, and Redis runs them
+     * as one step at EXEC.
+     */
+    if (redisAsyncCommand(ac, NULL, NULL, "MULTI") != REDIS_OK) {
+        goto failed;
+    }
+
+    for (i = 0; i < ncmd; i++) {
+        if (redisAsyncCommandArgv(ac, NULL, NULL, argc[i], argv, argvlen)
+            != REDIS_OK)
+        {
+            goto broken;
+        }
+
+        argv += argc[i];
+        argvlen += argc[i];
+    }
+
+    if (redisAsyncCommand(ac, ngx_http_behave_redis_reply, cmd, "EXEC")
+        != REDIS_OK)
+    {
+        goto broken;
+    }
+
+    ngx_http_behave_redis_track(r, cmd, cln);
+
+    return NGX_OK;
+
+broken:
+
+    /* a MULTI without its EXEC would swallow the next commands */
+    ngx_free(cmd);
+    ngx_http_behave_redis_drop("a transaction could not be queued");
+    *reason = "redis unavailable";
+    return NGX_DECLINED;
+
+failed:
+
+    ngx_free(cmd);
+    *reason = "redis unavailable";
+    return NGX_DECLINED;
+}
+
+
+/*
+ * A command of a request is on its way: time it out, and detach it when
+ * the request goes first.
+ */
+
+static void
+ngx_http_behave_redis_track(ngx_http_request_t *r,
+    ngx_http_behave_redis_cmd_t *cmd, ngx_pool_cleanup_t *cln)
+{
     cmd->cln = cln;
     cln->handler = ngx_http_behave_redis_request_gone;
     cln->data = cmd;
@@ -635,8 +738,6 @@ ngx_http_behave_redis_eval(ngx_http_request_t *r,
      * detaches this command.
      */
     r->read_event_handler = ngx_http_test_reading;
-
-    return NGX_OK;
 }
 
 
@@ -663,6 +764,7 @@ ngx_http_behave_redis_command_bg(int argc, const char **argv,
 
     cmd->bg_done = done;
     cmd->data = data;
+    cmd->name = "redis";
 
     if (redisAsyncCommandArgv(ngx_http_behave_redis.ac,
                               ngx_http_behave_redis_reply, cmd, cmd->argc,
@@ -821,7 +923,7 @@ ngx_http_behave_redis_answer(ngx_http_behave_redis_cmd_t *cmd,
         ngx_del_timer(&cmd->timer);
     }
 
-    ngx_http_behave_span(r, cmd->script ? cmd->script->name : "redis",
+    ngx_http_behave_span(r, cmd->name,
                          cmd->started_ms,
                          reason ? reason
                          : (reply->type == REDIS_REPLY_ERROR ? "redis error"

@@ -45,6 +45,18 @@ ngx_int_t ngx_http_behave_redis_eval(ngx_http_request_t *r,
     const char **argv, const size_t *argvlen,
     ngx_http_behave_redis_pt handler, void *data, const char **reason);
 
+/*
+ * Sends MULTI, ncmd commands (argc[i] arguments each, one after another in
+ * argv and argvlen) and EXEC: several steps made atomic without a script.
+ * The handler gets EXEC's reply, an array with each command's reply; the
+ * contract is that of ngx_http_behave_redis_eval().  name is the trace
+ * span's.
+ */
+ngx_int_t ngx_http_behave_redis_multi(ngx_http_request_t *r,
+    const char *name, ngx_uint_t ncmd, const int *argc, const char **argv,
+    const size_t *argvlen, ngx_http_behave_redis_pt handler, void *data,
+    const char **reason);
+
 /* a fire-and-forget command with no request behind it (metering) */
 ngx_int_t ngx_http_behave_redis_command_bg(int argc, const char **argv,
     const size_t *argvlen, void (*done)(redisReply *reply, void *data),

@@ -26,6 +26,10 @@ start_nginx(http => <<"E2");
             behave_analyze;
             behave_conversation_max_turns 1000;
         }
+        location = /small/v1/analyze {
+            behave_analyze;
+            behave_conversation_max_turns 4;
+        }
     }
 E2
 
@@ -128,14 +132,14 @@ sub conv_id { 'c' . $$ . '-' . ++$n }
          path => '/redacted/v1/analyze');
     my $j = turn($c, 'any news?', path => '/redacted/v1/analyze');
     is($j->{conversation}{storage_mode}, 'redacted', 'storage_mode redacted');
-    my $stored = redis_cli("LRANGE 'behave:{acme:$c}:turns' 0 -1");
+    my $stored = redis_cli("GET 'behave:{acme:$c}:log'");
     like($stored, qr/\[EMAIL\]/, 'the stored turn holds [EMAIL]');
     like($stored, qr/\[CARD\]/, 'the stored turn holds [CARD]');
     unlike($stored, qr/jane\.doe|4111/, 'no e-mail or card number in Redis');
 
     my $c2 = conv_id();
     turn($c2, 'my email is jane.doe@example.com');
-    like(redis_cli("LRANGE 'behave:{acme:$c2}:turns' 0 -1"), qr/jane\.doe\@example\.com/,
+    like(redis_cli("GET 'behave:{acme:$c2}:log'"), qr/jane\.doe\@example\.com/,
          'with behave_redact off the full text is stored');
 }
 
@@ -149,29 +153,83 @@ sub conv_id { 'c' . $$ . '-' . ++$n }
     is($j->{conversation}{prior_turns}, 1, 'acme history holds only acme turns');
 }
 
-# concurrency: 200 turns of one conversation over 2 workers
-{
-    my $c = conv_id();
+# concurrency: 200 turns of one conversation over 2 workers; each answer
+# numbers its turn, so every number from 0 to 199 comes back exactly once
+sub concurrent_turns {
+    my ($c, $path) = @_;
+    my $dir = nginx_prefix() . "/conc-$c";
+    mkdir $dir;
     my @pids;
     for my $p (1 .. 10) {
         my $pid = fork // die;
         if (!$pid) {
             my $bad = 0;
+            open my $out, '>', "$dir/$p" or exit 1;
             for my $i (1 .. 20) {
-                my $j = turn($c, "turn $p-$i", path => '/big/v1/analyze', quiet => 1);
+                my $j = turn($c, "turn $p-$i", path => $path, quiet => 1);
                 $bad++ if !$j || ($j->{conversation} && $j->{conversation}{degraded});
+                print $out(($j && $j->{conversation}
+                            ? $j->{conversation}{prior_turns} : 0), "\n");
             }
+            close $out;
             exit($bad ? 1 : 0);
         }
         push @pids, $pid;
     }
     my $failed = 0;
     for (@pids) { waitpid($_, 0); $failed++ if $? }
+    my %seen;
+    for my $p (1 .. 10) {
+        open my $in, '<', "$dir/$p" or next;
+        $seen{$_}++ for map { chomp; $_ } <$in>;
+    }
+    return ($failed, \%seen);
+}
+sub log_records {
+    my ($c) = @_;
+    my $v = redis_cli("GET 'behave:{acme:$c}:log'");
+    my ($dropped) = $v =~ /^d(\d+)\xff/;
+    $v =~ s/^d\d+\xff//;
+    return ($dropped // 0, grep { length } split /\xff/, $v);
+}
+{
+    my $c = conv_id();
+    my ($failed, $seen) = concurrent_turns($c, '/big/v1/analyze');
     is($failed, 0, '200 concurrent turns answered, none degraded');
-    is(redis_cli("GET 'behave:{acme:$c}:n'"), 200, 'the counter saw 200 turns');
-    my @turns = split /\n/, redis_cli("LRANGE 'behave:{acme:$c}:turns' 0 -1");
+    is(scalar(grep { ($seen->{$_} // 0) == 1 } 0 .. 199), 200,
+       'each turn number 0..199 answered exactly once');
+    my ($dropped, @turns) = log_records($c);
     my %texts = map { (/(turn \d+-\d+)/)[0] => 1 } @turns;
-    is(scalar(keys %texts), 200, 'no turn lost or doubled');
+    is(scalar(keys %texts) + $dropped, 200, 'no turn lost or doubled');
+}
+
+# past max + max / 2 turns the front is trimmed; numbers go on
+{
+    my $c = conv_id();
+    my @prior;
+    for my $i (0 .. 11) {
+        my $j = turn($c, "message number $i about my parcel", path => '/small/v1/analyze',
+                     quiet => 1);
+        push @prior, $j->{conversation} ? $j->{conversation}{prior_turns} : 0;
+    }
+    is("@prior", join(' ', 0 .. 11), 'prior_turns counts every turn, trimmed or not');
+    sleep 0.2;
+    my ($dropped, @turns) = log_records($c);
+    ok(@turns <= 6 && @turns >= 4, 'at most max + max / 2 turns stored (' . scalar(@turns) . ')');
+    is($dropped + @turns, 12, 'the header counts the trimmed turns');
+    my $j = turn($c, 'Where is my parcel? Where is my parcel?', path => '/small/v1/analyze');
+    $j = turn($c, 'Where is my parcel? Where is my parcel?', path => '/small/v1/analyze');
+    like($j->{conversation}{recommendation}{reason}, qr/customer turn 13 asks again what turn 12 asked/,
+         'reasons number turns over the whole conversation');
+
+    my $c2 = conv_id();
+    my ($failed, $seen) = concurrent_turns($c2, '/small/v1/analyze');
+    is($failed, 0, 'trimming under load: 200 turns answered');
+    is(scalar(grep { ($seen->{$_} // 0) == 1 } 0 .. 199), 200,
+       'trimming under load: each turn number answered exactly once');
+    sleep 0.2;
+    ($dropped, @turns) = log_records($c2);
+    is($dropped + @turns, 200, 'trimming under load: every turn counted');
 }
 
 # metering is shared through Redis: another node's usage counts here

@@ -385,7 +385,8 @@ static void behave_conv_recommend(const behave_turn_t *current,
     const behave_conv_norm_t *cur, behave_conv_result_t *out, int esc_from,
     int esc_turns);
 static void behave_conv_review(behave_conv_result_t *out);
-static void behave_conv_init(behave_conv_result_t *out, size_t n);
+static void behave_conv_init(behave_conv_result_t *out, size_t n,
+    size_t first);
 
 
 /*
@@ -825,13 +826,13 @@ behave_conv_false_resolution(const behave_turn_t *history, size_t n,
     }
 
     out->false_resolution = 1;
-    out->claim_turn = (int) (i - 1);
+    out->claim_turn = (int) (out->first_turn + i - 1);
 
     snprintf(out->false_resolution_reason,
              sizeof(out->false_resolution_reason),
              "agent turn %d claimed %s; customer turn %d says it is not "
              "(\"%s\")",
-             (int) (i - 1), what, (int) n, quote);
+             out->claim_turn, what, (int) (out->first_turn + n), quote);
 }
 
 
@@ -853,6 +854,7 @@ behave_conv_past_false_resolution(const behave_turn_t *history, size_t n)
         behave_conv_normalize(history[k].text, history[k].text_len, &norm);
 
         r.false_resolution = 0;
+        r.first_turn = 0;
         behave_conv_false_resolution(history, k, &norm, history[k].cues, &r);
 
         if (r.false_resolution) {
@@ -953,7 +955,7 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
     }
 
     out->repetition = 1;
-    out->repeated_turn = best_turn;
+    out->repeated_turn = (int) out->first_turn + best_turn;
     out->repetition_similarity = best;
 }
 
@@ -1209,10 +1211,11 @@ behave_conv_assess_customer(const behave_turn_t *history, size_t n,
 
 
 static void
-behave_conv_init(behave_conv_result_t *out, size_t n)
+behave_conv_init(behave_conv_result_t *out, size_t n, size_t first)
 {
     memset(out, 0, sizeof(*out));
-    out->prior_turns = n;
+    out->prior_turns = first + n;
+    out->first_turn = first;
     out->action = BEHAVE_ACTION_RESOLVE;
     out->review_status = BEHAVE_REVIEW_OK;
     out->claim_turn = -1;
@@ -1225,9 +1228,17 @@ void
 behave_conversation_assess(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, behave_conv_result_t *out)
 {
+    behave_conversation_assess_at(history, n, 0, current, out);
+}
+
+
+void
+behave_conversation_assess_at(const behave_turn_t *history, size_t n,
+    size_t first, const behave_turn_t *current, behave_conv_result_t *out)
+{
     size_t  k;
 
-    behave_conv_init(out, n);
+    behave_conv_init(out, n, first);
 
     if (current->speaker == BEHAVE_SPEAKER_CUSTOMER) {
         behave_conv_assess_customer(history, n, current, out);
@@ -1247,10 +1258,10 @@ behave_conversation_assess(const behave_turn_t *history, size_t n,
         return;
     }
 
-    out->prior_turns = k - 1;
+    out->prior_turns = first + k - 1;
     behave_conv_assess_customer(history, k - 1, &history[k - 1], out);
 
-    out->prior_turns = n;
+    out->prior_turns = first + n;
     out->false_resolution = 0;
     out->false_resolution_reason[0] = '\0';
     out->claim_turn = -1;
@@ -1262,7 +1273,7 @@ behave_conversation_assess(const behave_turn_t *history, size_t n,
 void
 behave_conversation_degraded(const char *reason, behave_conv_result_t *out)
 {
-    behave_conv_init(out, 0);
+    behave_conv_init(out, 0, 0);
 
     out->degraded = 1;
     snprintf(out->degraded_reason, sizeof(out->degraded_reason), "%s",

@@ -113,6 +113,7 @@ typedef enum {
 
 typedef struct {
     size_t                 prior_turns;
+    size_t                 first_turn;  /* the number of history[0] */
 
     /* failure_flags */
     int                    false_resolution;
@@ -143,6 +144,14 @@ typedef struct {
 
 void behave_conversation_assess(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, behave_conv_result_t *out);
+
+/*
+ * The same over the newest turns of a longer conversation: history[0] is
+ * turn number first of it, so reasons and turn indexes are numbered over
+ * the whole conversation, and prior_turns is first + n.
+ */
+void behave_conversation_assess_at(const behave_turn_t *history, size_t n,
+    size_t first, const behave_turn_t *current, behave_conv_result_t *out);
 
 /* context could not be built: handoff, needs_review, never "resolved" */
 void behave_conversation_degraded(const char *reason,
