@@ -193,7 +193,7 @@ ngx_http_behave_analyze_redact(ngx_http_request_t *r,
 
 ngx_int_t
 ngx_http_behave_analyze_respond(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, cJSON *conversation)
+    ngx_http_behave_analyze_t *an, const behave_conv_result_t *conversation)
 {
     char                    *json;
     size_t                   len;
@@ -207,7 +207,6 @@ ngx_http_behave_analyze_respond(ngx_http_request_t *r,
     ngx_memcpy(session_id, "ses_", 4);
 
     if (ngx_http_behave_random_hex(session_id + 4, 16) != NGX_OK) {
-        cJSON_Delete(conversation);
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
@@ -221,6 +220,8 @@ ngx_http_behave_analyze_respond(ngx_http_request_t *r,
     resp.overage = an->usage.overage;
     resp.meter = an->usage.meter;
     resp.conversation = conversation;
+    resp.conversation_id = an->req.conversation_id;
+    resp.redacted = (int) an->redacted;
 
     if (an->req.metadata != NULL) {
         resp.metadata = cJSON_DetachItemViaPointer(an->req.root,

@@ -8,6 +8,7 @@
 #include "ngx_http_behave_common.h"
 
 #include "behave_annotate.h"
+#include "behave_conversation.h"
 #include "behave_request.h"
 #include "behave_response.h"
 #include "behave_routing.h"
@@ -28,9 +29,9 @@ typedef struct {
 } ngx_http_behave_analyze_t;
 
 
-/* sends the answer; conversation (may be NULL) is consumed */
+/* sends the answer, with the conversation block when not NULL */
 ngx_int_t ngx_http_behave_analyze_respond(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, cJSON *conversation);
+    ngx_http_behave_analyze_t *an, const behave_conv_result_t *conversation);
 
 /*
  * ngx_http_behave_conversation.c: NGX_DONE when the answer will be sent

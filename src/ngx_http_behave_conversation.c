@@ -44,9 +44,9 @@ static const char  ngx_http_behave_conversation_trim_script[] =
 
 static void ngx_http_behave_conversation_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
-static cJSON *ngx_http_behave_conversation_assess(ngx_http_request_t *r,
+static behave_conv_result_t *ngx_http_behave_conversation_assess(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an, redisReply *reply);
-static cJSON *ngx_http_behave_conversation_degraded(ngx_http_request_t *r,
+static behave_conv_result_t *ngx_http_behave_conversation_degraded(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an, const char *reason);
 static void ngx_http_behave_conversation_turn(ngx_http_behave_analyze_t *an,
     behave_turn_t *turn);
@@ -161,7 +161,7 @@ static void
 ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
 {
-    cJSON                      *block;
+    behave_conv_result_t       *block;
     ngx_http_behave_analyze_t  *an = data;
 
     if (reply == NULL) {
@@ -188,7 +188,7 @@ ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
  * records are skipped, not fatal.
  */
 
-static cJSON *
+static behave_conv_result_t *
 ngx_http_behave_conversation_assess(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an, redisReply *reply)
 {
@@ -197,7 +197,7 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
     redisReply                  *v;
     behave_turn_t               *turns, current;
     behave_turn_log_t            log;
-    behave_conv_result_t         res;
+    behave_conv_result_t        *res;
     ngx_http_behave_loc_conf_t  *blcf;
 
     if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3) {
@@ -230,22 +230,23 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
 
     turns = ngx_palloc(r->pool,
                        ngx_min(log.records, max) * sizeof(behave_turn_t) + 1);
-    if (turns == NULL) {
+    res = ngx_palloc(r->pool, sizeof(behave_conv_result_t));
+
+    if (turns == NULL || res == NULL) {
         return ngx_http_behave_conversation_degraded(r, an, "out of memory");
     }
 
     n = behave_turn_log_tail(&log, max, turns, &first);
 
     ngx_http_behave_conversation_turn(an, &current);
-    behave_conversation_assess_at(turns, n, (size_t) first, &current, &res);
+    behave_conversation_assess_at(turns, n, (size_t) first, &current, res);
 
     /* every turn before this one, beyond those read back too */
-    res.prior_turns = (size_t) (log.dropped + log.records);
+    res->prior_turns = (size_t) (log.dropped + log.records);
 
     ngx_http_behave_conversation_trim(r, an, &log, max);
 
-    return behave_conversation_to_json(&res, an->req.conversation_id,
-                                       an->redacted);
+    return res;
 }
 
 
@@ -300,16 +301,18 @@ ngx_http_behave_conversation_trimmed(redisReply *reply, void *data)
 }
 
 
-static cJSON *
+static behave_conv_result_t *
 ngx_http_behave_conversation_degraded(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an, const char *reason)
 {
-    behave_conv_result_t  res;
+    behave_conv_result_t  *res;
 
     ngx_http_behave_redis_log_degraded(r, "conversation", reason);
 
-    behave_conversation_degraded(reason, &res);
+    res = ngx_palloc(r->pool, sizeof(behave_conv_result_t));
+    if (res != NULL) {
+        behave_conversation_degraded(reason, res);
+    }
 
-    return behave_conversation_to_json(&res, an->req.conversation_id,
-                                       an->redacted);
+    return res;
 }

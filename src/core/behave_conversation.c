@@ -45,10 +45,24 @@ typedef struct {
 } behave_conv_phrase_t;
 
 
+/*
+ * A normalised turn, and which byte pairs occur in it: a phrase whose first
+ * two bytes are not there cannot match, and most phrases of a table are
+ * ruled out so without a memmem() over the text.
+ */
+#define BEHAVE_CONV_PAIR_BITS  1024
+
 typedef struct {
     char                   text[BEHAVE_CONV_SCAN_MAX + 1];
     size_t                 len;
+    uint64_t               pairs[BEHAVE_CONV_PAIR_BITS / 64];
+    int                    pairs_ready;
 } behave_conv_norm_t;
+
+
+#define behave_conv_pair(a, b)                                                \
+    (((unsigned) (unsigned char) (a) << 5 ^ (unsigned char) (b))              \
+     & (BEHAVE_CONV_PAIR_BITS - 1))
 
 
 #define behave_conv_tab(t)  t, sizeof(t) / sizeof(t[0])
@@ -355,6 +369,7 @@ typedef enum {
 
 static void behave_conv_normalize(const char *in, size_t len,
     behave_conv_norm_t *out);
+static void behave_conv_pairs(behave_conv_norm_t *t);
 static int behave_conv_is_word(unsigned char c);
 static int behave_conv_negated(const char *s, size_t at);
 static unsigned behave_conv_match(const behave_conv_norm_t *t,
@@ -448,6 +463,25 @@ behave_conv_normalize(const char *in, size_t len, behave_conv_norm_t *out)
 
     out->text[n] = '\0';
     out->len = n;
+
+    out->pairs_ready = 0;
+}
+
+
+/* most normalised turns are only compared, never matched: pairs on demand */
+static void
+behave_conv_pairs(behave_conv_norm_t *t)
+{
+    size_t  i, k;
+
+    memset(t->pairs, 0, sizeof(t->pairs));
+
+    for (i = 0; i + 1 < t->len; i++) {
+        k = behave_conv_pair(t->text[i], t->text[i + 1]);
+        t->pairs[k / 64] |= (uint64_t) 1 << (k % 64);
+    }
+
+    t->pairs_ready = 1;
 }
 
 
@@ -489,13 +523,26 @@ static unsigned
 behave_conv_match(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
     size_t ntab, int negatable, const behave_conv_phrase_t **first)
 {
-    size_t       i, plen, at;
+    size_t       i, plen, at, k;
     unsigned     count;
     const char  *p, *s;
 
     count = 0;
 
+    if (!t->pairs_ready) {
+        /* a cache filled on first use; every norm lives in writable memory */
+        behave_conv_pairs((behave_conv_norm_t *) t);
+    }
+
     for (i = 0; i < ntab; i++) {
+        if (tab[i].phrase[0] != '\0' && tab[i].phrase[1] != '\0') {
+            k = behave_conv_pair(tab[i].phrase[0], tab[i].phrase[1]);
+
+            if (!(t->pairs[k / 64] >> (k % 64) & 1)) {
+                continue;
+            }
+        }
+
         plen = strlen(tab[i].phrase);
         s = t->text;
 
@@ -1310,73 +1357,70 @@ behave_review_name(behave_review_e r)
 }
 
 
-cJSON *
-behave_conversation_to_json(const behave_conv_result_t *r,
+static void
+behave_conv_write_bool(behave_jw_t *w, int v)
+{
+    if (v) {
+        behave_jw_literal(w, "true");
+    } else {
+        behave_jw_literal(w, "false");
+    }
+}
+
+
+/* the block of spec 2.4, keys written as literals (hot path) */
+void
+behave_conversation_write(behave_jw_t *w, const behave_conv_result_t *r,
     const char *conversation_id, int redacted)
 {
-    cJSON  *o, *ff, *d, *rec;
+    behave_jw_open(w, "conversation");
 
-    o = cJSON_CreateObject();
-    if (o == NULL) {
-        return NULL;
+    behave_jw_literal(w, "\"conversation_id\":");
+    behave_jw_value_string(w, conversation_id != NULL ? conversation_id : "");
+
+    if (redacted) {
+        behave_jw_literal(w, ",\"storage_mode\":\"redacted\"");
+    } else {
+        behave_jw_literal(w, ",\"storage_mode\":\"full\"");
     }
 
-    ff = cJSON_CreateObject();
-    d = cJSON_CreateObject();
-    rec = cJSON_CreateObject();
+    behave_jw_literal(w, ",\"prior_turns\":");
+    behave_jw_value_number(w, (double) r->prior_turns);
 
-    if (ff == NULL || d == NULL || rec == NULL) {
-        cJSON_Delete(ff);
-        cJSON_Delete(d);
-        cJSON_Delete(rec);
-        cJSON_Delete(o);
-        return NULL;
-    }
+    behave_jw_literal(w, ",\"failure_flags\":{\"false_resolution\":");
+    behave_conv_write_bool(w, r->false_resolution);
+    behave_jw_literal(w, ",\"false_resolution_reason\":");
+    behave_jw_value_string(w, r->false_resolution_reason);
+    behave_jw_literal(w, ",\"repeat_contact_risk\":");
+    behave_conv_write_bool(w, r->repeat_contact_risk);
 
-    cJSON_AddItemToObject(o, "conversation_id",
-                          cJSON_CreateString(conversation_id != NULL
-                                             ? conversation_id : ""));
-    cJSON_AddItemToObject(o, "storage_mode",
-                          cJSON_CreateString(redacted ? "redacted" : "full"));
-    cJSON_AddItemToObject(o, "prior_turns",
-                          cJSON_CreateNumber((double) r->prior_turns));
+    behave_jw_literal(w, "},\"derived\":{\"repetition\":");
+    behave_conv_write_bool(w, r->repetition);
+    behave_jw_literal(w, ",\"repetition_similarity\":");
+    behave_jw_value_fixed3(w, r->repetition_similarity);
+    behave_jw_literal(w, ",\"escalating\":");
+    behave_conv_write_bool(w, r->escalating);
+    behave_jw_literal(w, ",\"peak_severity\":");
+    behave_jw_value_number(w, (double) r->peak_severity);
 
-    cJSON_AddItemToObject(ff, "false_resolution",
-                          cJSON_CreateBool(r->false_resolution));
-    cJSON_AddItemToObject(ff, "false_resolution_reason",
-                          cJSON_CreateString(r->false_resolution_reason));
-    cJSON_AddItemToObject(ff, "repeat_contact_risk",
-                          cJSON_CreateBool(r->repeat_contact_risk));
-    cJSON_AddItemToObject(o, "failure_flags", ff);
+    behave_jw_literal(w, "},\"recommendation\":{\"action\":");
+    behave_jw_value_string(w, behave_action_name(r->action));
+    behave_jw_literal(w, ",\"reason\":");
+    behave_jw_value_string(w, r->reason);
+    behave_jw_literal(w, ",\"safe_response_guidance\":");
+    behave_jw_value_string(w, r->safe_response_guidance != NULL
+                              ? r->safe_response_guidance : "");
 
-    cJSON_AddItemToObject(d, "repetition", cJSON_CreateBool(r->repetition));
-    cJSON_AddItemToObject(d, "repetition_similarity",
-                          cJSON_CreateNumber(
-                              (double) (long) (r->repetition_similarity * 1000
-                                               + 0.5) / 1000));
-    cJSON_AddItemToObject(d, "escalating", cJSON_CreateBool(r->escalating));
-    cJSON_AddItemToObject(d, "peak_severity",
-                          cJSON_CreateNumber(r->peak_severity));
-    cJSON_AddItemToObject(o, "derived", d);
-
-    cJSON_AddItemToObject(rec, "action",
-                          cJSON_CreateString(behave_action_name(r->action)));
-    cJSON_AddItemToObject(rec, "reason", cJSON_CreateString(r->reason));
-    cJSON_AddItemToObject(rec, "safe_response_guidance",
-                          cJSON_CreateString(r->safe_response_guidance != NULL
-                                             ? r->safe_response_guidance
-                                             : ""));
-    cJSON_AddItemToObject(o, "recommendation", rec);
-
-    cJSON_AddItemToObject(o, "review_status",
-                          cJSON_CreateString(
-                              behave_review_name(r->review_status)));
-    cJSON_AddItemToObject(o, "degraded", cJSON_CreateBool(r->degraded));
+    behave_jw_literal(w, "},\"review_status\":");
+    behave_jw_value_string(w, behave_review_name(r->review_status));
+    behave_jw_literal(w, ",\"degraded\":");
+    behave_conv_write_bool(w, r->degraded);
 
     if (r->degraded) {
-        cJSON_AddItemToObject(o, "degraded_reason",
-                              cJSON_CreateString(r->degraded_reason));
+        behave_jw_literal(w, ",\"degraded_reason\":");
+        behave_jw_value_string(w, r->degraded_reason);
     }
 
-    return o;
+    behave_jw_member_done(w);
+    behave_jw_close(w);
 }

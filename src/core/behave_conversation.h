@@ -83,9 +83,9 @@
 
 #include <stddef.h>
 
-#include <cjson/cJSON.h>
 
 #include "behave_annotate.h"
+#include "behave_json.h"
 #include "behave_turn.h"
 
 
@@ -165,10 +165,10 @@ const char *behave_action_name(behave_action_e a);
 const char *behave_review_name(behave_review_e r);
 
 /*
- * The conversation block of spec 2.4 as a new cJSON object (NULL when out
- * of memory); the caller adds it to the response or deletes it.
+ * Writes the block of spec 2.4 as the member "conversation" of the
+ * object being written.
  */
-cJSON *behave_conversation_to_json(const behave_conv_result_t *r,
+void behave_conversation_write(behave_jw_t *w, const behave_conv_result_t *r,
     const char *conversation_id, int redacted);
 
 

@@ -179,7 +179,8 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
     }
 
     if (resp->conversation != NULL) {
-        behave_jw_item(&w, "conversation", resp->conversation);
+        behave_conversation_write(&w, resp->conversation,
+                                  resp->conversation_id, resp->redacted);
     }
 
     behave_jw_close(&w);
@@ -189,9 +190,7 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
 done:
 
     cJSON_Delete(resp->metadata);
-    cJSON_Delete(resp->conversation);
     resp->metadata = NULL;
-    resp->conversation = NULL;
 
     return out;
 }

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "behave_annotate.h"
+#include "behave_conversation.h"
 #include "behave_routing.h"
 
 
@@ -27,7 +28,11 @@ typedef struct {
     const behave_routing_t     *routing;
 
     cJSON                      *metadata;      /* taken over, may be NULL */
-    cJSON                      *conversation;  /* taken over, may be NULL */
+
+    /* the conversation block, when there is one */
+    const behave_conv_result_t *conversation;
+    const char                 *conversation_id;
+    int                         redacted;
 } behave_analyze_resp_t;
 
 
@@ -39,7 +44,7 @@ cJSON *behave_scores_json(const behave_scores_t *s);
 
 /*
  * The whole response, malloc()ed and NUL-terminated; NULL when out of
- * memory.  metadata and conversation are consumed in every case.
+ * memory.  metadata is consumed in every case.
  */
 char *behave_analyze_response_json(behave_analyze_resp_t *resp,
     size_t *len);

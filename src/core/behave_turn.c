@@ -90,9 +90,9 @@ behave_turn_encode(const behave_turn_t *t, char *buf, size_t len)
 int
 behave_turn_decode(const char *s, size_t len, behave_turn_t *out)
 {
-    size_t       i, start, f, flen[BEHAVE_TURN_FIELDS];
+    size_t       start, f, flen[BEHAVE_TURN_FIELDS];
     uint64_t     v;
-    const char  *fp[BEHAVE_TURN_FIELDS];
+    const char  *fp[BEHAVE_TURN_FIELDS], *tab;
 
     if (s == NULL) {
         return -1;
@@ -102,20 +102,17 @@ behave_turn_decode(const char *s, size_t len, behave_turn_t *out)
     start = 0;
     f = 0;
 
-    for (i = 0; i < len && f < BEHAVE_TURN_FIELDS; i++) {
-        if (s[i] == '\t') {
-            fp[f] = s + start;
-            flen[f] = i - start;
-            f++;
-            start = i + 1;
+    for (f = 0; f < BEHAVE_TURN_FIELDS; f++) {
 
-        } else if (i - start > 24) {
-            return -1;              /* no field of ours is that long */
+        /* no field of ours is longer than 24 bytes */
+        tab = memchr(s + start, '\t', (len - start < 25 ? len - start : 25));
+        if (tab == NULL) {
+            return -1;
         }
-    }
 
-    if (f != BEHAVE_TURN_FIELDS) {
-        return -1;
+        fp[f] = s + start;
+        flen[f] = (size_t) (tab - fp[f]);
+        start += flen[f] + 1;
     }
 
     if (flen[0] != 2 || memcmp(fp[0], BEHAVE_TURN_VERSION, 2) != 0) {
@@ -193,7 +190,8 @@ behave_turn_uint(const char *p, size_t n, uint64_t max, uint64_t *v)
 
         d = (uint64_t) (p[i] - '0');
 
-        if (r > (UINT64_MAX - d) / 10) {
+        /* 19 digits cannot overflow: no division on the common path */
+        if (i >= 19 && r > (UINT64_MAX - d) / 10) {
             return -1;
         }
 
