@@ -16,8 +16,7 @@
 static size_t behave_sim_normalize(const unsigned char *p, size_t len,
     unsigned char *buf, size_t size);
 static size_t behave_sim_slot(uint32_t h, unsigned bits);
-static int behave_sim_insert(behave_sim_set_t *set, uint32_t h);
-static int behave_sim_member(const behave_sim_set_t *set, uint32_t h);
+static size_t behave_sim_find(const behave_sim_set_t *set, uint32_t h);
 
 
 /*
@@ -32,44 +31,22 @@ behave_sim_slot(uint32_t h, unsigned bits)
 }
 
 
-/* adds h unless present; returns 1 when it was new */
-static int
-behave_sim_insert(behave_sim_set_t *set, uint32_t h)
+/* the slot holding h, or the empty slot where it would go */
+static size_t
+behave_sim_find(const behave_sim_set_t *set, uint32_t h)
 {
     size_t  i, mask;
 
     mask = ((size_t) 1 << set->bits) - 1;
 
-    for (i = behave_sim_slot(h, set->bits); set->table[i] != 0;
+    for (i = behave_sim_slot(h, set->bits);
+         set->table[i] != 0 && set->table[i] != h;
          i = (i + 1) & mask)
     {
-        if (set->table[i] == h) {
-            return 0;
-        }
+        /* void */
     }
 
-    set->table[i] = h;
-
-    return 1;
-}
-
-
-static int
-behave_sim_member(const behave_sim_set_t *set, uint32_t h)
-{
-    size_t  i, mask;
-
-    mask = ((size_t) 1 << set->bits) - 1;
-
-    for (i = behave_sim_slot(h, set->bits); set->table[i] != 0;
-         i = (i + 1) & mask)
-    {
-        if (set->table[i] == h) {
-            return 1;
-        }
-    }
-
-    return 0;
+    return i;
 }
 
 
@@ -127,7 +104,7 @@ behave_sim_normalize(const unsigned char *p, size_t len, unsigned char *buf,
 void
 behave_sim_prepare(const char *text, size_t len, behave_sim_set_t *set)
 {
-    size_t          i, m, grams;
+    size_t          i, k, m, grams;
     uint32_t        h;
     unsigned char   buf[BEHAVE_SIM_MAX_GRAMS + 2];
 
@@ -153,7 +130,10 @@ behave_sim_prepare(const char *text, size_t len, behave_sim_set_t *set)
 
         h += (h == 0);
 
-        if (behave_sim_insert(set, h)) {
+        k = behave_sim_find(set, h);
+
+        if (set->table[k] == 0) {
+            set->table[k] = h;
             set->grams[set->n++] = h;
         }
     }
@@ -175,7 +155,7 @@ behave_sim_compare(const behave_sim_set_t *a, const behave_sim_set_t *b,
     common = 0;
 
     for (i = 0; i < few->n; i++) {
-        common += behave_sim_member(many, few->grams[i]);
+        common += many->table[behave_sim_find(many, few->grams[i])] != 0;
     }
 
     uni = a->n + b->n - common;

@@ -29,6 +29,18 @@ append(char *log, size_t len, const char *text, behave_speaker_e who)
 }
 
 
+/* opens v and checks what the header and the records say */
+static void
+opened(behave_turn_log_t *log, const char *v, size_t len, uint64_t dropped,
+    size_t records, const char *name)
+{
+    behave_turn_log_open(log, v, len);
+    is_int(log->dropped, dropped, "%s: %llu dropped", name,
+           (unsigned long long) dropped);
+    is_int(log->records, records, "%s: %zu records", name, records);
+}
+
+
 int
 main(void)
 {
@@ -38,17 +50,14 @@ main(void)
     behave_turn_t      out[8];
     behave_turn_log_t  log;
 
-    behave_turn_log_open(&log, NULL, 0);
-    is_int(log.records, 0, "no value: no records");
-    is_int(log.dropped, 0, "no value: nothing dropped");
+    opened(&log, NULL, 0, 0, 0, "no value");
 
     len = 0;
     len = append(v, len, "zero", BEHAVE_SPEAKER_CUSTOMER);
     len = append(v, len, "one\twith a tab\nand a newline", BEHAVE_SPEAKER_AGENT);
     len = append(v, len, "two \xc3\xa9", BEHAVE_SPEAKER_CUSTOMER);
 
-    behave_turn_log_open(&log, v, len);
-    is_int(log.records, 3, "three records");
+    opened(&log, v, len, 0, 3, "three turns");
 
     n = behave_turn_log_tail(&log, 8, out, &first);
     is_int(n, 3, "all three read back");
@@ -68,17 +77,13 @@ main(void)
     memmove(v + 4, v, len);
     memcpy(v, header, 4);
     len += 4;
-    behave_turn_log_open(&log, v, len);
-    is_int(log.dropped, 40, "header: 40 dropped");
-    is_int(log.records, 3, "header: still three records");
+    opened(&log, v, len, 40, 3, "header");
     n = behave_turn_log_tail(&log, 2, out, &first);
     is_int(first, 41, "header: numbering goes on from 40");
 
     /* a bad header is no header: its bytes are one undecodable record */
     v[1] = 'x';
-    behave_turn_log_open(&log, v, len);
-    is_int(log.dropped, 0, "bad header: nothing dropped");
-    is_int(log.records, 4, "bad header: read as a record");
+    opened(&log, v, len, 0, 4, "bad header, read as a record");
     n = behave_turn_log_tail(&log, 8, out, &first);
     is_int(n, 3, "bad header: skipped by the decoder");
     v[1] = '4';
