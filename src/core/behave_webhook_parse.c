@@ -34,6 +34,9 @@ typedef struct {
 } behave_call_src_t;
 
 
+static behave_err_e behave_call_typed_data(behave_call_t *call,
+    const cJSON *root, behave_call_src_t *src, const char *transcript,
+    const char *audio, const char *failed, behave_error_t *err);
 static behave_err_e behave_call_elevenlabs(behave_call_t *call,
     const cJSON *root, behave_call_src_t *src, behave_error_t *err);
 static behave_err_e behave_call_retell(behave_call_t *call,
@@ -270,12 +273,17 @@ behave_call_classify(behave_call_t *call, const char *transcript,
 }
 
 
+/*
+ * The shape ElevenLabs and the standard format share: {"type": ...,
+ * "data": {..., "transcript": [...]}}; the type names the event kind.
+ */
+
 static behave_err_e
-behave_call_elevenlabs(behave_call_t *call, const cJSON *root,
-    behave_call_src_t *src, behave_error_t *err)
+behave_call_typed_data(behave_call_t *call, const cJSON *root,
+    behave_call_src_t *src, const char *transcript, const char *audio,
+    const char *failed, behave_error_t *err)
 {
-    const cJSON   *data;
-    behave_err_e   rc;
+    behave_err_e  rc;
 
     rc = behave_call_type(call, cJSON_GetObjectItemCaseSensitive(root, "type"),
                           "type", err);
@@ -283,17 +291,34 @@ behave_call_elevenlabs(behave_call_t *call, const cJSON *root,
         return rc;
     }
 
-    behave_call_classify(call, "post_call_transcription", "post_call_audio",
-                         "call_initiation_failure");
+    behave_call_classify(call, transcript, audio, failed);
 
-    data = cJSON_GetObjectItemCaseSensitive(root, "data");
-
-    src->container = data;
+    src->container = cJSON_GetObjectItemCaseSensitive(root, "data");
     src->container_name = "data";
+    src->turns = behave_call_path(src->container, "transcript", NULL);
+    src->turns_name = "data.transcript";
+
+    return BEHAVE_OK;
+}
+
+
+static behave_err_e
+behave_call_elevenlabs(behave_call_t *call, const cJSON *root,
+    behave_call_src_t *src, behave_error_t *err)
+{
+    const cJSON   *data;
+    behave_err_e   rc;
+
+    rc = behave_call_typed_data(call, root, src, "post_call_transcription",
+                                "post_call_audio", "call_initiation_failure",
+                                err);
+    if (rc != BEHAVE_OK) {
+        return rc;
+    }
+
+    data = src->container;
     src->call_id = behave_call_path(data, "conversation_id", NULL);
     src->call_id_name = "data.conversation_id";
-    src->turns = behave_call_path(data, "transcript", NULL);
-    src->turns_name = "data.transcript";
     src->role_key[0] = "role";
     src->text_key[0] = "message";
     src->verdict = behave_call_path(data, "analysis", "call_successful", NULL);
@@ -425,23 +450,15 @@ behave_call_standard(behave_call_t *call, const cJSON *root,
     const cJSON   *data;
     behave_err_e   rc;
 
-    rc = behave_call_type(call, cJSON_GetObjectItemCaseSensitive(root, "type"),
-                          "type", err);
+    rc = behave_call_typed_data(call, root, src, "call.transcript",
+                                "call.audio", "call.failed", err);
     if (rc != BEHAVE_OK) {
         return rc;
     }
 
-    behave_call_classify(call, "call.transcript", "call.audio",
-                         "call.failed");
-
-    data = cJSON_GetObjectItemCaseSensitive(root, "data");
-
-    src->container = data;
-    src->container_name = "data";
+    data = src->container;
     src->call_id = behave_call_path(data, "call_id", NULL);
     src->call_id_name = "data.call_id";
-    src->turns = behave_call_path(data, "transcript", NULL);
-    src->turns_name = "data.transcript";
     src->role_key[0] = "speaker";
     src->role_key[1] = "role";
     src->text_key[0] = "text";
