@@ -112,7 +112,7 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
     if (rec_len == 0) {
         return ngx_http_behave_analyze_respond(r, an,
                    ngx_http_behave_conversation_degraded(r, an,
-                                                         "turn too large"));
+                                                         "turn not storable"));
     }
 
     /* MULTI, GET key, APPEND key turn, EXPIRE key ttl, EXEC */
