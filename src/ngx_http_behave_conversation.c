@@ -44,10 +44,10 @@ static const char  ngx_http_behave_conversation_trim_script[] =
 
 static void ngx_http_behave_conversation_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
-static behave_conv_result_t *ngx_http_behave_conversation_assess(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, redisReply *reply);
-static behave_conv_result_t *ngx_http_behave_conversation_degraded(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, const char *reason);
+static behave_conv_result_t *ngx_http_behave_conversation_assess(
+    ngx_http_request_t *r, ngx_http_behave_analyze_t *an, redisReply *reply);
+static behave_conv_result_t *ngx_http_behave_conversation_degraded(
+    ngx_http_request_t *r, ngx_http_behave_analyze_t *an, const char *reason);
 static void ngx_http_behave_conversation_turn(ngx_http_behave_analyze_t *an,
     behave_turn_t *turn);
 static void ngx_http_behave_conversation_trim(ngx_http_request_t *r,
@@ -286,8 +286,8 @@ ngx_http_behave_conversation_trim(ngx_http_request_t *r,
 
     /* not trimmed now: the next turn past the mark tries again */
     (void) ngx_http_behave_redis_command_bg(7, argv, len,
-                                            ngx_http_behave_conversation_trimmed,
-                                            NULL);
+                                      ngx_http_behave_conversation_trimmed,
+                                      NULL);
 }
 
 

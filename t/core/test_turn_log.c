@@ -54,7 +54,8 @@ main(void)
 
     len = 0;
     len = append(v, len, "zero", BEHAVE_SPEAKER_CUSTOMER);
-    len = append(v, len, "one\twith a tab\nand a newline", BEHAVE_SPEAKER_AGENT);
+    len = append(v, len, "one\twith a tab\nand a newline",
+                 BEHAVE_SPEAKER_AGENT);
     len = append(v, len, "two \xc3\xa9", BEHAVE_SPEAKER_CUSTOMER);
 
     opened(&log, v, len, 0, 3, "three turns");
