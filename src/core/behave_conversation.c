@@ -378,6 +378,7 @@ static unsigned behave_conv_match(const behave_conv_norm_t *t,
 static int behave_conv_intensity(const char *text, size_t len);
 static int behave_conv_ids_differ(const behave_conv_norm_t *a,
     const behave_conv_norm_t *b);
+static int behave_conv_has_digit(const behave_conv_norm_t *t);
 static int behave_conv_has_question(const behave_conv_norm_t *t);
 static void behave_conv_false_resolution(const behave_turn_t *history,
     size_t n, const behave_conv_norm_t *cur, unsigned cues,
@@ -781,6 +782,21 @@ behave_conv_ids_differ(const behave_conv_norm_t *a, const behave_conv_norm_t *b)
 
 
 static int
+behave_conv_has_digit(const behave_conv_norm_t *t)
+{
+    size_t  i;
+
+    for (i = 0; i < t->len; i++) {
+        if (t->text[i] >= '0' && t->text[i] <= '9') {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+static int
 behave_conv_has_question(const behave_conv_norm_t *t)
 {
     static const behave_conv_phrase_t  asks[] = {
@@ -918,7 +934,7 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, const behave_conv_norm_t *cur,
     behave_conv_result_t *out, unsigned *similar)
 {
-    int                   strong, reask, ack, best_turn;
+    int                   strong, reask, ack, best_turn, ids;
     size_t                i, window;
     double                best, need;
     behave_sim_set_t      cs, hs;
@@ -946,6 +962,9 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
 
     behave_sim_prepare(current->text, current->text_len, &cs);
 
+    /* without a number of its own the turn cannot name another order */
+    ids = behave_conv_has_digit(cur);
+
     /*
      * The most recent customer turns only, newest first: a re-ask answers
      * what went before it, and the cost stays flat however long the
@@ -972,10 +991,13 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
             continue;
         }
 
-        behave_conv_normalize(history[i].text, history[i].text_len, &tmp);
+        if (ids) {
+            behave_conv_normalize(history[i].text, history[i].text_len,
+                                  &tmp);
 
-        if (behave_conv_ids_differ(cur, &tmp)) {
-            continue;               /* same shape, another order or plan */
+            if (behave_conv_ids_differ(cur, &tmp)) {
+                continue;           /* same shape, another order or plan */
+            }
         }
 
         (*similar)++;

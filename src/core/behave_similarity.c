@@ -13,6 +13,30 @@
 #define BEHAVE_SIM_CONTAIN_WEIGHT  0.85
 
 
+/*
+ * What each ASCII byte becomes in the normalised text: letters lowercased,
+ * digits kept, the apostrophe dropped (0), anything else a separator.
+ */
+static const unsigned char  behave_sim_ascii[128] = {
+    0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+    0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+    0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+    0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+    0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x00,
+    0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+    0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37,
+    0x38, 0x39, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+    0x20, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67,
+    0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x6d, 0x6e, 0x6f,
+    0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77,
+    0x78, 0x79, 0x7a, 0x20, 0x20, 0x20, 0x20, 0x20,
+    0x20, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67,
+    0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x6d, 0x6e, 0x6f,
+    0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77,
+    0x78, 0x79, 0x7a, 0x20, 0x20, 0x20, 0x20, 0x20,
+};
+
+
 static size_t behave_sim_normalize(const unsigned char *p, size_t len,
     unsigned char *buf, size_t size);
 static size_t behave_sim_slot(uint32_t h, unsigned bits);
@@ -20,8 +44,8 @@ static size_t behave_sim_find(const behave_sim_set_t *set, uint32_t h);
 
 
 /*
- * The slot of a hash in a table of 2^bits slots: a multiplicative remix,
- * as the low bits of FNV-1a over three bytes are not spread well.
+ * The slot of a trigram in a table of 2^bits slots: a multiplicative
+ * remix, as the low bits of three packed bytes are not spread at all.
  */
 
 static size_t
@@ -69,19 +93,12 @@ behave_sim_normalize(const unsigned char *p, size_t len, unsigned char *buf,
     for (i = 0; i < len && m < size - 1; i++) {
         ch = p[i];
 
-        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
-            buf[m++] = ch;
+        if (ch < 0x80) {
+            ch = behave_sim_ascii[ch];
 
-        } else if (ch >= 'A' && ch <= 'Z') {
-            buf[m++] = (unsigned char) (ch + ('a' - 'A'));
-
-        } else if (ch == '\'') {
-            /* "don't" equals "dont" */
-
-        } else if (ch < 0x80) {
-            if (buf[m - 1] != ' ') {
-                buf[m++] = ' ';
-            }
+            /* kept unless dropped, or a separator after a separator */
+            buf[m] = ch;
+            m += ch != 0 && (ch != ' ' || buf[m - 1] != ' ');
 
         } else if (ch == 0xe2 && i + 2 < len && p[i + 1] == 0x80
                    && (p[i + 2] == 0x98 || p[i + 2] == 0x99))
@@ -123,12 +140,9 @@ behave_sim_prepare(const char *text, size_t len, behave_sim_set_t *set)
 
     for (i = 0; i + 3 <= m; i++) {
 
-        /* FNV-1a over the three bytes; 0 marks an empty slot */
-        h = (2166136261u ^ buf[i]) * 16777619u;
-        h = (h ^ buf[i + 1]) * 16777619u;
-        h = (h ^ buf[i + 2]) * 16777619u;
-
-        h += (h == 0);
+        /* the three bytes themselves, and bit 24 so that 0 stays empty */
+        h = 0x1000000u | (uint32_t) buf[i] << 16 | (uint32_t) buf[i + 1] << 8
+            | buf[i + 2];
 
         k = behave_sim_find(set, h);
 

@@ -6,10 +6,11 @@
  * Both texts are normalised first: ASCII letters lowercased, apostrophes
  * (ASCII and U+2018/U+2019) dropped so "don't" equals "dont", every other
  * ASCII byte that is not a letter or digit becomes one space, bytes of
- * multibyte UTF-8 characters are kept as they are (they hash as letters).
+ * multibyte UTF-8 characters are kept as they are (they count as letters).
  * The normalised text, padded with one space each side, is cut into
  * character trigrams (byte trigrams: a split multibyte character only
- * changes a hash, never reads past the text).
+ * changes a trigram, never reads past the text).  A trigram is its three
+ * bytes packed into 24 bits: exact, no hash collision.
  *
  * Two numbers come out of the two trigram sets A and B:
  *
@@ -26,7 +27,7 @@
  * turn scores close to 0.85.  Texts longer than BEHAVE_SIM_MAX_GRAMS
  * trigrams are compared on their first BEHAVE_SIM_MAX_GRAMS trigrams.
  *
- * A prepared set is its distinct trigram hashes plus an open-addressing
+ * A prepared set is its distinct trigrams plus an open-addressing
  * table of them, so comparing counts the common trigrams with one probe
  * per trigram of the smaller set: no sorting, which matters when one turn
  * is compared with every recent turn of a long conversation.  No heap

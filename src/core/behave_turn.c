@@ -15,13 +15,10 @@
 #include "behave_conversation.h"
 
 
-#define BEHAVE_TURN_FIELDS  9       /* before the text */
-
-
-static int behave_turn_uint(const char *p, size_t n, uint64_t max,
+static int behave_turn_uint(const char **pp, const char *end, uint64_t max,
     uint64_t *v);
-static int behave_turn_hex(const char *p, size_t n, unsigned *v);
-static int behave_turn_score(const char *p, size_t n, double *v);
+static int behave_turn_hex(const char **pp, const char *end, unsigned *v);
+static int behave_turn_score(const char **pp, const char *end, double *v);
 
 
 void
@@ -90,87 +87,47 @@ behave_turn_encode(const behave_turn_t *t, char *buf, size_t len)
 int
 behave_turn_decode(const char *s, size_t len, behave_turn_t *out)
 {
-    size_t       i, end, start, f, flen[BEHAVE_TURN_FIELDS];
-    uint64_t     v;
-    const char  *fp[BEHAVE_TURN_FIELDS];
-
-    if (s == NULL) {
-        return -1;
-    }
+    uint64_t     v[5];
+    const char  *p, *end;
 
     /*
-     * Split the nine leading fields (the rest is the text) with a byte
-     * loop, not memchr(): the fields are a few bytes long, and memchr()'s
-     * vector setup cost more than the scan on every turn.
+     * One pass over the fields, each parsed where it is read and ended by
+     * its tab: no split first, as this runs for every turn of the history
+     * on every request.
      */
-    start = 0;
-
-    for (f = 0; f < BEHAVE_TURN_FIELDS; f++) {
-
-        /* no field of ours is longer than 24 bytes */
-        end = len - start < 25 ? len : start + 25;
-
-        for (i = start; i < end && s[i] != '\t'; i++) {
-            /* void */
-        }
-
-        if (i == end) {
-            return -1;
-        }
-
-        fp[f] = s + start;
-        flen[f] = i - start;
-        start = i + 1;
-    }
-
-    if (flen[0] != 2 || memcmp(fp[0], BEHAVE_TURN_VERSION, 2) != 0) {
+    if (s == NULL || len < 5 || memcmp(s, BEHAVE_TURN_VERSION "\t", 3) != 0
+        || (s[3] != 'c' && s[3] != 'a') || s[4] != '\t')
+    {
         return -1;
     }
 
-    if (flen[1] != 1 || (fp[1][0] != 'c' && fp[1][0] != 'a')) {
-        return -1;
-    }
-    out->speaker = fp[1][0] == 'a' ? BEHAVE_SPEAKER_AGENT
-                                   : BEHAVE_SPEAKER_CUSTOMER;
+    out->speaker = s[3] == 'a' ? BEHAVE_SPEAKER_AGENT
+                               : BEHAVE_SPEAKER_CUSTOMER;
+    p = s + 5;
+    end = s + len;
 
-    if (behave_turn_uint(fp[2], flen[2], UINT64_MAX, &out->ts_ms) != 0) {
-        return -1;
-    }
-
-    if (behave_turn_uint(fp[3], flen[3], 4, &v) != 0) {
-        return -1;
-    }
-    out->severity = (int) v;
-
-    if (behave_turn_uint(fp[4], flen[4], BEHAVE_URGENCY_CRITICAL, &v) != 0) {
-        return -1;
-    }
-    out->urgency = (behave_urgency_e) v;
-
-    if (behave_turn_uint(fp[5], flen[5], BEHAVE_LOAD_OVERLOAD, &v) != 0) {
-        return -1;
-    }
-    out->load = (behave_load_e) v;
-
-    if (behave_turn_uint(fp[6], flen[6], BEHAVE_VALENCE_MIXED, &v) != 0) {
-        return -1;
-    }
-    out->valence = (behave_valence_e) v;
-
-    if (behave_turn_score(fp[7], flen[7], &out->valence_score) != 0) {
+    if (behave_turn_uint(&p, end, UINT64_MAX, &v[0]) != 0
+        || behave_turn_uint(&p, end, 4, &v[1]) != 0
+        || behave_turn_uint(&p, end, BEHAVE_URGENCY_CRITICAL, &v[2]) != 0
+        || behave_turn_uint(&p, end, BEHAVE_LOAD_OVERLOAD, &v[3]) != 0
+        || behave_turn_uint(&p, end, BEHAVE_VALENCE_MIXED, &v[4]) != 0
+        || behave_turn_score(&p, end, &out->valence_score) != 0
+        || behave_turn_hex(&p, end, &out->cues) != 0)
+    {
         return -1;
     }
 
-    if (behave_turn_hex(fp[8], flen[8], &out->cues) != 0) {
-        return -1;
-    }
+    out->ts_ms = v[0];
+    out->severity = (int) v[1];
+    out->urgency = (behave_urgency_e) v[2];
+    out->load = (behave_load_e) v[3];
+    out->valence = (behave_valence_e) v[4];
 
-    out->text = s + start;
-    out->text_len = len - start;
+    out->text = p;
+    out->text_len = (size_t) (end - p);
 
-    if (memchr(out->text, '\0', out->text_len) != NULL
-        || !behave_utf8_valid((const unsigned char *) out->text,
-                              out->text_len))
+    if (!behave_utf8_valid_text((const unsigned char *) out->text,
+                                out->text_len))
     {
         return -1;
     }
@@ -179,68 +136,68 @@ behave_turn_decode(const char *s, size_t len, behave_turn_t *out)
 }
 
 
+/*
+ * A field ends at its tab, which is consumed.  At most 19 digits: no
+ * overflow check is needed on the way.
+ */
+
 static int
-behave_turn_uint(const char *p, size_t n, uint64_t max, uint64_t *v)
+behave_turn_uint(const char **pp, const char *end, uint64_t max,
+    uint64_t *v)
 {
-    size_t    i;
-    uint64_t  r, d;
+    unsigned     d;
+    uint64_t     r;
+    const char  *p, *lim;
 
-    if (n == 0 || n > 20) {
-        return -1;
-    }
-
+    lim = end - *pp > 20 ? *pp + 20 : end;
     r = 0;
 
-    for (i = 0; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9') {
-            return -1;
+    for (p = *pp; p < lim; p++) {
+        d = (unsigned) (unsigned char) *p - '0';
+        if (d > 9) {
+            break;
         }
-
-        d = (uint64_t) (p[i] - '0');
-
-        /* 19 digits cannot overflow: no division on the common path */
-        if (i >= 19 && r > (UINT64_MAX - d) / 10) {
-            return -1;
-        }
-
         r = r * 10 + d;
     }
 
-    if (r > max) {
+    if (p == lim || *p != '\t' || p == *pp || r > max) {
         return -1;
     }
 
+    *pp = p + 1;
     *v = r;
     return 0;
 }
 
 
 static int
-behave_turn_hex(const char *p, size_t n, unsigned *v)
+behave_turn_hex(const char **pp, const char *end, unsigned *v)
 {
-    size_t    i;
-    unsigned  r, d;
+    unsigned     r, d;
+    const char  *p, *lim;
 
-    if (n == 0 || n > 8) {
-        return -1;
-    }
-
+    lim = end - *pp > 9 ? *pp + 9 : end;
     r = 0;
 
-    for (i = 0; i < n; i++) {
-        if (p[i] >= '0' && p[i] <= '9') {
-            d = (unsigned) (p[i] - '0');
+    for (p = *pp; p < lim; p++) {
+        if (*p >= '0' && *p <= '9') {
+            d = (unsigned) (*p - '0');
 
-        } else if (p[i] >= 'a' && p[i] <= 'f') {
-            d = (unsigned) (p[i] - 'a' + 10);
+        } else if (*p >= 'a' && *p <= 'f') {
+            d = (unsigned) (*p - 'a' + 10);
 
         } else {
-            return -1;
+            break;
         }
 
         r = (r << 4) | d;
     }
 
+    if (p == lim || *p != '\t' || p == *pp) {
+        return -1;
+    }
+
+    *pp = p + 1;
     *v = r;
     return 0;
 }
@@ -248,49 +205,52 @@ behave_turn_hex(const char *p, size_t n, unsigned *v)
 
 /* "-0.250", "1.000", "0.5": at most one digit before the point */
 static int
-behave_turn_score(const char *p, size_t n, double *v)
+behave_turn_score(const char **pp, const char *end, double *v)
 {
-    size_t  i;
-    int     neg, frac, digits;
-    double  r, scale;
+    int          neg, digits;
+    double       r, scale;
+    const char  *p;
 
-    i = 0;
+    p = *pp;
     neg = 0;
 
-    if (n > 0 && p[0] == '-') {
+    if (p < end && *p == '-') {
         neg = 1;
-        i = 1;
+        p++;
     }
 
-    if (i >= n || p[i] < '0' || p[i] > '1') {
+    if (p == end || *p < '0' || *p > '1') {
         return -1;
     }
 
-    r = p[i++] - '0';
-    frac = 0;
-    digits = 0;
-    scale = 1.0;
+    r = *p++ - '0';
 
-    if (i < n) {
-        if (p[i++] != '.') {
+    if (p < end && *p == '.') {
+        p++;
+
+        for (digits = 0; p < end && *p != '\t'; p++) {
+            if (*p < '0' || *p > '9' || ++digits > 6) {
+                return -1;
+            }
+            r = r * 10 + (*p - '0');
+        }
+
+        if (digits == 0) {
             return -1;
         }
-        frac = 1;
-    }
 
-    for ( /* void */ ; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9' || ++digits > 6) {
-            return -1;
+        for (scale = 1.0; digits > 0; digits--) {
+            scale *= 10.0;
         }
-        scale /= 10.0;
-        r += (p[i] - '0') * scale;
+
+        r /= scale;
     }
 
-    if ((frac && digits == 0) || r > 1.0) {
+    if (p == end || *p != '\t' || r > 1.0) {
         return -1;
     }
 
+    *pp = p + 1;
     *v = neg ? -r : r;
     return 0;
 }
-

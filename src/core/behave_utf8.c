@@ -7,29 +7,57 @@
 #include "behave_utf8.h"
 
 
+static inline int behave_utf8_check(const unsigned char *p, size_t len, int nul_ok);
 static size_t behave_utf8_seq_len(const unsigned char *p, size_t left);
 
 
 int
 behave_utf8_valid(const unsigned char *p, size_t len)
 {
+    return behave_utf8_check(p, len, 1);
+}
+
+
+int
+behave_utf8_valid_text(const unsigned char *p, size_t len)
+{
+    return behave_utf8_check(p, len, 0);
+}
+
+
+static inline int
+behave_utf8_check(const unsigned char *p, size_t len, int nul_ok)
+{
     size_t    i, n;
     uint64_t  w;
 
     i = 0;
 
-    while (i < len) {
+    for ( ;; ) {
 
-        /* eight ASCII bytes at a time: most bodies are mostly ASCII */
-        if (len - i >= 8) {
+        /* eight ASCII bytes at a time (and no zero byte among them) */
+        while (i + 8 <= len) {
             memcpy(&w, p + i, 8);
-            if ((w & 0x8080808080808080ull) == 0) {
-                i += 8;
-                continue;
+
+            if ((w & 0x8080808080808080ull) != 0
+                || (!nul_ok
+                    && ((w - 0x0101010101010101ull) & ~w
+                        & 0x8080808080808080ull) != 0))
+            {
+                break;
             }
+
+            i += 8;
+        }
+
+        if (i >= len) {
+            return 1;
         }
 
         if (p[i] < 0x80) {
+            if (p[i] == 0 && !nul_ok) {
+                return 0;
+            }
             i++;
             continue;
         }
@@ -41,8 +69,6 @@ behave_utf8_valid(const unsigned char *p, size_t len)
 
         i += n;
     }
-
-    return 1;
 }
 
 

@@ -14,5 +14,8 @@
  */
 int behave_utf8_valid(const unsigned char *p, size_t len);
 
+/* the same, and no NUL byte either: text that C strings may hold */
+int behave_utf8_valid_text(const unsigned char *p, size_t len);
+
 
 #endif /* BEHAVE_UTF8_H */

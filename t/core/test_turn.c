@@ -56,6 +56,13 @@ rejects(const char *s, const char *name)
 }
 
 
+static int
+decodes(const char *s, behave_turn_t *d)
+{
+    return behave_turn_decode(s, strlen(s), d) == 0;
+}
+
+
 int
 main(void)
 {
@@ -104,6 +111,23 @@ main(void)
     rejects("b1\tc\t1\t0\t0\t0\t1\t0.000\t0\t\xc3\x28", "invalid UTF-8");
     rejects("b1\tc\t1\t0\t0\t0\t1\t0.000\t0\t\xed\xa0\x80", "surrogate");
     rejects("b1\tc\t\t0\t0\t0\t1\t0.000\t0\thi", "empty field");
+    rejects("b1\tc\t12345678901234567890\t0\t0\t0\t1\t0.000\t0\thi",
+            "20 digits");
+    rejects("b1\tc\t1\t0\t0\t0\t1\t-1.500\t0\thi", "score -1.5");
+    rejects("b1\tc\t1\t0\t0\t0\t1\t0.1234567\t0\thi", "7 decimals");
+    rejects("b1\tc\t1\t0\t0\t0\t1\t0.000\t123456789\thi", "9 hex digits");
+    rejects("b1\tc\t1\t0\t0\t0\t1\t0.5x\t0\thi", "score with a letter");
+
+    ok(decodes("b1\tc\t1234567890123456789\t4\t4\t3\t3\t-0.35\tffffffff\t",
+               &d)
+       && d.ts_ms == 1234567890123456789ull && d.severity == 4
+       && d.valence_score == -0.35 && d.cues == 0xffffffffu
+       && d.text_len == 0,
+       "widest fields decode, -0.35 exactly");
+    ok(decodes("b1\ta\t0\t0\t0\t0\t0\t1\t0\tx", &d)
+       && d.speaker == BEHAVE_SPEAKER_AGENT && d.valence_score == 1.0
+       && d.text_len == 1,
+       "score without a point, agent");
 
     memcpy(bad, "b1\tc\t1\t0\t0\t0\t1\t0.000\t0\th\0i", 26);
     is_int(behave_turn_decode(bad, 26, &d), -1, "rejects a NUL in the text");
