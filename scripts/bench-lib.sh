@@ -4,7 +4,8 @@
 #                                         $BENCH_PORT under $BENCH_PREFIX
 #   bench_nginx_stop
 #   bench_redis_start / bench_redis_stop  Redis on $BENCH_REDIS_PORT
-#   bench_wrk URL BODY_FILE [HEADER...]   prints requests/s (POST)
+#   bench_wrk URL BODY_FILE [HEADER...]   prints requests/s (POST); Lua in
+#                                         $BENCH_LUA is added to wrk's script
 #   bench_wrk_latency URL BODY_FILE RATE  prints "p50 p99" in ms, wrk2-less:
 #                                         uses wrk's latency distribution
 #   bench_ratio A B                       prints A/B with 3 decimals
@@ -88,6 +89,7 @@ wrk.body = f:read("*a")
 f:close()
 wrk.headers["Content-Type"] = "application/json"
 $hdrs
+${BENCH_LUA:-}
 LUA
     wrk -t2 -c"$BENCH_CONNS" -d"${BENCH_SECONDS}s" -s "$lua" "$url" \
         > "$BENCH_PREFIX/wrk.out" 2>&1

@@ -39,6 +39,26 @@ for c in 1 2 4 8; do
     echo "connections $c: $rps req/s ($(bench_ratio "$rps" "$best_a") of max), p50 $p50, p99 $p99"
 done
 echo "(p99 target < 2ms at about half load)"
+
+# What a turn costs before any history: every request opens a new
+# conversation, so the transaction finds nothing to read back or assess.
+# The baseline sends the same bodies.  The gap between this ratio and the
+# one above is the history's share; this one is the round trip's ceiling.
+BENCH_CONNS=32
+BENCH_LUA="
+local ids = 0
+function setup(thread) ids = ids + 1; thread:set('tid', ids) end
+local n, start = 0, os.time()
+request = function()
+    n = n + 1
+    return wrk.format(nil, nil, nil, string.format(
+        '{\"conversation_id\":\"first-%d-%d-%d\",\"message\":\"%s\"}',
+        start, tid, n,
+        'It is still not working after the reset, I need this fixed today please'))
+end"
+bench_interleave "first turn/return200" "none, the ceiling of a turn" \
+    "$url/ok" "$url/v1/analyze" "$body" "$auth"
+unset BENCH_LUA
 grep -E "\[(alert|crit|emerg)\]" "$BENCH_PREFIX/logs/error.log" || true
 bench_nginx_stop
 bench_redis_stop

@@ -9,18 +9,21 @@
  * the time.  Re-annotating history on every request would cost more than
  * the 5 ms budget allows, so the numbers travel with the text.
  *
- * Encoded form, version 1 (one Redis list element per turn):
+ * Encoded form, version 1 (one record of the turn log per turn, see
+ * behave_turn_log.h):
  *
  *     b1 TAB speaker TAB ts_ms TAB severity TAB urgency TAB load TAB
  *     valence TAB valence_score TAB cues TAB text
  *
  *   speaker        "c" customer or "a" agent
- *   ts_ms          unsigned decimal, milliseconds since the epoch
+ *   ts_ms          unsigned decimal (at most 19 digits), milliseconds
+ *                  since the epoch
  *   severity       0..4, see behave_conversation.h
  *   urgency        0..4, behave_urgency_e
  *   load           0..3, behave_load_e
  *   valence        0..3, behave_valence_e
- *   valence_score  decimal -1.000 .. 1.000, three decimals
+ *   valence_score  decimal -1.000 .. 1.000, three decimals (up to six
+ *                  read)
  *   cues           lowercase hex, BEHAVE_CUE_* bits
  *   text           the raw bytes, to the end of the element
  *
