@@ -3,6 +3,7 @@
  * text), too small a buffer, and garbage that must be rejected.
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
@@ -148,6 +149,38 @@ main(void)
             }
         }
         ok(fine, "truncated elements never read past their end");
+    }
+
+    /* mutated elements, each in a buffer of its own size (ASan checks) */
+    {
+        int            fine = 1;
+        char          *copy;
+        unsigned       seed = 12345, i, k;
+
+        make(&t, "It is still not working, order #12345");
+        n = behave_turn_encode(&t, buf, sizeof(buf));
+
+        for (i = 0; i < 20000; i++) {
+            copy = malloc(n);
+            memcpy(copy, buf, n);
+
+            for (k = 0; k < 1 + i % 4; k++) {
+                seed = seed * 1103515245u + 12345u;
+                copy[(seed >> 8) % n] = (char) (seed >> 20);
+            }
+
+            if (behave_turn_decode(copy, n - i % 7, &d) == 0
+                && (d.severity < 0 || d.severity > 4
+                    || d.valence_score < -1.0 || d.valence_score > 1.0
+                    || d.text < copy || d.text + d.text_len > copy + n))
+            {
+                fine = 0;
+            }
+
+            free(copy);
+        }
+
+        ok(fine, "20,000 mutated elements decode in range or are rejected");
     }
 
     return tap_done();
