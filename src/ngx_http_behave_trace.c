@@ -60,7 +60,7 @@ void
 ngx_http_behave_trace_begin(ngx_http_request_t *r, ngx_http_behave_ctx_t *ctx,
     ngx_uint_t header)
 {
-    u_char                        *p;
+    u_char                        *p, *h_value;
     ngx_str_t                      name = ngx_string("traceparent");
     ngx_table_elt_t               *h;
     ngx_http_behave_main_conf_t   *bmcf;
@@ -92,8 +92,14 @@ ngx_http_behave_trace_begin(ngx_http_request_t *r, ngx_http_behave_ctx_t *ctx,
         return;
     }
 
-    (void) ngx_sprintf(p, "00-%s-%s-%s%Z", ctx->trace_id, ctx->span_id,
-                       ctx->sampled ? "01" : "00");
+    /* "00-<trace id>-<span id>-<flags>", without ngx_sprintf()'s per-byte %s */
+    h_value = p;
+    p = ngx_cpymem(p, "00-", 3);
+    p = ngx_cpymem(p, ctx->trace_id, 32);
+    *p++ = '-';
+    p = ngx_cpymem(p, ctx->span_id, 16);
+    p = ngx_cpymem(p, ctx->sampled ? "-01" : "-00", 4);
+    p = h_value;
 
     (void) ngx_http_behave_add_header(r, "traceparent", (char *) p);
 }
@@ -321,6 +327,7 @@ static void
 ngx_http_behave_traces_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
 {
+    ngx_int_t              rc;
     ngx_http_behave_gw_t  *gw = data;
 
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
@@ -331,8 +338,8 @@ ngx_http_behave_traces_reply(ngx_http_request_t *r, void *data,
         return;
     }
 
-    ngx_http_behave_gateway_finish(r,
-                                   ngx_http_behave_traces_respond(r, gw, reply));
+    rc = ngx_http_behave_traces_respond(r, gw, reply);
+    ngx_http_behave_gateway_finish(r, rc);
 }
 
 

@@ -65,10 +65,11 @@ ngx_int_t
 ngx_http_behave_random_hex(u_char *out, size_t bytes)
 {
     size_t    i;
-    u_char    raw[32];
     uint64_t  v;
 
-    if (bytes > sizeof(raw)) {
+    static const u_char  hex[] = "0123456789abcdef";
+
+    if (bytes > 32) {
         return NGX_ERROR;
     }
 
@@ -83,12 +84,22 @@ ngx_http_behave_random_hex(u_char *out, size_t bytes)
         ngx_http_behave_rng_pid = ngx_pid;
     }
 
-    for (i = 0; i < bytes; i += 8) {
-        v = ngx_http_behave_rng_next();
-        ngx_memcpy(raw + i, &v, ngx_min(8, bytes - i));
+    /*
+     * A nibble at a time from each 64-bit draw, straight to hex: every
+     * request asks for 40 bytes (session, trace and span ids).
+     */
+    v = 0;
+
+    for (i = 0; i < 2 * bytes; i++) {
+        if (i % 16 == 0) {
+            v = ngx_http_behave_rng_next();
+        }
+
+        out[i] = hex[v & 0xf];
+        v >>= 4;
     }
 
-    *ngx_hex_dump(out, raw, bytes) = '\0';
+    out[i] = '\0';
 
     return NGX_OK;
 }
