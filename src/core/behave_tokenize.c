@@ -27,6 +27,8 @@ static behave_cp_class_e behave_cp_class(uint32_t cp);
 static uint32_t behave_cp_lower(uint32_t cp, unsigned *upper);
 static size_t behave_utf8_encode(uint32_t cp, char *out);
 static int behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok);
+static int behave_tok_word_ascii(behave_tokenizer_t *tz,
+    behave_token_t *tok);
 static void behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok);
 static void behave_tok_punct(behave_tokenizer_t *tz, behave_token_t *tok,
     uint32_t cp, size_t n);
@@ -124,6 +126,10 @@ static behave_cp_class_e
 behave_cp_class(uint32_t cp)
 {
     if (cp < 0x80) {
+        /* letters first: most tokens start with one */
+        if ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') {
+            return BEHAVE_CP_LETTER;
+        }
         if (cp == '\n') {
             return BEHAVE_CP_NEWLINE;
         }
@@ -131,9 +137,6 @@ behave_cp_class(uint32_t cp)
             || cp == '\v')
         {
             return BEHAVE_CP_SPACE;
-        }
-        if ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') {
-            return BEHAVE_CP_LETTER;
         }
         if (cp >= '0' && cp <= '9') {
             return BEHAVE_CP_DIGIT;
@@ -355,6 +358,85 @@ behave_tok_put(char *dst, unsigned *len, const char *src, size_t k)
 }
 
 
+/*
+ * Most words are ASCII letters and nothing else: lowercased in one pass,
+ * with the flags the general loop below would give them.  A word that
+ * goes on with a digit, an apostrophe or a non-ASCII character, has a run
+ * of three (elongation) or is too long to fit returns 0, and the general
+ * loop starts it over.
+ */
+
+static int
+behave_tok_word_ascii(behave_tokenizer_t *tz, behave_token_t *tok)
+{
+    size_t                i, n;
+    unsigned              nupper;
+    unsigned char         c, lc;
+    const unsigned char  *p;
+
+    p = tz->p;
+    n = (size_t) (tz->end - p);
+
+    /* the general loop cuts from the (BEHAVE_TOK_MAX - 1)th letter on */
+    if (n > BEHAVE_TOK_MAX - 1) {
+        n = BEHAVE_TOK_MAX - 1;
+    }
+
+    nupper = 0;
+
+    for (i = 0; i < n; i++) {
+        c = p[i];
+        lc = c | 0x20;
+
+        if ((unsigned) (lc - 'a') >= 26) {
+            break;
+        }
+
+        if (i >= 2 && (char) lc == tok->text[i - 1]
+            && (char) lc == tok->text[i - 2])
+        {
+            return 0;
+        }
+
+        nupper += c != lc;
+        tok->text[i] = (char) lc;
+    }
+
+    /* the word must end here, as the general loop would end it */
+    if (i == 0) {
+        return 0;
+    }
+
+    if (p + i < tz->end) {
+        c = p[i];
+
+        if (c >= 0x80 || c == '\'' || (c >= '0' && c <= '9')
+            || (unsigned) ((c | 0x20) - 'a') < 26)
+        {
+            return 0;
+        }
+    }
+
+    tok->type = BEHAVE_TOK_WORD;
+    tok->len = (unsigned) i;
+    tok->text[i] = '\0';
+    tok->alt_len = 0;
+    tok->alt[0] = '\0';
+
+    if (p[0] != (p[0] | 0x20)) {
+        tok->flags |= BEHAVE_TOK_INITCAP;
+    }
+
+    if (nupper >= 2 && nupper == i) {
+        tok->flags |= BEHAVE_TOK_CAPS;
+    }
+
+    tz->p += i;
+
+    return 1;
+}
+
+
 static void
 behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
 {
@@ -371,6 +453,10 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
     first = 1;
     digits = 0;
     letters = 0;
+
+    if (behave_tok_word_ascii(tz, tok)) {
+        return;
+    }
 
     tok->type = BEHAVE_TOK_WORD;
 
@@ -625,7 +711,13 @@ behave_tok_next(behave_tokenizer_t *tz, behave_token_t *tok)
             continue;
         }
 
-        n = behave_utf8_decode(tz->p, tz->end, &cp);
+        if (*tz->p < 0x80) {
+            cp = *tz->p;
+            n = 1;
+
+        } else {
+            n = behave_utf8_decode(tz->p, tz->end, &cp);
+        }
 
         if (n == 0) {
             /* invalid byte: the caller validates, we just survive */

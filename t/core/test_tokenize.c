@@ -5,6 +5,7 @@
  */
 
 #include <stdlib.h>
+#include <string.h>
 #include "tap.h"
 #include "behave_tokenize.h"
 
@@ -201,6 +202,39 @@ test_long_word(void)
 }
 
 
+/* where the plain-ASCII word path hands over to the general one */
+static void
+test_ascii_path_edges(void)
+{
+    char  w[64];
+
+    for (size_t i = 0; i < sizeof(w); i++) {
+        w[i] = "ab"[i % 2];     /* no run of three */
+    }
+    tokenize(w, 47);
+    is_int(ntok, 1, "47 letters: one word");
+    ok(toks[0].len == 47 && !(toks[0].flags & BEHAVE_TOK_CUT),
+       "47 letters fit, not cut");
+
+    tokenize("abababababababababababababababababababababababab", 48);
+    ok(toks[0].flags & BEHAVE_TOK_CUT, "48 letters are cut");
+
+    tokenize("Wow2 it's caf\xc3\xa9 NOOO", 20);
+    is_str(toks[0].text, "wow2", "a digit after letters: one word");
+    ok(toks[0].flags & BEHAVE_TOK_DIGITS, "digits flagged");
+    is_str(toks[1].text, "it's", "an apostrophe between letters stays");
+    is_str(toks[2].text, "caf\xc3\xa9", "a non-ASCII letter stays");
+    ok((toks[3].flags & BEHAVE_TOK_ELONG) && (toks[3].flags & BEHAVE_TOK_CAPS),
+       "NOOO: elongated, in capitals");
+    is_str(toks[3].text, "noo", "NOOO kept as noo");
+
+    tokenize("AbC dE", 6);
+    ok(toks[0].flags & BEHAVE_TOK_INITCAP, "AbC: initial capital");
+    ok(!(toks[0].flags & BEHAVE_TOK_CAPS), "AbC: not all capitals");
+    ok(!(toks[1].flags & BEHAVE_TOK_INITCAP), "dE: no initial capital");
+}
+
+
 int
 main(void)
 {
@@ -216,6 +250,7 @@ main(void)
     test_newlines();
     test_fuzz();
     test_long_word();
+    test_ascii_path_edges();
 
     return tap_done();
 }
