@@ -121,13 +121,14 @@ bench_median() {
 }
 
 # bench_interleave LABEL TARGET BASE_URL TEST_URL BODY [HEADER...]
-# Five rounds, the baseline then the test each time, so that the machine's
-# drift touches both; prints each round, the best-of ratio and the median.
+# $BENCH_ROUNDS rounds (default 5), the baseline then the test each time,
+# so that the machine's drift touches both; prints each round, the best-of
+# ratio and the median.
 bench_interleave() {
     local label=$1 target=$2 base=$3 test=$4 body=$5; shift 5
     local best_b=0 best_t=0 b t round ratios=()
 
-    for round in 1 2 3 4 5; do
+    for round in $(seq "${BENCH_ROUNDS:-5}"); do
         b=$(bench_wrk "$base" "$body" "$@")
         t=$(bench_wrk "$test" "$body" "$@")
         ratios+=("$(bench_ratio "$t" "$b")")
@@ -136,6 +137,6 @@ bench_interleave() {
         best_t=$(awk -v x="$t" -v y="$best_t" 'BEGIN { print (x > y) ? x : y }')
     done
 
-    echo "$label (best of 5 each): $(bench_ratio "$best_t" "$best_b") (target $target)"
-    echo "$label (median of 5 interleaved rounds): $(bench_median "${ratios[@]}")"
+    echo "$label (best of ${BENCH_ROUNDS:-5} each): $(bench_ratio "$best_t" "$best_b") (target $target)"
+    echo "$label (median of ${BENCH_ROUNDS:-5} interleaved rounds): $(bench_median "${ratios[@]}")"
 }
