@@ -29,6 +29,18 @@ ngx_http_behave_now_ms(void)
  */
 
 static uint64_t    ngx_http_behave_rng[4];
+
+/* "00" .. "ff" */
+static const char  ngx_http_behave_hex_pairs[] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
 static ngx_pid_t   ngx_http_behave_rng_pid;
 
 
@@ -67,8 +79,6 @@ ngx_http_behave_random_hex(u_char *out, size_t bytes)
     size_t    i;
     uint64_t  v;
 
-    static const u_char  hex[] = "0123456789abcdef";
-
     if (bytes > 32) {
         return NGX_ERROR;
     }
@@ -84,22 +94,20 @@ ngx_http_behave_random_hex(u_char *out, size_t bytes)
         ngx_http_behave_rng_pid = ngx_pid;
     }
 
-    /*
-     * A nibble at a time from each 64-bit draw, straight to hex: every
-     * request asks for 40 bytes (session, trace and span ids).
-     */
+    /* two hex digits a byte from a table: 40 bytes on every request */
     v = 0;
 
-    for (i = 0; i < 2 * bytes; i++) {
-        if (i % 16 == 0) {
+    for (i = 0; i < bytes; i++) {
+        if (i % 8 == 0) {
             v = ngx_http_behave_rng_next();
         }
 
-        out[i] = hex[v & 0xf];
-        v >>= 4;
+        ngx_memcpy(out + 2 * i, &ngx_http_behave_hex_pairs[2 * (v & 0xff)],
+                   2);
+        v >>= 8;
     }
 
-    out[i] = '\0';
+    out[2 * bytes] = '\0';
 
     return NGX_OK;
 }

@@ -290,6 +290,22 @@ behave_jw_value_string(behave_jw_t *w, const char *v)
 
 
 void
+behave_jw_value_label(behave_jw_t *w, const char *v)
+{
+    size_t  n;
+
+    n = strlen(v);
+
+    if (behave_jbuf_reserve(w, n + 2)) {
+        w->buf[w->len] = '"';
+        memcpy(w->buf + w->len + 1, v, n);
+        w->buf[w->len + n + 1] = '"';
+        w->len += n + 2;
+    }
+}
+
+
+void
 behave_jw_value_number(behave_jw_t *w, double v)
 {
     char  num[32];
@@ -299,13 +315,14 @@ behave_jw_value_number(behave_jw_t *w, double v)
 
 
 /*
- * Integer arithmetic on thousandths: the same digits as
- * behave_json_number(behave_round3(v)) without the general case's work.
+ * Integer arithmetic on thousandths: the value of behave_round3(v), in
+ * at most three decimals, without the general case's work.
  */
 void
 behave_jw_value_fixed3(behave_jw_t *w, double v)
 {
     char      buf[32], *p;
+    double    x, d;
     int64_t   m;
     uint64_t  u;
     unsigned  frac;
@@ -315,7 +332,11 @@ behave_jw_value_fixed3(behave_jw_t *w, double v)
         return;
     }
 
-    m = llround(v * 1000.0);
+    /* round(), half away from zero, without a call: x - m is exact */
+    x = v * 1000.0;
+    m = (int64_t) x;
+    d = x - (double) m;
+    m += (d >= 0.5) - (d <= -0.5);
     u = m < 0 ? (uint64_t) -m : (uint64_t) m;
     frac = (unsigned) (u % 1000);
     u /= 1000;

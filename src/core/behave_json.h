@@ -66,6 +66,8 @@ behave_jw_append(behave_jw_t *w, const char *s, size_t n)
 #define behave_jw_member_done(w)  (w)->first = 0
 
 void behave_jw_value_string(behave_jw_t *w, const char *v);
+/* a string of our own tables: printable ASCII, no '"' or '\\' to escape */
+void behave_jw_value_label(behave_jw_t *w, const char *v);
 void behave_jw_value_number(behave_jw_t *w, double v);
 /* v rounded to three decimals, as behave_round3() */
 void behave_jw_value_fixed3(behave_jw_t *w, double v);

@@ -105,21 +105,21 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
 
     /* written per request: keys as literals, numbers in thousandths */
     behave_jw_literal(&w, "{\"status\":\"ok\",\"session_id\":");
-    behave_jw_value_string(&w, resp->session_id);
+    behave_jw_value_label(&w, resp->session_id);
     behave_jw_literal(&w, ",\"framework\":\"" BEHAVE_FRAMEWORK
                           "\",\"latency_ms\":");
     behave_jw_value_fixed3(&w, resp->latency_ms);
 
     behave_jw_literal(&w, ",\"annotation\":{\"emotional_valence\":");
-    behave_jw_value_string(&w, behave_valence_name(a->valence));
+    behave_jw_value_label(&w, behave_valence_name(a->valence));
     behave_jw_literal(&w, ",\"cognitive_load\":");
-    behave_jw_value_string(&w, behave_load_name(a->cognitive_load));
+    behave_jw_value_label(&w, behave_load_name(a->cognitive_load));
     behave_jw_literal(&w, ",\"urgency_level\":");
-    behave_jw_value_string(&w, behave_urgency_name(a->urgency));
+    behave_jw_value_label(&w, behave_urgency_name(a->urgency));
     behave_jw_literal(&w, ",\"engagement_state\":");
-    behave_jw_value_string(&w, behave_engagement_name(a->engagement));
+    behave_jw_value_label(&w, behave_engagement_name(a->engagement));
     behave_jw_literal(&w, ",\"social_register\":");
-    behave_jw_value_string(&w, behave_register_name(a->social_register));
+    behave_jw_value_label(&w, behave_register_name(a->social_register));
     behave_jw_literal(&w, ",\"cultural_context\":[");
 
     n = behave_cultural_tags(a, tags, BEHAVE_MAX_TAGS, buf, sizeof(buf));
@@ -147,11 +147,11 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
     behave_jw_value_fixed3(&w, a->signals_fired);
 
     behave_jw_literal(&w, ",\"routing\":{\"response_posture\":");
-    behave_jw_value_string(&w, resp->routing->response_posture);
+    behave_jw_value_label(&w, resp->routing->response_posture);
     behave_jw_literal(&w, ",\"recommended_tone\":");
-    behave_jw_value_string(&w, resp->routing->recommended_tone);
+    behave_jw_value_label(&w, resp->routing->recommended_tone);
     behave_jw_literal(&w, ",\"suggested_action\":");
-    behave_jw_value_string(&w, resp->routing->suggested_action);
+    behave_jw_value_label(&w, resp->routing->suggested_action);
 
     /* an unlimited key reports -1: nothing to count down */
     behave_jw_literal(&w, "},\"_meta\":{\"tenant_remaining\":");
@@ -168,7 +168,7 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
 
     if (resp->meter != NULL) {
         behave_jw_literal(&w, ",\"meter\":");
-        behave_jw_value_string(&w, resp->meter);
+        behave_jw_value_label(&w, resp->meter);
     }
 
     behave_jw_literal(&w, "}");

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "behave_json.h"
+#include "behave_response.h"
 #include "tap.h"
 
 
@@ -84,6 +85,59 @@ main(void)
     fixed3_is(-1, "-1");
     fixed3_is(1.0 / 0.0, "null");
     fixed3_is(1e15, "1000000000000000");
+
+    fixed3_is(2.5e-3, "0.003");
+    fixed3_is(-2.5e-3, "-0.003");
+    fixed3_is(0.49999999999999994e-3, "0");
+
+    /* the writer's integer rounding agrees with behave_round3() */
+    {
+        int           fine = 1;
+        char         *got;
+        size_t        n, k;
+        double        v;
+        unsigned      seed = 7;
+        behave_jw_t   w;
+
+        for (k = 0; k < 200000 && fine; k++) {
+            seed = seed * 1103515245u + 12345u;
+            v = ((double) (seed >> 4) / (1u << 28) - 0.5) * (k % 2 ? 4 : 4e6);
+
+            if (k % 3 == 0) {
+                v = (double) (long) (v * 2000) / 2000;     /* halves */
+            }
+
+            got = NULL;
+            if (behave_jw_init(&w, 8)) {
+                behave_jw_value_fixed3(&w, v);
+                got = behave_jw_finish(&w, &n);
+            }
+
+            fine = got != NULL && strtod(got, NULL) == behave_round3(v);
+            if (!fine) {
+                printf("# %.17g: %s, want %.17g\n", v, got ? got : "NULL",
+                       behave_round3(v));
+            }
+            free(got);
+        }
+
+        ok(fine, "fixed3 equals round3 on 200,000 values, halves included");
+    }
+
+    {
+        char         *got;
+        size_t        n;
+        behave_jw_t   w;
+
+        got = NULL;
+        if (behave_jw_init(&w, 2)) {
+            behave_jw_value_label(&w, "semi-formal");
+            behave_jw_value_label(&w, "");
+            got = behave_jw_finish(&w, &n);
+        }
+        is_str(got, "\"semi-formal\"\"\"", "labels written quoted, grown");
+        free(got);
+    }
 
     string_is("", "\"\"");
     string_is("expedite", "\"expedite\"");
