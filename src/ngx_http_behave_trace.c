@@ -87,7 +87,7 @@ ngx_http_behave_trace_begin(ngx_http_request_t *r, ngx_http_behave_ctx_t *ctx,
         return;
     }
 
-    p = ngx_pnalloc(r->pool, sizeof("00--01") + 32 + 16);
+    p = ngx_pnalloc(r->pool, sizeof("00---01") + 32 + 16);
     if (p == NULL) {
         return;
     }

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #endif
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -390,6 +391,7 @@ static int behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
 static void behave_conv_repetition(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, const behave_conv_norm_t *cur,
     behave_conv_result_t *out, unsigned *similar);
+static long behave_conv_fall(double from, double to);
 static void behave_conv_escalation(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, unsigned reasks, behave_conv_result_t *out,
     int *from, int *turns);
@@ -1034,6 +1036,18 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
  * header for the rule.  *from and *turns describe the rise for the reason.
  */
 
+/*
+ * How far valence fell, in thousandths: stored turns keep three decimals,
+ * and in doubles 0.5 - 0.4 is 0.09999999999999998, short of a 0.1 step.
+ */
+
+static long
+behave_conv_fall(double from, double to)
+{
+    return lround((from - to) * 1000.0);
+}
+
+
 static void
 behave_conv_escalation(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, unsigned reasks, behave_conv_result_t *out,
@@ -1094,8 +1108,9 @@ behave_conv_escalation(const behave_turn_t *history, size_t n,
      * turns, by 0.35 or more in all, ending at severity 3+.
      */
     if (!out->escalating && m >= 2
-        && val[1] - val[0] >= 0.1 && val[0] - current->valence_score >= 0.1
-        && val[1] - current->valence_score >= 0.35)
+        && behave_conv_fall(val[1], val[0]) >= 100
+        && behave_conv_fall(val[0], current->valence_score) >= 100
+        && behave_conv_fall(val[1], current->valence_score) >= 350)
     {
         out->escalating = 1;
         *from = sev[1] < sev[0] ? sev[1] : sev[0];

@@ -228,22 +228,23 @@ behave_turn_score(const char **pp, const char *end, double *v)
     if (p < end && *p == '.') {
         p++;
 
+        /*
+         * A running sum, as this format has always been read: the same
+         * doubles for the same text, whatever version wrote the turn.
+         */
+        scale = 1.0;
+
         for (digits = 0; p < end && *p != '\t'; p++) {
             if (*p < '0' || *p > '9' || ++digits > 6) {
                 return -1;
             }
-            r = r * 10 + (*p - '0');
+            scale /= 10.0;
+            r += (*p - '0') * scale;
         }
 
         if (digits == 0) {
             return -1;
         }
-
-        for (scale = 1.0; digits > 0; digits--) {
-            scale *= 10.0;
-        }
-
-        r /= scale;
     }
 
     if (p == end || *p != '\t' || r > 1.0) {

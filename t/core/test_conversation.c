@@ -226,6 +226,17 @@ test_escalation(void)
     turn(2, C, "ANGRY!!", 3);
     assess(2);
     ok(!r.escalating, "two customer turns are not a trend yet");
+
+    /* a slide in exact 0.1 steps, as stored turns carry it */
+    turn(0, C, "The app logs me out.", 2)->valence_score = 0.5;
+    turn(1, C, "Again logged out.", 2)->valence_score = 0.4;
+    turn(2, C, "Third time today, this is useless.", 3)->valence_score = 0.1;
+    assess(2);
+    ok(r.escalating, "valence 0.5, 0.4, 0.1 at severity 3: a slide");
+
+    tv[1].valence_score = 0.401;
+    assess(2);
+    ok(!r.escalating, "a 0.099 step is no slide");
 }
 
 

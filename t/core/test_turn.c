@@ -122,9 +122,12 @@ main(void)
     ok(decodes("b1\tc\t1234567890123456789\t4\t4\t3\t3\t-0.35\tffffffff\t",
                &d)
        && d.ts_ms == 1234567890123456789ull && d.severity == 4
-       && d.valence_score == -0.35 && d.cues == 0xffffffffu
-       && d.text_len == 0,
-       "widest fields decode, -0.35 exactly");
+       && d.valence_score > -0.3500001 && d.valence_score < -0.3499999
+       && d.cues == 0xffffffffu && d.text_len == 0,
+       "widest fields decode");
+    ok(decodes("b1\tc\t1\t0\t0\t0\t0\t0.300\t0\tx", &d)
+       && d.valence_score == 3 * 0.1,
+       "scores read as they always were (0.300 as 3 * 0.1)");
     ok(decodes("b1\ta\t0\t0\t0\t0\t0\t1\t0\tx", &d)
        && d.speaker == BEHAVE_SPEAKER_AGENT && d.valence_score == 1.0
        && d.text_len == 1,
