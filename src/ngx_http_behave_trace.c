@@ -60,7 +60,7 @@ void
 ngx_http_behave_trace_begin(ngx_http_request_t *r, ngx_http_behave_ctx_t *ctx,
     ngx_uint_t header)
 {
-    u_char                        *p, *h_value;
+    u_char                        *p, *q;
     ngx_str_t                      name = ngx_string("traceparent");
     ngx_table_elt_t               *h;
     ngx_http_behave_main_conf_t   *bmcf;
@@ -93,13 +93,11 @@ ngx_http_behave_trace_begin(ngx_http_request_t *r, ngx_http_behave_ctx_t *ctx,
     }
 
     /* "00-<trace id>-<span id>-<flags>", without ngx_sprintf()'s per-byte %s */
-    h_value = p;
-    p = ngx_cpymem(p, "00-", 3);
-    p = ngx_cpymem(p, ctx->trace_id, 32);
-    *p++ = '-';
-    p = ngx_cpymem(p, ctx->span_id, 16);
-    p = ngx_cpymem(p, ctx->sampled ? "-01" : "-00", 4);
-    p = h_value;
+    q = ngx_cpymem(p, "00-", 3);
+    q = ngx_cpymem(q, ctx->trace_id, 32);
+    *q++ = '-';
+    q = ngx_cpymem(q, ctx->span_id, 16);
+    ngx_memcpy(q, ctx->sampled ? "-01" : "-00", 4);
 
     (void) ngx_http_behave_add_header(r, "traceparent", (char *) p);
 }
