@@ -106,6 +106,8 @@ behave_advance(behave_stream_t *s, unsigned n)
  * Longest lexicon match starting at the current word: the generator marks
  * every phrase prefix, so the search stops as soon as a prefix is unknown.
  * Elongated words are tried as written ("soo") and squeezed ("so").
+ * The first word is looked up in the token itself, with the hash the
+ * tokenizer computed; a key is built only when a phrase may go on.
  */
 static unsigned
 behave_match(behave_stream_t *s, unsigned k0,
@@ -115,6 +117,7 @@ behave_match(behave_stream_t *s, unsigned k0,
     unsigned                   k, best;
     uint32_t                   h, h0;
     char                       key[BEHAVE_KEY];
+    const char                *word;
     behave_token_t            *t;
     const behave_lex_entry_t  *e;
 
@@ -122,21 +125,25 @@ behave_match(behave_stream_t *s, unsigned k0,
     *found = NULL;
     best = 0;
 
-    memcpy(key, t->text, t->len);
+    word = t->text;
     klen = t->len;
-    h = behave_lex_hash(key, klen);
-    e = behave_lex_find_hashed(key, klen, h);
+    h = t->hash;
+    e = behave_lex_find_hashed(word, klen, h);
 
     if (e == NULL && t->alt_len) {
-        memcpy(key, t->alt, t->alt_len);
+        word = t->alt;
         klen = t->alt_len;
-        h = behave_lex_hash(key, klen);
-        e = behave_lex_find_hashed(key, klen, h);
+        h = behave_lex_hash(word, klen);
+        e = behave_lex_find_hashed(word, klen, h);
     }
 
     if (e != NULL && !(e->flags & BEHAVE_LEX_PREFIX)) {
         *found = e;
         best = 1;
+    }
+
+    if (e != NULL && (e->flags & BEHAVE_LEX_MORE)) {
+        memcpy(key, word, klen);
     }
 
     /* a phrase's hash goes on from its prefix's */

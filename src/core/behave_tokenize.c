@@ -6,6 +6,7 @@
  */
 
 #include <string.h>
+#include "behave_lexicon.h"
 #include "behave_tokenize.h"
 
 
@@ -29,6 +30,8 @@ static size_t behave_utf8_encode(uint32_t cp, char *out);
 static int behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok);
 static int behave_tok_word_ascii(behave_tokenizer_t *tz,
     behave_token_t *tok);
+static int behave_tok_plain_word(behave_tokenizer_t *tz,
+    behave_token_t *tok, unsigned space);
 static void behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok);
 static void behave_tok_punct(behave_tokenizer_t *tz, behave_token_t *tok,
     uint32_t cp, size_t n);
@@ -370,8 +373,9 @@ static int
 behave_tok_word_ascii(behave_tokenizer_t *tz, behave_token_t *tok)
 {
     size_t                i, n;
-    unsigned              nupper;
-    unsigned char         c, lc;
+    uint32_t              h;
+    unsigned              nupper, run;
+    unsigned char         c, lc, prev;
     const unsigned char  *p;
 
     p = tz->p;
@@ -383,6 +387,9 @@ behave_tok_word_ascii(behave_tokenizer_t *tz, behave_token_t *tok)
     }
 
     nupper = 0;
+    run = 0;
+    prev = 0;
+    h = BEHAVE_LEX_HASH_INIT;
 
     for (i = 0; i < n; i++) {
         c = p[i];
@@ -392,13 +399,16 @@ behave_tok_word_ascii(behave_tokenizer_t *tz, behave_token_t *tok)
             break;
         }
 
-        if (i >= 2 && (char) lc == tok->text[i - 1]
-            && (char) lc == tok->text[i - 2])
-        {
+        if (lc != prev) {
+            prev = lc;
+            run = 1;
+
+        } else if (++run == 3) {
             return 0;
         }
 
         nupper += c != lc;
+        h = behave_lex_hash_step(h, lc);
         tok->text[i] = (char) lc;
     }
 
@@ -419,6 +429,7 @@ behave_tok_word_ascii(behave_tokenizer_t *tz, behave_token_t *tok)
 
     tok->type = BEHAVE_TOK_WORD;
     tok->len = (unsigned) i;
+    tok->hash = h;
     tok->text[i] = '\0';
     tok->alt_len = 0;
     tok->alt[0] = '\0';
@@ -607,6 +618,70 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
     if (letters == 0 && digits > 0) {
         tok->type = BEHAVE_TOK_NUMBER;
     }
+
+    tok->hash = behave_lex_hash(tok->text, tok->len);
+}
+
+
+/*
+ * The usual token, a plain ASCII word after plain spaces, without the
+ * general path's work: anything the general path could read otherwise
+ * (an emoticon such as "xD" or "D:", a URL, a word with an apostrophe, a
+ * digit, a non-ASCII letter or an elongation) returns 0 and is read by
+ * the general path from the same place.
+ */
+static int
+behave_tok_plain_word(behave_tokenizer_t *tz, behave_token_t *tok,
+    unsigned space)
+{
+    size_t                avail;
+    unsigned char         c, c1;
+    const unsigned char  *p;
+
+    p = tz->p;
+    c = p[0];
+
+    if ((unsigned) ((c | 0x20) - 'a') >= 26) {
+        return 0;
+    }
+
+    avail = (size_t) (tz->end - p);
+
+    if (avail >= 2) {
+        c1 = p[1];
+        if (c1 == ')' || c1 == '(' || c1 == '_' || c1 == ':'
+            || ((c | 0x20) == 'x' && (c1 | 0x20) == 'd'))
+        {
+            return 0;
+        }
+    }
+
+    if ((c == 'h' || c == 'w')
+        && ((avail >= 7 && memcmp(p, "http://", 7) == 0)
+            || (avail >= 8 && memcmp(p, "https://", 8) == 0)
+            || (avail >= 4 && memcmp(p, "www.", 4) == 0)))
+    {
+        return 0;
+    }
+
+    tok->flags = space ? BEHAVE_TOK_SPACE : 0;
+    tok->cp = 0;
+    tok->repeat = 0;
+    tok->off = (size_t) (p - tz->start);
+
+    if (!behave_tok_word_ascii(tz, tok)) {
+        return 0;
+    }
+
+    /*
+     * The lexicon lookup of this word comes soon, after the work on the
+     * words before it: its slot is fetched meanwhile, as the table is
+     * rarely in a near cache when a request arrives.
+     */
+    __builtin_prefetch(&behave_lex_slots[tok->hash
+                                         & (behave_lex_nslots - 1)]);
+
+    return 1;
 }
 
 
@@ -691,10 +766,20 @@ behave_tok_next(behave_tokenizer_t *tz, behave_token_t *tok)
     unsigned           space;
     behave_cp_class_e  cls;
 
+    space = 0;
+
+    while (tz->p < tz->end && *tz->p == ' ') {
+        tz->p++;
+        space = 1;
+    }
+
+    if (tz->p < tz->end && behave_tok_plain_word(tz, tok, space)) {
+        return BEHAVE_TOK_WORD;
+    }
+
     memset(tok, 0, offsetof(behave_token_t, text));
     tok->text[0] = '\0';
     tok->alt[0] = '\0';
-    space = 0;
 
     for ( ;; ) {
         if (tz->p >= tz->end) {

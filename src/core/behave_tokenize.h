@@ -48,6 +48,7 @@ typedef struct {
     size_t                 off;         /* byte offset in the text */
     unsigned               len;         /* of text */
     unsigned               alt_len;     /* of alt, 0 unless ELONG */
+    uint32_t               hash;        /* word: behave_lex_hash of text */
     char                   text[BEHAVE_TOK_MAX];  /* normalised */
     char                   alt[BEHAVE_TOK_MAX];   /* runs cut to one */
 } behave_token_t;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
+#include "behave_lexicon.h"
 #include "behave_tokenize.h"
 
 
@@ -235,6 +236,58 @@ test_ascii_path_edges(void)
 }
 
 
+/*
+ * The annotator looks words up with the hash the tokenizer computed: it
+ * must be the lexicon's hash of the text, whichever path read the word.
+ */
+static void
+test_word_hash(void)
+{
+    int          i, bad, words;
+    size_t       k;
+    const char  *texts[] = {
+        "Hello  World, sooo GOOD!!! don't caf\xc3\xa9 wow2 AbC x",
+        "xD D: x) max( http://a.b/c www.x.y hi:) it's 911 Zz",
+        "abababababababababababababababababababababababababab ok",
+        "\tTabs\nand\r\nnewlines\xc2\xa0nbsp ZZZZ fine",
+    };
+
+    bad = 0;
+    words = 0;
+
+    for (k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
+        tokenize(texts[k], strlen(texts[k]));
+
+        for (i = 0; i < ntok && i < MAXTOK; i++) {
+            if (toks[i].type != BEHAVE_TOK_WORD) {
+                continue;
+            }
+            words++;
+            if (toks[i].hash != behave_lex_hash(toks[i].text, toks[i].len)) {
+                bad++;
+            }
+        }
+    }
+
+    ok(words >= 20, "hash check saw the words (%d)", words);
+    is_int(bad, 0, "every word's hash is the lexicon hash of its text");
+
+    /* the plain-word path leaves these to the general one */
+    tokenize("so xD", 5);
+    is_int(toks[1].type, BEHAVE_TOK_EMOTICON, "xD after a word: emoticon");
+    tokenize("ok D:", 5);
+    is_int(toks[1].type, BEHAVE_TOK_EMOTICON, "D: after a word: emoticon");
+    tokenize("see http://x.io now", 19);
+    is_int(toks[1].type, BEHAVE_TOK_SYMBOL, "a URL is a symbol");
+    is_str(toks[2].text, "now", "the word after a URL");
+    tokenize("  two   spaces", 14);
+    ok(toks[0].flags & BEHAVE_TOK_SPACE, "leading spaces flagged");
+    is_int((int) toks[1].off, 8, "offset after a run of spaces");
+    ok(toks[1].cp == 0 && toks[1].repeat == 0 && toks[1].alt_len == 0,
+       "a plain word has no code point, run or alternative");
+}
+
+
 int
 main(void)
 {
@@ -251,6 +304,7 @@ main(void)
     test_fuzz();
     test_long_word();
     test_ascii_path_edges();
+    test_word_hash();
 
     return tap_done();
 }
