@@ -74,8 +74,13 @@ typedef enum {
 } behave_lang_e;
 
 
+/*
+ * What a lookup reads (term, flags, len) comes first: most lookups stop
+ * there, and the rest of an entry may sit on the next cache line.
+ */
 typedef struct {
     const char            *term;
+    uint32_t               flags;     /* BEHAVE_LEX_* */
     uint8_t                len;
     uint8_t                ntok;      /* words in the phrase */
     uint8_t                crisis;    /* behave_crisis_e */
@@ -86,7 +91,6 @@ typedef struct {
     float                  engagement;
     float                  formality;
     float                  boost;     /* intensifier > 0, diminisher < 0 */
-    uint32_t               flags;     /* BEHAVE_LEX_* */
 } behave_lex_entry_t;
 
 
