@@ -28,6 +28,8 @@ static behave_cp_class_e behave_cp_class(uint32_t cp);
 static uint32_t behave_cp_lower(uint32_t cp, unsigned *upper);
 static size_t behave_utf8_encode(uint32_t cp, char *out);
 static int behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok);
+static int behave_tok_letter_emoticon(unsigned char c, unsigned char next);
+static int behave_tok_url(const unsigned char *p, size_t avail);
 static int behave_tok_word_ascii(behave_tokenizer_t *tz,
     behave_token_t *tok);
 static int behave_tok_plain_word(behave_tokenizer_t *tz,
@@ -249,6 +251,26 @@ behave_tok_skip_nonspace(behave_tokenizer_t *tz)
 }
 
 
+/* a letter that may open an emoticon: "xD", "x)", "D:", "o_o" */
+static int
+behave_tok_letter_emoticon(unsigned char c, unsigned char next)
+{
+    return ((c | 0x20) == 'x' && (next | 0x20) == 'd') || next == ')'
+           || next == '(' || next == '_' || next == ':';
+}
+
+
+/* URLs carry no sentiment of their own: read as one symbol */
+static int
+behave_tok_url(const unsigned char *p, size_t avail)
+{
+    return (p[0] == 'h' || p[0] == 'w')
+           && ((avail >= 7 && memcmp(p, "http://", 7) == 0)
+               || (avail >= 8 && memcmp(p, "https://", 8) == 0)
+               || (avail >= 4 && memcmp(p, "www.", 4) == 0));
+}
+
+
 /*
  * Emoticons are matched against a short list of shapes; one that starts
  * with a letter ("xD", "D:") needs a boundary before it, and every one a
@@ -273,10 +295,7 @@ behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok)
     /* cheap filter first: most tokens are words that are no emoticon */
     c = p[0] | 0x20;
     if (c >= 'a' && c <= 'z') {
-        last = p[1] | 0x20;
-        if (!(c == 'x' && last == 'd') && p[1] != ')' && p[1] != '('
-            && p[1] != '_' && p[1] != ':')
-        {
+        if (!behave_tok_letter_emoticon(p[0], p[1])) {
             return 0;
         }
     } else if (strchr(":;=(<>)^-", p[0]) == NULL) {
@@ -635,7 +654,7 @@ behave_tok_plain_word(behave_tokenizer_t *tz, behave_token_t *tok,
     unsigned space)
 {
     size_t                avail;
-    unsigned char         c, c1;
+    unsigned char         c;
     const unsigned char  *p;
 
     p = tz->p;
@@ -647,19 +666,8 @@ behave_tok_plain_word(behave_tokenizer_t *tz, behave_token_t *tok,
 
     avail = (size_t) (tz->end - p);
 
-    if (avail >= 2) {
-        c1 = p[1];
-        if (c1 == ')' || c1 == '(' || c1 == '_' || c1 == ':'
-            || ((c | 0x20) == 'x' && (c1 | 0x20) == 'd'))
-        {
-            return 0;
-        }
-    }
-
-    if ((c == 'h' || c == 'w')
-        && ((avail >= 7 && memcmp(p, "http://", 7) == 0)
-            || (avail >= 8 && memcmp(p, "https://", 8) == 0)
-            || (avail >= 4 && memcmp(p, "www.", 4) == 0)))
+    if ((avail >= 2 && behave_tok_letter_emoticon(c, p[1]))
+        || behave_tok_url(p, avail))
     {
         return 0;
     }
@@ -852,13 +860,7 @@ behave_tok_next(behave_tokenizer_t *tz, behave_token_t *tok)
     }
 
     if (cls == BEHAVE_CP_LETTER || cls == BEHAVE_CP_DIGIT) {
-        /* URLs and mentions carry no sentiment of their own */
-        if ((cp == 'h' || cp == 'w')
-            && ((tz->end - tz->p >= 7 && memcmp(tz->p, "http://", 7) == 0)
-                || (tz->end - tz->p >= 8
-                    && memcmp(tz->p, "https://", 8) == 0)
-                || (tz->end - tz->p >= 4 && memcmp(tz->p, "www.", 4) == 0)))
-        {
+        if (behave_tok_url(tz->p, (size_t) (tz->end - tz->p))) {
             behave_tok_skip_nonspace(tz);
             tok->type = BEHAVE_TOK_SYMBOL;
             tok->flags |= BEHAVE_TOK_URL;
