@@ -34,7 +34,8 @@ static int behave_tok_word_ascii(behave_tokenizer_t *tz,
     behave_token_t *tok);
 static int behave_tok_plain_word(behave_tokenizer_t *tz,
     behave_token_t *tok, unsigned space);
-static void behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok);
+static void behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok,
+    unsigned ascii_tried);
 static void behave_tok_punct(behave_tokenizer_t *tz, behave_token_t *tok,
     uint32_t cp, size_t n);
 static void behave_tok_skip_nonspace(behave_tokenizer_t *tz);
@@ -468,7 +469,8 @@ behave_tok_word_ascii(behave_tokenizer_t *tz, behave_token_t *tok)
 
 
 static void
-behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
+behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok,
+    unsigned ascii_tried)
 {
     size_t             n, m, k;
     unsigned           upper, nupper, nlower, run, first, digits, letters;
@@ -484,7 +486,7 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
     digits = 0;
     letters = 0;
 
-    if (behave_tok_word_ascii(tz, tok)) {
+    if (!ascii_tried && behave_tok_word_ascii(tz, tok)) {
         return;
     }
 
@@ -646,8 +648,9 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok)
  * The usual token, a plain ASCII word after plain spaces, without the
  * general path's work: anything the general path could read otherwise
  * (an emoticon such as "xD" or "D:", a URL, a word with an apostrophe, a
- * digit, a non-ASCII letter or an elongation) returns 0 and is read by
- * the general path from the same place.
+ * digit, a non-ASCII letter or an elongation) is read by the general
+ * path from the same place: 0 when the short loop was not tried, -1 when
+ * it was (the general path then skips it).
  */
 static int
 behave_tok_plain_word(behave_tokenizer_t *tz, behave_token_t *tok,
@@ -678,7 +681,7 @@ behave_tok_plain_word(behave_tokenizer_t *tz, behave_token_t *tok,
     tok->off = (size_t) (p - tz->start);
 
     if (!behave_tok_word_ascii(tz, tok)) {
-        return 0;
+        return -1;
     }
 
     /*
@@ -769,20 +772,31 @@ behave_tok_punct(behave_tokenizer_t *tz, behave_token_t *tok, uint32_t cp,
 behave_tok_type_e
 behave_tok_next(behave_tokenizer_t *tz, behave_token_t *tok)
 {
-    size_t             n;
-    uint32_t           cp;
-    unsigned           space;
-    behave_cp_class_e  cls;
+    int                   rc;
+    size_t                n;
+    uint32_t              cp;
+    unsigned              space;
+    behave_cp_class_e     cls;
+    const unsigned char  *ascii_tried;
 
     space = 0;
+    ascii_tried = NULL;
 
     while (tz->p < tz->end && *tz->p == ' ') {
         tz->p++;
         space = 1;
     }
 
-    if (tz->p < tz->end && behave_tok_plain_word(tz, tok, space)) {
-        return BEHAVE_TOK_WORD;
+    if (tz->p < tz->end) {
+        rc = behave_tok_plain_word(tz, tok, space);
+
+        if (rc == 1) {
+            return BEHAVE_TOK_WORD;
+        }
+
+        if (rc < 0) {
+            ascii_tried = tz->p;
+        }
     }
 
     memset(tok, 0, offsetof(behave_token_t, text));
@@ -867,7 +881,7 @@ behave_tok_next(behave_tokenizer_t *tz, behave_token_t *tok)
             return tok->type;
         }
 
-        behave_tok_word(tz, tok);
+        behave_tok_word(tz, tok, tz->p == ascii_tried);
         return tok->type;
     }
 
