@@ -24,6 +24,7 @@
 #include "behave_annotate.h"
 #include "behave_annot_rules.h"
 #include "behave_lexicon.h"
+#include "behave_model.h"
 #include "behave_tokenize.h"
 
 
@@ -46,8 +47,10 @@ static behave_token_t *behave_peek_more(behave_stream_t *s, unsigned k);
 static void behave_advance(behave_stream_t *s, unsigned n);
 static unsigned behave_match(behave_stream_t *s, unsigned k0,
     const behave_lex_entry_t **found);
-static void behave_on_word(behave_annot_state_t *st, behave_stream_t *s);
-static void behave_on_token(behave_annot_state_t *st, behave_token_t *t);
+static void behave_on_word(behave_annot_state_t *st, behave_stream_t *s,
+    behave_model_state_t *model);
+static void behave_on_token(behave_annot_state_t *st, behave_token_t *t,
+    behave_model_state_t *m);
 
 
 /* most peeks look at a token already read */
@@ -194,7 +197,8 @@ behave_match(behave_stream_t *s, unsigned k0,
 
 
 static void
-behave_on_word(behave_annot_state_t *st, behave_stream_t *s)
+behave_on_word(behave_annot_state_t *st, behave_stream_t *s,
+    behave_model_state_t *model)
 {
     unsigned                   n, m, i, j, flags;
     behave_token_t            *t;
@@ -237,6 +241,7 @@ behave_on_word(behave_annot_state_t *st, behave_stream_t *s)
         t = behave_peek(s, i);
         flags |= t->flags;
         behave_rules_word(st, t, i == 0);
+        behave_model_word(model, t);
     }
 
     behave_rules_unit(st, e, n, flags);
@@ -245,7 +250,8 @@ behave_on_word(behave_annot_state_t *st, behave_stream_t *s)
 
 
 static void
-behave_on_token(behave_annot_state_t *st, behave_token_t *t)
+behave_on_token(behave_annot_state_t *st, behave_token_t *t,
+    behave_model_state_t *m)
 {
     const behave_lex_entry_t  *e;
 
@@ -270,17 +276,31 @@ behave_on_token(behave_annot_state_t *st, behave_token_t *t)
     default:
         break;
     }
+
+    behave_model_symbol(m, t);
 }
 
 
 void
 behave_annotate(const char *text, size_t len, behave_annotation_t *out)
 {
+    behave_annotate_features(text, len, out, NULL, NULL);
+}
+
+
+void
+behave_annotate_features(const char *text, size_t len,
+    behave_annotation_t *out, behave_feature_sink_pt sink, void *data)
+{
     behave_token_t        *t;
     behave_stream_t        s;
     behave_annot_state_t   st;
+    behave_model_state_t   m;
 
     behave_rules_init(&st);
+    behave_model_init(&m);
+    m.sink = sink;
+    m.sink_data = data;
 
     s.head = 0;
     s.count = 0;
@@ -294,15 +314,16 @@ behave_annotate(const char *text, size_t len, behave_annotation_t *out)
         }
 
         if (t->type == BEHAVE_TOK_WORD) {
-            behave_on_word(&st, &s);
+            behave_on_word(&st, &s, &m);
             continue;
         }
 
-        behave_on_token(&st, t);
+        behave_on_token(&st, t, &m);
         behave_advance(&s, 1);
     }
 
     behave_rules_finish(&st, out);
+    behave_model_finish(&m, out);
 }
 
 

@@ -78,6 +78,10 @@ typedef enum {
 #define BEHAVE_CUE_REPEAT_CONTACT    0x0100  /* "third time I ask" */
 
 
+/* the meaning signature: what a message asks, for repetition */
+#define BEHAVE_MEANING_DIM  32
+
+
 typedef struct {
     double                 valence;         /* -1 .. 1 */
     double                 urgency;         /*  0 .. 1 */
@@ -101,6 +105,9 @@ typedef struct {
     double                 confidence;      /* 0 .. 1 */
     unsigned               signals_fired;   /* rules and lexicon hits */
     unsigned               cues;            /* BEHAVE_CUE_* */
+
+    /* unit vector * 127; all 0 when no model is compiled in */
+    int8_t                 meaning[BEHAVE_MEANING_DIM];
 } behave_annotation_t;
 
 
@@ -110,6 +117,17 @@ typedef struct {
  * Thread-safe; allocates nothing on the heap.
  */
 void behave_annotate(const char *text, size_t len, behave_annotation_t *out);
+
+/*
+ * The same, for training: the model's features are handed to sink (an id
+ * and a readable name) instead of being weighed, and the labels are the
+ * rules' alone.
+ */
+typedef void (*behave_feature_sink_pt)(void *data, uint32_t feature,
+    const char *name);
+
+void behave_annotate_features(const char *text, size_t len,
+    behave_annotation_t *out, behave_feature_sink_pt sink, void *data);
 
 const char *behave_valence_name(behave_valence_e v);
 const char *behave_load_name(behave_load_e v);

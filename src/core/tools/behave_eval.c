@@ -4,6 +4,7 @@
  * Measures the annotator against the shared data sets, in process:
  *
  *   behave_eval [-v] [-f FLOORS] DATA_DIR
+ *   behave_eval [-v] -c CONVERSATIONS.jsonl
  *
  * sentiment TSV files: Pearson r of scores.valence against the human mean and
  * 3-class accuracy (human: > 0.5 positive, < -0.5 negative on -4..4; ours:
@@ -63,7 +64,7 @@ static int eval_sentiment(eval_t *ev, const char *dir, const char *file,
 static int eval_support(eval_t *ev, const char *dir);
 static void eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr,
     int *act_n, int *act_right);
-static int eval_conversations(eval_t *ev, const char *dir);
+static int eval_conversations(eval_t *ev, const char *path);
 static int eval_floors(eval_t *ev, const char *path);
 static double eval_now(void);
 
@@ -571,16 +572,15 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
  * false alarm, nothing missed), and the counts say so.
  */
 static int
-eval_conversations(eval_t *ev, const char *dir)
+eval_conversations(eval_t *ev, const char *path)
 {
-    char        path[4096], name[64], *buf, *line, *next;
+    char        name[64], *buf, *line, *next;
     size_t      len;
     int         k, nconv, act_n, act_right;
     double      p, rc;
     cJSON      *conv;
     eval_pr_t   pr[EVAL_NFIND];
 
-    snprintf(path, sizeof(path), "%s/support/conversations.jsonl", dir);
     buf = eval_slurp(path, &len);
     if (buf == NULL) {
         printf("\nconversations skipped (%s: %s)\n", path, strerror(errno));
@@ -687,21 +687,31 @@ int
 main(int argc, char **argv)
 {
     int          i;
-    const char  *dir, *floors;
+    char         path[4096];
+    const char  *dir, *floors, *conv;
     eval_t       ev;
 
     memset(&ev, 0, sizeof(ev));
     dir = NULL;
     floors = NULL;
+    conv = NULL;
 
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-v") == 0) {
             ev.verbose++;
         } else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc) {
             floors = argv[++i];
+        } else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+            conv = argv[++i];
         } else {
             dir = argv[i];
         }
+    }
+
+    if (conv != NULL) {
+        /* only the conversations of one file (scripts/eval-corpus) */
+        eval_conversations(&ev, conv);
+        return 0;
     }
 
     if (dir == NULL) {
@@ -718,7 +728,8 @@ main(int argc, char **argv)
                    "amazon");
     eval_support(&ev, dir);
 
-    eval_conversations(&ev, dir);
+    snprintf(path, sizeof(path), "%s/support/conversations.jsonl", dir);
+    eval_conversations(&ev, path);
 
     printf("\nsummary\n");
     for (i = 0; i < ev.n; i++) {

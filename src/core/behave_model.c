@@ -1,0 +1,603 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The trained layer of the annotator (see behave_model.h).
+ *
+ * A feature is a 32-bit FNV-1a hash of a kind letter and its text ("u"
+ * and a folded word, "p" and a stem...).  Serving looks each one up in the
+ * compiled weight table and adds its row; training (a sink is set) lists
+ * it instead.  Features the training never saw have no row and cost one
+ * probe.  Nothing is allocated; all state is in behave_model_state_t.
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "behave_model.h"
+#include "behave_model_data.h"
+
+
+#define BEHAVE_FNV_INIT   0x811c9dc5u
+#define BEHAVE_FNV_PRIME  0x01000193u
+#define BEHAVE_STEM       5             /* letters of a stem feature */
+#define BEHAVE_FOLD_MAX   (BEHAVE_TOK_MAX * 2)
+
+
+static size_t behave_fold(const char *s, size_t len, char *out);
+static uint64_t behave_concepts_of(const char *w, size_t len);
+static void behave_feature(behave_model_state_t *m, uint32_t f,
+    int meaning, const char *fmt, const char *arg);
+static void behave_feature_label(behave_model_state_t *m, char kind,
+    const char *value);
+static void behave_model_rules(behave_model_state_t *m,
+    const behave_annotation_t *a);
+static void behave_model_label(behave_model_state_t *m,
+    behave_annotation_t *a);
+
+
+static inline uint32_t
+behave_fnv(uint32_t h, const char *s, size_t len)
+{
+    size_t  i;
+
+    for (i = 0; i < len; i++) {
+        h ^= (unsigned char) s[i];
+        h *= BEHAVE_FNV_PRIME;
+    }
+
+    return h;
+}
+
+
+static inline uint32_t
+behave_fnv_kind(char kind, const char *s, size_t len)
+{
+    uint32_t  h;
+
+    h = (BEHAVE_FNV_INIT ^ (unsigned char) kind) * BEHAVE_FNV_PRIME;
+    h = behave_fnv(h, s, len);
+
+    return h ? h : 1;
+}
+
+
+/* two features into one (word pairs, concept pairs) */
+static inline uint32_t
+behave_mix(uint32_t a, uint32_t b)
+{
+    uint32_t  x;
+
+    x = a * 0x9e3779b1u + b;
+    x ^= x >> 15;
+    x *= 0x85ebca6bu;
+    x ^= x >> 13;
+
+    return x ? x : 1;
+}
+
+
+/*
+ * Lowercase UTF-8 in, accents removed out: "é" reads "e", "ß" "ss", "œ"
+ * "oe", so that "médicaments", "medicaments" and the concept list's
+ * ASCII spelling meet.  Other letters (Greek, Cyrillic...) pass as they
+ * are.
+ */
+static size_t
+behave_fold(const char *s, size_t len, char *out)
+{
+    size_t          i, n;
+    unsigned char   c, d;
+
+    /* U+00C0..U+00FF as 0xC3 0x80..0xBF; lowercase only: upper folded */
+    static const char  latin1[64] =
+        "aaaaaaaceeeeiiii"  "dnooooo*ouuuuyts"
+        "aaaaaaaceeeeiiii"  "dnooooo/ouuuuyty";
+
+    n = 0;
+
+    for (i = 0; i < len && n < BEHAVE_FOLD_MAX - 2; i++) {
+        c = (unsigned char) s[i];
+
+        if (c < 0x80 || i + 1 >= len) {
+            out[n++] = (char) c;
+            continue;
+        }
+
+        d = (unsigned char) s[i + 1];
+
+        if (c == 0xc3 && d >= 0x80 && d <= 0xbf) {
+            if (d == 0x9f) {                    /* ß */
+                out[n++] = 's';
+                out[n++] = 's';
+
+            } else if (d == 0xa6 || d == 0x86) { /* æ */
+                out[n++] = 'a';
+                out[n++] = 'e';
+
+            } else {
+                out[n++] = latin1[d - 0x80];
+            }
+
+            i++;
+            continue;
+        }
+
+        if (c == 0xc5 && (d == 0x93 || d == 0x92)) { /* œ */
+            out[n++] = 'o';
+            out[n++] = 'e';
+            i++;
+            continue;
+        }
+
+        out[n++] = (char) c;
+    }
+
+    out[n] = '\0';
+
+    return n;
+}
+
+
+static const behave_concept_slot_t *
+behave_concept_probe(uint32_t h, const char *w, size_t len, unsigned prefix)
+{
+    uint32_t                      i;
+    const behave_concept_slot_t  *s;
+
+    for (i = h & behave_concept_mask; ; i = (i + 1) & behave_concept_mask) {
+        s = &behave_concept_slots[i];
+
+        if (s->len == 0) {
+            return NULL;
+        }
+
+        if (s->hash == h && s->len == len && s->prefix == prefix
+            && memcmp(s->term, w, len) == 0)
+        {
+            return s;
+        }
+    }
+}
+
+
+/* the word's exact entry, else its longest prefix entry */
+static uint64_t
+behave_concepts_of(const char *w, size_t len)
+{
+    size_t                        k;
+    uint32_t                      h, hp[32];
+    const behave_concept_slot_t  *s;
+
+    h = behave_fnv((BEHAVE_FNV_INIT ^ '=') * BEHAVE_FNV_PRIME, w, len);
+    s = behave_concept_probe(h, w, len, 0);
+    if (s != NULL) {
+        return s->mask;
+    }
+
+    if (len < 5) {
+        return 0;
+    }
+
+    hp[0] = (BEHAVE_FNV_INIT ^ '*') * BEHAVE_FNV_PRIME;
+    for (k = 1; k < 32 && k <= len; k++) {
+        hp[k] = (hp[k - 1] ^ (unsigned char) w[k - 1]) * BEHAVE_FNV_PRIME;
+    }
+
+    for (k = len < 31 ? len : 31; k >= 4; k--) {
+        if (!(behave_concept_prefix_lens & (1u << k))) {
+            continue;
+        }
+
+        s = behave_concept_probe(hp[k], w, k, 1);
+        if (s != NULL) {
+            return s->mask;
+        }
+    }
+
+    return 0;
+}
+
+
+static inline const int16_t *
+behave_model_row(uint32_t f)
+{
+    uint32_t  i, k;
+
+    for (i = f & behave_model_mask; ; i = (i + 1) & behave_model_mask) {
+        k = behave_model_keys[i];
+
+        if (k == f) {
+            return behave_model_rows[i];
+        }
+
+        if (k == 0) {
+            return NULL;
+        }
+    }
+}
+
+
+static inline const int8_t *
+behave_meaning_row(uint32_t f)
+{
+    uint32_t  i, k;
+
+    for (i = f & behave_meaning_mask; ; i = (i + 1) & behave_meaning_mask) {
+        k = behave_meaning_keys[i];
+
+        if (k == f) {
+            return behave_meaning_rows[i];
+        }
+
+        if (k == 0) {
+            return NULL;
+        }
+    }
+}
+
+
+/*
+ * One feature: summed (serving) or listed with a readable name (training).
+ * meaning: the feature also counts towards the meaning signature.
+ */
+static void
+behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
+    const char *fmt, const char *arg)
+{
+    unsigned        k;
+    char            name[128];
+    const int8_t   *v;
+    const int16_t  *row;
+
+    m->features++;
+
+    if (m->sink != NULL) {
+        snprintf(name, sizeof(name), fmt, arg);
+        m->sink(m->sink_data, f, name);
+        return;
+    }
+
+    row = behave_model_row(f);
+    if (row != NULL) {
+        for (k = 0; k < BEHAVE_MODEL_OUT; k++) {
+            m->out[k] += row[k];
+        }
+    }
+
+    if (meaning) {
+        v = behave_meaning_row(f);
+        if (v != NULL) {
+            for (k = 0; k < BEHAVE_MEANING_DIM; k++) {
+                m->meaning[k] += v[k];
+            }
+        }
+    }
+}
+
+
+void
+behave_model_init(behave_model_state_t *m)
+{
+    memset(m, 0, sizeof(behave_model_state_t));
+}
+
+
+void
+behave_model_word(behave_model_state_t *m, const behave_token_t *t)
+{
+    size_t       n;
+    uint32_t     u;
+    uint64_t     cs;
+    const char  *s;
+    char         w[BEHAVE_FOLD_MAX];
+
+    s = t->alt_len ? t->alt : t->text;
+    n = behave_fold(s, t->alt_len ? t->alt_len : t->len, w);
+
+    if (n == 0) {
+        return;
+    }
+
+    m->words++;
+
+    u = behave_fnv_kind('u', w, n);
+    behave_feature(m, u, 1, "u:%s", w);
+
+    if (n > BEHAVE_STEM + 1) {
+        behave_feature(m, behave_fnv_kind('p', w, BEHAVE_STEM), 1,
+                       "p:%.5s", w);
+    }
+
+    if (m->prev) {
+        behave_feature(m, behave_mix(m->prev, u), 0, "b:%s", w);
+    }
+
+    m->prev = u;
+
+    cs = behave_concepts_of(w, n);
+    m->clause |= cs;
+}
+
+
+void
+behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
+{
+    char  kind;
+
+    switch (t->type) {
+
+    case BEHAVE_TOK_EMOJI:
+    case BEHAVE_TOK_EMOTICON:
+        behave_feature(m, behave_fnv_kind('e', t->text, t->len), 0,
+                       "e:%s", t->text);
+        m->prev = 0;
+        return;
+
+    case BEHAVE_TOK_NUMBER:
+        /* emergency numbers are concepts; other numbers by their size */
+        m->clause |= behave_concepts_of(t->text, t->len);
+        kind = t->len < 3 ? '1' : (t->len < 5 ? '3' : '5');
+        behave_feature(m, behave_fnv_kind('n', &kind, 1), 0, "n:%s",
+                       kind == '1' ? "short" : (kind == '3' ? "mid" : "long"));
+        m->prev = 0;
+        return;
+
+    case BEHAVE_TOK_PUNCT:
+        if (t->cp == '.' || t->cp == '!' || t->cp == '?' || t->cp == ';') {
+            behave_model_clause_end(m);
+        }
+        return;
+
+    case BEHAVE_TOK_NEWLINE:
+        behave_model_clause_end(m);
+        return;
+
+    default:
+        return;
+    }
+}
+
+
+/*
+ * The frames: every pair of concepts that met in the clause.  A clause is
+ * what lies between sentence marks, so a transcript without punctuation
+ * is one clause and pairs more freely: the weights were trained so.
+ */
+void
+behave_model_clause_end(behave_model_state_t *m)
+{
+    unsigned  i, j;
+    uint64_t  c, rest;
+    char      name[48];
+
+    c = m->clause;
+    m->prev = 0;
+
+    if (c == 0) {
+        return;
+    }
+
+    m->seen |= c;
+    m->clause = 0;
+
+    for (i = 0; c; i++, c >>= 1) {
+        if (!(c & 1)) {
+            continue;
+        }
+
+        for (rest = c >> 1, j = i + 1; rest; j++, rest >>= 1) {
+            if (!(rest & 1)) {
+                continue;
+            }
+
+            if (m->sink != NULL) {
+                snprintf(name, sizeof(name), "%s+%s",
+                         behave_concept_names[i], behave_concept_names[j]);
+            }
+
+            behave_feature(m, behave_mix(0x70000000u | i, j), 0, "f:%s",
+                           m->sink != NULL ? name : "");
+        }
+    }
+}
+
+
+static void
+behave_feature_label(behave_model_state_t *m, char kind, const char *value)
+{
+    char  name[40];
+
+    if (m->sink != NULL) {
+        snprintf(name, sizeof(name), "%c=%s", kind, value);
+    }
+
+    behave_feature(m, behave_fnv_kind(kind, value, strlen(value)), 0,
+                   "r:%s", m->sink != NULL ? name : "");
+}
+
+
+static const char *
+behave_bucket(double v, double lo, double hi)
+{
+    static const char  *const names[] = { "0", "1", "2", "3", "4", "5",
+                                          "6", "7" };
+    int                 k;
+
+    k = (int) floor((v - lo) / (hi - lo) * 8);
+
+    return names[k < 0 ? 0 : (k > 7 ? 7 : k)];
+}
+
+
+static unsigned
+behave_log2_bucket(unsigned n)
+{
+    unsigned  k;
+
+    for (k = 0; n; k++) {
+        n >>= 1;
+    }
+
+    return k;
+}
+
+
+/* what the rules concluded, as features the weights can lean on */
+static void
+behave_model_rules(behave_model_state_t *m, const behave_annotation_t *a)
+{
+    unsigned  i, k;
+    char      buf[24];
+
+    behave_feature_label(m, 'V', behave_valence_name(a->valence));
+    behave_feature_label(m, 'U', behave_urgency_name(a->urgency));
+    behave_feature_label(m, 'L', behave_load_name(a->cognitive_load));
+    behave_feature_label(m, 'E', behave_engagement_name(a->engagement));
+    behave_feature_label(m, 'R', behave_register_name(a->social_register));
+
+    behave_feature_label(m, 'v', behave_bucket(a->scores.valence, -1, 1));
+    behave_feature_label(m, 'x', behave_bucket(a->scores.urgency, 0, 1));
+    behave_feature_label(m, 'l', behave_bucket(a->scores.cognitive_load, 0,
+                                               1));
+    behave_feature_label(m, 'g', behave_bucket(a->scores.engagement, 0, 1));
+    behave_feature_label(m, 'f', behave_bucket(a->scores.formality, 0, 1));
+
+    for (i = 0; i < 16; i++) {
+        if (a->cues & (1u << i)) {
+            buf[0] = 'a' + i;
+            buf[1] = '\0';
+            behave_feature_label(m, 'C', buf);
+        }
+    }
+
+    for (i = 0; i < 8; i++) {
+        if (a->cultural & (1u << i)) {
+            buf[0] = 'a' + i;
+            buf[1] = '\0';
+            behave_feature_label(m, 'T', buf);
+        }
+    }
+
+    if (a->cultural & BEHAVE_CULT_NON_ENGLISH) {
+        behave_feature_label(m, 'G', a->language);
+    }
+
+    k = behave_log2_bucket(m->words);
+    buf[0] = 'a' + (k > 9 ? 9 : k);
+    buf[1] = '\0';
+    behave_feature_label(m, 'W', buf);
+
+    behave_feature_label(m, 'B', "bias");
+}
+
+
+static unsigned
+behave_argmax(const float *v, unsigned n)
+{
+    unsigned  i, best;
+
+    best = 0;
+
+    for (i = 1; i < n; i++) {
+        if (v[i] > v[best]) {
+            best = i;
+        }
+    }
+
+    return best;
+}
+
+
+static void
+behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
+{
+    unsigned  i;
+    float     norm, x;
+
+    a->valence = behave_argmax(m->out + BEHAVE_MODEL_VAL, 4);
+    a->cognitive_load = behave_argmax(m->out + BEHAVE_MODEL_LOAD, 4);
+    a->engagement = behave_argmax(m->out + BEHAVE_MODEL_ENG, 4);
+    a->social_register = behave_argmax(m->out + BEHAVE_MODEL_REG, 4);
+
+    /* critical is its own call, trained for recall; below it the urgency
+     * head chooses among the other four levels */
+    if (m->out[BEHAVE_MODEL_CRIT] > 0) {
+        a->urgency = BEHAVE_URGENCY_CRITICAL;
+        a->cues |= BEHAVE_CUE_CRISIS;
+
+    } else {
+        a->urgency = behave_argmax(m->out + BEHAVE_MODEL_URG, 4);
+        a->cues &= ~BEHAVE_CUE_CRISIS;
+    }
+
+    norm = 0;
+    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
+        norm += m->meaning[i] * m->meaning[i];
+    }
+
+    norm = norm > 0 ? 127.0f / sqrtf(norm) : 0;
+    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
+        x = m->meaning[i] * norm;
+        a->meaning[i] = (int8_t) lrintf(x);
+    }
+}
+
+
+void
+behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
+{
+    unsigned  i;
+    uint64_t  c;
+
+    behave_model_clause_end(m);
+
+    for (i = 0, c = m->seen; c; i++, c >>= 1) {
+        if (c & 1) {
+            behave_feature(m, behave_mix(0x60000000u, i), 1, "c:%s",
+                           behave_concept_names[i]);
+        }
+    }
+
+    behave_model_rules(m, a);
+
+    memset(a->meaning, 0, sizeof(a->meaning));
+
+    if (m->sink != NULL || behave_model_n == 0) {
+        return;
+    }
+
+    for (i = 0; i < BEHAVE_MODEL_OUT; i++) {
+        m->out[i] *= behave_model_scale;
+    }
+
+    behave_model_label(m, a);
+}
+
+
+double
+behave_meaning_cosine(const int8_t *a, const int8_t *b)
+{
+    unsigned  i;
+    long      ab, aa, bb;
+
+    ab = aa = bb = 0;
+
+    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
+        ab += (long) a[i] * b[i];
+        aa += (long) a[i] * a[i];
+        bb += (long) b[i] * b[i];
+    }
+
+    if (aa == 0 || bb == 0) {
+        return 0;
+    }
+
+    return (double) ab / sqrt((double) aa * (double) bb);
+}
+
+
+int
+behave_model_present(void)
+{
+    return behave_model_n != 0;
+}

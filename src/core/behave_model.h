@@ -1,0 +1,71 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The trained layer of the annotator.  While the rules read a message, the
+ * model hashes what it sees into features: folded words, five-letter
+ * stems, word pairs, multilingual concepts (src/core/model/concepts.tsv)
+ * and the pairs of concepts that share a clause ("frames": SELF with DIE,
+ * CHILD with SWALLOW, ACCOUNT with CHANGED and NOW).  At the end the rules'
+ * own labels, scores and cues join them, and linear weights trained
+ * offline by scripts/train (src/core/model/weights.tsv, compiled in by
+ * scripts/gen-model) give each dimension's label and the critical call.
+ *
+ * The same code lists the features for training (a sink), so training and
+ * serving cannot disagree on what a feature is.
+ */
+
+#ifndef BEHAVE_MODEL_H
+#define BEHAVE_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "behave_annotate.h"
+#include "behave_tokenize.h"
+
+
+/* outputs, in this order: valence 4, urgency 5, load 4, engagement 4,
+ * register 4, then one logit for "critical" */
+#define BEHAVE_MODEL_VAL    0
+#define BEHAVE_MODEL_URG    4
+#define BEHAVE_MODEL_LOAD   9
+#define BEHAVE_MODEL_ENG    13
+#define BEHAVE_MODEL_REG    17
+#define BEHAVE_MODEL_CRIT   21
+#define BEHAVE_MODEL_OUT    22
+
+
+
+typedef struct {
+    float                  out[BEHAVE_MODEL_OUT];
+    float                  meaning[BEHAVE_MEANING_DIM];
+    uint64_t               clause;          /* concepts of this clause */
+    uint64_t               seen;            /* concepts of the message */
+    uint64_t               pairs_seen[2];   /* pair features already added */
+    uint32_t               prev;            /* previous word, 0 at a start */
+    unsigned               words;
+    unsigned               features;
+    behave_feature_sink_pt sink;            /* training: list, don't sum */
+    void                  *sink_data;
+} behave_model_state_t;
+
+
+void behave_model_init(behave_model_state_t *m);
+void behave_model_word(behave_model_state_t *m, const behave_token_t *t);
+void behave_model_symbol(behave_model_state_t *m, const behave_token_t *t);
+void behave_model_clause_end(behave_model_state_t *m);
+
+/*
+ * Adds the rules' labels, scores and cues in a as features, then sets a's
+ * five labels from the summed weights.  Does nothing to the labels when
+ * no model is compiled in (an empty weights file).
+ */
+void behave_model_finish(behave_model_state_t *m, behave_annotation_t *a);
+
+/* the cosine of two meaning signatures, 0 when either is empty */
+double behave_meaning_cosine(const int8_t *a, const int8_t *b);
+
+/* whether weights are compiled in */
+int behave_model_present(void);
+
+
+#endif /* BEHAVE_MODEL_H */

@@ -1,0 +1,41 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The model's compiled data (scripts/gen-model): concept and weight
+ * tables.  Only behave_model.c reads them.
+ */
+
+#ifndef BEHAVE_MODEL_DATA_H
+#define BEHAVE_MODEL_DATA_H
+
+#include <stdint.h>
+
+
+typedef struct {
+    uint32_t               hash;        /* of '=' or '*' then the term */
+    uint8_t                len;
+    uint8_t                prefix;      /* matches words that start so */
+    char                   term[32];
+    uint64_t               mask;        /* concept ids */
+} behave_concept_slot_t;
+
+
+extern const unsigned behave_concept_n;
+extern const char *const behave_concept_names[];
+extern const uint32_t behave_concept_prefix_lens;
+extern const uint32_t behave_concept_mask;
+extern const behave_concept_slot_t behave_concept_slots[];
+
+extern const unsigned behave_model_n;
+extern const uint32_t behave_model_mask;
+extern const uint32_t behave_model_keys[];
+extern const int16_t behave_model_rows[][22];
+extern const float behave_model_scale;
+
+extern const unsigned behave_meaning_n;
+extern const uint32_t behave_meaning_mask;
+extern const uint32_t behave_meaning_keys[];
+extern const int8_t behave_meaning_rows[][32];
+
+
+#endif /* BEHAVE_MODEL_DATA_H */

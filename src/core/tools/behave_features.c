@@ -1,0 +1,156 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Lists the model's features of each message, for scripts/train:
+ *
+ *   behave_features [-d NAMES] < messages.jsonl > features.txt
+ *
+ * Input: one JSON object a line with "text" (or "message").  Output: one
+ * line a message, the feature ids in hex separated by spaces (the same
+ * code that serves computes them, see behave_annotate_features).  With
+ * -d, every id's readable name is written to NAMES ("id<TAB>name").
+ * With -l, each line is instead the annotation's labels as JSON (for
+ * scripts/eval-corpus): v u l e r, the cultural tags and the meaning.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "behave_annotate.h"
+#include "behave_utf8.h"
+
+
+#define FEAT_NAMES  (1u << 20)
+
+
+typedef struct {
+    FILE       *names;
+    uint32_t   *seen;           /* ids already named, open addressing */
+} feat_ctx_t;
+
+
+static void
+feat_sink(void *data, uint32_t f, const char *name)
+{
+    uint32_t     i;
+    feat_ctx_t  *ctx = data;
+
+    printf(" %08x", f);
+
+    if (ctx->names == NULL) {
+        return;
+    }
+
+    for (i = f & (FEAT_NAMES - 1); ctx->seen[i] != 0;
+         i = (i + 1) & (FEAT_NAMES - 1))
+    {
+        if (ctx->seen[i] == f) {
+            return;
+        }
+    }
+
+    ctx->seen[i] = f;
+    fprintf(ctx->names, "%08x\t%s\n", f, name);
+}
+
+
+static void
+feat_labels(const char *text, size_t len)
+{
+    size_t               i, n;
+    char                 buf[16];
+    const char          *tags[8];
+    behave_annotation_t  a;
+
+    behave_annotate(text, len, &a);
+
+    printf("{\"v\":\"%s\",\"u\":\"%s\",\"l\":\"%s\",\"e\":\"%s\","
+           "\"r\":\"%s\",\"tags\":[",
+           behave_valence_name(a.valence), behave_urgency_name(a.urgency),
+           behave_load_name(a.cognitive_load),
+           behave_engagement_name(a.engagement),
+           behave_register_name(a.social_register));
+
+    n = behave_cultural_tags(&a, tags, 8, buf, sizeof(buf));
+    for (i = 0; i < n; i++) {
+        printf("%s\"%s\"", i ? "," : "", tags[i]);
+    }
+
+    printf("],\"m\":[");
+    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
+        printf("%s%d", i ? "," : "", a.meaning[i]);
+    }
+
+    printf("]}");
+}
+
+
+int
+main(int argc, char **argv)
+{
+    char                *line;
+    size_t               cap;
+    ssize_t              n;
+    cJSON               *j, *t;
+    int                  labels;
+    feat_ctx_t           ctx;
+    behave_annotation_t  a;
+
+    ctx.names = NULL;
+    ctx.seen = NULL;
+    labels = 0;
+
+    if (argc == 2 && strcmp(argv[1], "-l") == 0) {
+        labels = 1;
+
+    } else if (argc == 3 && strcmp(argv[1], "-d") == 0) {
+        ctx.names = fopen(argv[2], "w");
+        ctx.seen = calloc(FEAT_NAMES, sizeof(uint32_t));
+        if (ctx.names == NULL || ctx.seen == NULL) {
+            perror(argv[2]);
+            return 1;
+        }
+
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: behave_features [-l | -d NAMES] < in.jsonl\n");
+        return 2;
+    }
+
+    line = NULL;
+    cap = 0;
+
+    while ((n = getline(&line, &cap, stdin)) > 0) {
+        j = cJSON_ParseWithLength(line, (size_t) n);
+        t = cJSON_GetObjectItemCaseSensitive(j, "text");
+        if (!cJSON_IsString(t)) {
+            t = cJSON_GetObjectItemCaseSensitive(j, "message");
+        }
+
+        if (cJSON_IsString(t)
+            && behave_utf8_valid((const unsigned char *) t->valuestring,
+                                 strlen(t->valuestring)))
+        {
+            if (labels) {
+                feat_labels(t->valuestring, strlen(t->valuestring));
+
+            } else {
+                behave_annotate_features(t->valuestring,
+                                         strlen(t->valuestring), &a,
+                                         feat_sink, &ctx);
+            }
+        }
+
+        printf("\n");
+        cJSON_Delete(j);
+    }
+
+    free(line);
+    free(ctx.seen);
+
+    if (ctx.names != NULL) {
+        fclose(ctx.names);
+    }
+
+    return 0;
+}
