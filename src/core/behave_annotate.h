@@ -76,6 +76,8 @@ typedef enum {
 #define BEHAVE_CUE_THANKS            0x0040
 #define BEHAVE_CUE_SPECIALIST        0x0080  /* legal, fraud, medical... */
 #define BEHAVE_CUE_REPEAT_CONTACT    0x0100  /* "third time I ask" */
+#define BEHAVE_CUE_CONTRAST          0x0200  /* "but", "pero", "aber" */
+#define BEHAVE_CUE_ASKS              0x0400  /* a question, any language */
 
 
 /* the meaning signature: what a message asks, for repetition */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "behave_model.h"
 #include "behave_model_data.h"
+#include "behave_model_concepts.h"
 
 
 #define BEHAVE_FNV_INIT   0x811c9dc5u
@@ -33,6 +34,8 @@ static void behave_model_rules(behave_model_state_t *m,
     const behave_annotation_t *a);
 static void behave_model_label(behave_model_state_t *m,
     behave_annotation_t *a);
+static void behave_model_claims(behave_model_state_t *m, uint64_t c,
+    unsigned question);
 
 
 static inline uint32_t
@@ -299,6 +302,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     }
 
     m->words++;
+    m->since_neg = m->words == 1 ? 100 : m->since_neg;
 
     u = behave_fnv_kind('u', w, n);
     behave_feature(m, u, 1, "u:%s", w);
@@ -316,6 +320,22 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 
     cs = behave_concepts_of(w, n);
     m->clause |= cs;
+
+    /* "not fixed", "no ha sido resuelto": a negation just before */
+    if (cs & BEHAVE_C_CLAIM) {
+        if (m->since_neg <= 3) {
+            m->claim_negated = 1;
+        } else {
+            m->claim_said = 1;
+        }
+    }
+
+    m->since_neg = (cs & BEHAVE_C_NEG) ? 0 : m->since_neg + 1;
+
+    /* "where is it", "¿dónde está?", "wo ist es" without a '?' */
+    if (m->clause_words++ == 0 && (cs & BEHAVE_C_QWORD)) {
+        m->asks++;
+    }
 }
 
 
@@ -344,12 +364,12 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
 
     case BEHAVE_TOK_PUNCT:
         if (t->cp == '.' || t->cp == '!' || t->cp == '?' || t->cp == ';') {
-            behave_model_clause_end(m);
+            behave_model_clause_end(m, t->cp == '?');
         }
         return;
 
     case BEHAVE_TOK_NEWLINE:
-        behave_model_clause_end(m);
+        behave_model_clause_end(m, 0);
         return;
 
     default:
@@ -359,12 +379,37 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
 
 
 /*
+ * The claim and denial cues of the conversation logic, in every language
+ * of the concept list, clause by clause: a statement (not a question, no
+ * "if") that names a settled state, not just after a negation, is a claim; "still",
+ * "again", "the same", or a negated "works", "arrived" or settled state
+ * is a denial.
+ */
+static void
+behave_model_claims(behave_model_state_t *m, uint64_t c, unsigned question)
+{
+    if (m->claim_said && !(c & BEHAVE_C_HYPO) && !question) {
+        m->claims++;
+    }
+
+    if ((c & BEHAVE_C_STILL) || m->claim_negated
+        || ((c & BEHAVE_C_NEG) && (c & BEHAVE_C_WORK)))
+    {
+        m->denials++;
+    }
+
+    m->claim_said = 0;
+    m->claim_negated = 0;
+}
+
+
+/*
  * The frames: every pair of concepts that met in the clause.  A clause is
  * what lies between sentence marks, so a transcript without punctuation
  * is one clause and pairs more freely: the weights were trained so.
  */
 void
-behave_model_clause_end(behave_model_state_t *m)
+behave_model_clause_end(behave_model_state_t *m, unsigned question)
 {
     unsigned  i, j;
     uint64_t  c, rest;
@@ -376,6 +421,10 @@ behave_model_clause_end(behave_model_state_t *m)
     if (c == 0) {
         return;
     }
+
+    behave_model_claims(m, c, question);
+    m->asks += question;
+    m->clause_words = 0;
 
     m->seen |= c;
     m->clause = 0;
@@ -549,7 +598,7 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     unsigned  i;
     uint64_t  c;
 
-    behave_model_clause_end(m);
+    behave_model_clause_end(m, 0);
 
     for (i = 0, c = m->seen; c; i++, c >>= 1) {
         if (c & 1) {
@@ -561,6 +610,23 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     behave_model_rules(m, a);
 
     memset(a->meaning, 0, sizeof(a->meaning));
+
+    /* these only add to the rules' own (English phrase) cues */
+    if (m->claims) {
+        a->cues |= BEHAVE_CUE_RESOLUTION_CLAIM;
+    }
+
+    if (m->denials) {
+        a->cues |= BEHAVE_CUE_NOT_RESOLVED;
+    }
+
+    if (m->seen & BEHAVE_C_CONTRAST) {
+        a->cues |= BEHAVE_CUE_CONTRAST;
+    }
+
+    if (m->asks) {
+        a->cues |= BEHAVE_CUE_ASKS;
+    }
 
     if (m->sink != NULL || behave_model_n == 0) {
         return;

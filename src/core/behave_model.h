@@ -43,6 +43,13 @@ typedef struct {
     uint64_t               pairs_seen[2];   /* pair features already added */
     uint32_t               prev;            /* previous word, 0 at a start */
     unsigned               words;
+    unsigned               claims;          /* clauses claiming */
+    unsigned               asks;            /* clauses asking */
+    unsigned               clause_words;
+    unsigned               since_neg;       /* words since a negation */
+    unsigned               claim_said;      /* this clause: "fixed" */
+    unsigned               claim_negated;   /* this clause: "not fixed" */
+    unsigned               denials;         /* clauses denying */
     unsigned               features;
     behave_feature_sink_pt sink;            /* training: list, don't sum */
     void                  *sink_data;
@@ -52,7 +59,7 @@ typedef struct {
 void behave_model_init(behave_model_state_t *m);
 void behave_model_word(behave_model_state_t *m, const behave_token_t *t);
 void behave_model_symbol(behave_model_state_t *m, const behave_token_t *t);
-void behave_model_clause_end(behave_model_state_t *m);
+void behave_model_clause_end(behave_model_state_t *m, unsigned question);
 
 /*
  * Adds the rules' labels, scores and cues in a as features, then sets a's
