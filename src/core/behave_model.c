@@ -22,6 +22,7 @@
 #define BEHAVE_FNV_PRIME  0x01000193u
 #define BEHAVE_STEM       5             /* letters of a stem feature */
 #define BEHAVE_FOLD_MAX   (BEHAVE_TOK_MAX * 2)
+#define BEHAVE_MODEL_VAL_BLEND  0.65     /* rules' share of valence score */
 
 
 static size_t behave_fold(const char *s, size_t len, char *out);
@@ -403,6 +404,118 @@ behave_model_claims(behave_model_state_t *m, uint64_t c, unsigned question)
 }
 
 
+
+/*
+ * Crisis frames, written to the definitions of labels.md (who is at risk,
+ * what is happening, by what means or by when), over the concepts of one
+ * clause.  A frame holds when the clause has every concept of "all", at
+ * least one of "any" (when set) and none of "none"; a clause that tells a
+ * story, asks "what if", asks about a policy or jokes ("dying of hunger",
+ * "lol") holds none.  A frame that holds makes the message critical
+ * whatever the weights say, and is a feature the weights were trained
+ * with.
+ */
+#define BEHAVE_C_BLOCK  (BEHAVE_C_STORY | BEHAVE_C_HYPO | BEHAVE_C_POLICY     \
+                         | BEHAVE_C_HYPERBOLE)
+
+typedef struct {
+    const char            *name;
+    uint64_t               all;
+    uint64_t               any;
+    uint64_t               none;
+    unsigned               conditional;  /* "if ..., I'll ..." still holds */
+} behave_frame_t;
+
+
+static const behave_frame_t  behave_frames[] = {
+
+    { "suicide", BEHAVE_C_SUICIDE, 0, BEHAVE_C_NEG, 0 },
+
+    { "want_to_die", BEHAVE_C_SELF | BEHAVE_C_DIE,
+      BEHAVE_C_WANT | BEHAVE_C_END | BEHAVE_C_MEANS | BEHAVE_C_BETTER,
+      BEHAVE_C_NEG, 0 },
+
+    { "not_live", BEHAVE_C_SELF | BEHAVE_C_LIVE | BEHAVE_C_NEG,
+      BEHAVE_C_WANT | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, 0 },
+
+    { "means", BEHAVE_C_SELF | BEHAVE_C_MEANS,
+      BEHAVE_C_NOW | BEHAVE_C_END | BEHAVE_C_DIE | BEHAVE_C_ANYMORE
+      | BEHAVE_C_FAREWELL | BEHAVE_C_HARM, BEHAVE_C_NEG, 0 },
+
+    { "self_harm", BEHAVE_C_SELF | BEHAVE_C_HARM,
+      BEHAVE_C_MEANS | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, 0 },
+
+    { "burden", BEHAVE_C_SELF | BEHAVE_C_BURDEN,
+      BEHAVE_C_BETTER | BEHAVE_C_END | BEHAVE_C_ANYMORE, 0, 0 },
+
+    { "medical", BEHAVE_C_SYMPTOM,
+      BEHAVE_C_RESCUE | BEHAVE_C_NOW | BEHAVE_C_BREATH | BEHAVE_C_NEG, 0, 0 },
+
+    { "breathing", BEHAVE_C_BREATH,
+      BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
+      | BEHAVE_C_SWALLOW, 0, 0 },
+
+    { "child", BEHAVE_C_CHILD,
+      BEHAVE_C_SWALLOW | BEHAVE_C_MISSING | BEHAVE_C_SYMPTOM, 0, 0 },
+
+    { "lifeline", BEHAVE_C_LIFELINE, BEHAVE_C_POWER | BEHAVE_C_FAIL, 0, 0 },
+
+    { "abuse", BEHAVE_C_PARTNER | BEHAVE_C_HITS, 0, BEHAVE_C_NEG, 0 },
+
+    { "stalking", BEHAVE_C_FOLLOW, BEHAVE_C_FEAR | BEHAVE_C_THREAT,
+      BEHAVE_C_NEG, 0 },
+
+    { "weapon", BEHAVE_C_WEAPON,
+      BEHAVE_C_PLACE | BEHAVE_C_COMING | BEHAVE_C_KILL | BEHAVE_C_THREAT,
+      BEHAVE_C_ACCOUNT, 1 },
+
+    { "threat", BEHAVE_C_KILL, BEHAVE_C_PLACE | BEHAVE_C_COMING,
+      BEHAVE_C_NEG, 1 },
+
+    { "takeover", BEHAVE_C_ACCOUNT | BEHAVE_C_CHANGED,
+      BEHAVE_C_SOMEONE | BEHAVE_C_FRAUD, 0, 0 },
+
+    { "money_leaving", BEHAVE_C_MONEYOUT | BEHAVE_C_NOW,
+      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE, 0, 0 },
+
+    { "caller", BEHAVE_C_CALLER | BEHAVE_C_GIFTCARD,
+      BEHAVE_C_MONEY | BEHAVE_C_MONEYOUT, 0, 0 },
+
+    { "vehicle", BEHAVE_C_VEHICLE,
+      BEHAVE_C_FIRE | BEHAVE_C_FAIL | BEHAVE_C_SYMPTOM, 0, 0 },
+
+    { "fire", BEHAVE_C_FIRE,
+      BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_SYMPTOM | BEHAVE_C_RESCUE
+      | BEHAVE_C_BREATH, BEHAVE_C_NEG, 0 },
+
+    { "deadline", BEHAVE_C_DEADLINE, BEHAVE_C_HOURS | BEHAVE_C_NOW, 0, 0 },
+};
+
+
+static void
+behave_model_frames(behave_model_state_t *m, uint64_t c)
+{
+    size_t                 i;
+    uint64_t               block;
+    const behave_frame_t  *f;
+
+    if ((c & BEHAVE_C_PAST) && !(c & BEHAVE_C_NOW)) {
+        return;
+    }
+
+    for (i = 0; i < sizeof(behave_frames) / sizeof(behave_frames[0]); i++) {
+        f = &behave_frames[i];
+        block = f->conditional ? BEHAVE_C_BLOCK & ~BEHAVE_C_HYPO
+                               : BEHAVE_C_BLOCK;
+
+        if ((c & block) == 0 && (c & f->all) == f->all && (f->any == 0 || (c & f->any))
+            && !(c & f->none))
+        {
+            m->frames |= 1u << i;
+        }
+    }
+}
+
 /*
  * The frames: every pair of concepts that met in the clause.  A clause is
  * what lies between sentence marks, so a transcript without punctuation
@@ -423,6 +536,7 @@ behave_model_clause_end(behave_model_state_t *m, unsigned question)
     }
 
     behave_model_claims(m, c, question);
+    behave_model_frames(m, c);
     m->asks += question;
     m->clause_words = 0;
 
@@ -531,6 +645,11 @@ behave_model_rules(behave_model_state_t *m, const behave_annotation_t *a)
         behave_feature_label(m, 'G', a->language);
     }
 
+    k = behave_log2_bucket(m->asks);
+    buf[0] = 'a' + (k > 5 ? 5 : k);
+    buf[1] = '\0';
+    behave_feature_label(m, 'Q', buf);
+
     k = behave_log2_bucket(m->words);
     buf[0] = 'a' + (k > 9 ? 9 : k);
     buf[1] = '\0';
@@ -557,6 +676,36 @@ behave_argmax(const float *v, unsigned n)
 }
 
 
+/*
+ * The valence score (-1..1) the rules computed, averaged with the valence
+ * head's P(positive) - P(negative): the graded score then agrees with the
+ * label, and follows the human ratings closer than either alone.
+ */
+static double
+behave_model_valence_score(behave_model_state_t *m, double rules)
+{
+    unsigned  i;
+    float     p[4], top, sum;
+
+    top = m->out[BEHAVE_MODEL_VAL];
+    for (i = 1; i < 4; i++) {
+        if (m->out[BEHAVE_MODEL_VAL + i] > top) {
+            top = m->out[BEHAVE_MODEL_VAL + i];
+        }
+    }
+
+    sum = 0;
+    for (i = 0; i < 4; i++) {
+        p[i] = expf(m->out[BEHAVE_MODEL_VAL + i] - top);
+        sum += p[i];
+    }
+
+    return BEHAVE_MODEL_VAL_BLEND * rules
+           + (1 - BEHAVE_MODEL_VAL_BLEND)
+             * (p[BEHAVE_VALENCE_POSITIVE] - p[BEHAVE_VALENCE_NEGATIVE]) / sum;
+}
+
+
 static void
 behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 {
@@ -564,13 +713,14 @@ behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
     float     norm, x;
 
     a->valence = behave_argmax(m->out + BEHAVE_MODEL_VAL, 4);
+    a->scores.valence = behave_model_valence_score(m, a->scores.valence);
     a->cognitive_load = behave_argmax(m->out + BEHAVE_MODEL_LOAD, 4);
     a->engagement = behave_argmax(m->out + BEHAVE_MODEL_ENG, 4);
     a->social_register = behave_argmax(m->out + BEHAVE_MODEL_REG, 4);
 
-    /* critical is its own call, trained for recall; below it the urgency
-     * head chooses among the other four levels */
-    if (m->out[BEHAVE_MODEL_CRIT] > 0) {
+    /* critical is its own call, trained for recall, or a crisis frame;
+     * below it the urgency head chooses among the other four levels */
+    if (m->out[BEHAVE_MODEL_CRIT] > 0 || m->frames) {
         a->urgency = BEHAVE_URGENCY_CRITICAL;
         a->cues |= BEHAVE_CUE_CRISIS;
 
@@ -607,6 +757,13 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         }
     }
 
+    for (i = 0; m->frames >> i; i++) {
+        if (m->frames & (1u << i)) {
+            behave_feature(m, behave_mix(0x50000000u, i), 0, "F:%s",
+                           behave_frames[i].name);
+        }
+    }
+
     behave_model_rules(m, a);
 
     memset(a->meaning, 0, sizeof(a->meaning));
@@ -616,7 +773,8 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         a->cues |= BEHAVE_CUE_RESOLUTION_CLAIM;
     }
 
-    if (m->denials) {
+    /* "I still love the app" denies nothing */
+    if (m->denials && a->valence != BEHAVE_VALENCE_POSITIVE) {
         a->cues |= BEHAVE_CUE_NOT_RESOLVED;
     }
 
@@ -628,7 +786,8 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         a->cues |= BEHAVE_CUE_ASKS;
     }
 
-    if (m->sink != NULL || behave_model_n == 0) {
+    /* nothing read (empty text, only symbols): the rules' labels stand */
+    if (m->sink != NULL || behave_model_n == 0 || m->words == 0) {
         return;
     }
 

@@ -44,6 +44,7 @@ typedef struct {
     uint32_t               prev;            /* previous word, 0 at a start */
     unsigned               words;
     unsigned               claims;          /* clauses claiming */
+    uint32_t               frames;          /* crisis frames held */
     unsigned               asks;            /* clauses asking */
     unsigned               clause_words;
     unsigned               since_neg;       /* words since a negation */

@@ -25,6 +25,10 @@ static int  tap_failed;
 #define is_str(got, want, ...)                                              \
     tap_is_str((got), (want), __FILE__, __LINE__, __VA_ARGS__)
 
+/* a known miss: reported "# TODO why" when it fails, not fatal (t/000) */
+#define todo_ok(cond, why, name)                                            \
+    tap_todo(!!(cond), why, name)
+
 #define is_near(got, want, eps, ...)                                        \
     tap_is_near((got), (want), (eps), __FILE__, __LINE__, __VA_ARGS__)
 
@@ -32,6 +36,17 @@ static int  tap_failed;
 static int __attribute__((unused))
 tap_ok(int pass, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+
+static int __attribute__((unused))
+tap_todo(int pass, const char *why, const char *name)
+{
+    tap_run++;
+    printf("%sok %d - %s%s%s\n", pass ? "" : "not ", tap_run, name,
+           pass ? "" : " # TODO ", pass ? "" : why);
+
+    return pass;
+}
 
 #include <stdarg.h>
 
