@@ -108,6 +108,11 @@ typedef struct {
     unsigned               signals_fired;   /* rules and lexicon hits */
     unsigned               cues;            /* BEHAVE_CUE_* */
 
+    /* -1 .. 1: scores.valence (the rules' graded score, which an external
+     * lexicon changes) averaged with the trained valence head; what the
+     * conversation logic follows turn by turn */
+    double                 valence_blend;
+
     /* unit vector * 127; all 0 when no model is compiled in */
     int8_t                 meaning[BEHAVE_MEANING_DIM];
 } behave_annotation_t;

@@ -674,10 +674,10 @@ behave_conversation_severity(const behave_annotation_t *a, const char *text,
         s = 1;
     }
 
-    if (a->scores.valence <= -0.75) {
+    if (a->valence_blend <= -0.75) {
         s = 3;
 
-    } else if (a->scores.valence <= -0.5) {
+    } else if (a->valence_blend <= -0.5) {
         s = 2;
     }
 
@@ -942,6 +942,20 @@ behave_conv_past_false_resolution(const behave_turn_t *history, size_t n)
 }
 
 
+/* a turn's meaning signature: its own, or its text annotated again */
+static const int8_t *
+behave_turn_meaning(const behave_turn_t *t, behave_annotation_t *tmp)
+{
+    if (t->has_meaning) {
+        return t->meaning;
+    }
+
+    behave_annotate(t->text, t->text_len, tmp);
+
+    return tmp->meaning;
+}
+
+
 static void
 behave_conv_repetition(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, const behave_conv_norm_t *cur,
@@ -950,6 +964,7 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
     int                   strong, reask, ack, best_turn, ids;
     size_t                i, window;
     double                best, need, cosine, score;
+    const int8_t         *cm;
     behave_sim_set_t      cs, hs;
     behave_annotation_t   ca, ha;
     behave_similarity_t   sim;
@@ -975,7 +990,7 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
                   : reask ? BEHAVE_CONV_REP_LOW : BEHAVE_CONV_REP_HIGH;
 
     behave_sim_prepare(current->text, current->text_len, &cs);
-    behave_annotate(current->text, current->text_len, &ca);
+    cm = behave_turn_meaning(current, &ca);
 
     /* without a number of its own the turn cannot name another order */
     ids = behave_conv_has_digit(cur);
@@ -999,8 +1014,9 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
 
         cosine = 0;
         if (window <= BEHAVE_CONV_MEANING_WINDOW) {
-            behave_annotate(history[i].text, history[i].text_len, &ha);
-            cosine = behave_meaning_cosine(ca.meaning, ha.meaning);
+            cosine = behave_meaning_cosine(cm,
+                                           behave_turn_meaning(&history[i],
+                                                               &ha));
         }
 
         score = sim.score > cosine ? sim.score : cosine;

@@ -20,6 +20,12 @@ typedef struct {
 } behave_concept_slot_t;
 
 
+typedef struct {
+    uint32_t               key;         /* feature id, 0 if free */
+    uint32_t               row;         /* index + 1 in the rows */
+} behave_model_slot_t;
+
+
 extern const unsigned behave_concept_n;
 extern const char *const behave_concept_names[];
 extern const uint32_t behave_concept_prefix_lens;
@@ -28,13 +34,13 @@ extern const behave_concept_slot_t behave_concept_slots[];
 
 extern const unsigned behave_model_n;
 extern const uint32_t behave_model_mask;
-extern const uint32_t behave_model_keys[];
+extern const behave_model_slot_t behave_model_slots[];
 extern const int16_t behave_model_rows[][22];
 extern const float behave_model_scale;
 
 extern const unsigned behave_meaning_n;
 extern const uint32_t behave_meaning_mask;
-extern const uint32_t behave_meaning_keys[];
+extern const behave_model_slot_t behave_meaning_slots[];
 extern const int8_t behave_meaning_rows[][32];
 
 

@@ -29,13 +29,15 @@ behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
     t->speaker = speaker;
     t->text = text;
     t->text_len = len;
-    t->valence_score = a->scores.valence;
+    t->valence_score = a->valence_blend;
     t->valence = a->valence;
     t->urgency = a->urgency;
     t->load = a->cognitive_load;
     t->cues = a->cues;
     t->severity = behave_conversation_severity(a, text, len);
     t->ts_ms = ts_ms;
+    t->has_meaning = 1;
+    memcpy(t->meaning, a->meaning, sizeof(t->meaning));
 }
 
 
@@ -125,6 +127,7 @@ behave_turn_decode(const char *s, size_t len, behave_turn_t *out)
 
     out->text = p;
     out->text_len = (size_t) (end - p);
+    out->has_meaning = 0;
 
     if (!behave_utf8_valid_text((const unsigned char *) out->text,
                                 out->text_len))

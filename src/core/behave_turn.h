@@ -67,6 +67,11 @@ typedef struct {
     unsigned               cues;          /* BEHAVE_CUE_* */
     int                    severity;      /* 0 .. 4 */
     uint64_t               ts_ms;
+
+    /* the annotation's meaning signature; a decoded record has none (the
+     * record format keeps the text, and repetition annotates it again) */
+    unsigned               has_meaning;
+    int8_t                 meaning[BEHAVE_MEANING_DIM];
 } behave_turn_t;
 
 
