@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 
-#define BEHAVE_FRAMEWORK  "behave-annotator/1.0.0"
+#define BEHAVE_FRAMEWORK  "behave-annotator/2.0.0"
 
 
 typedef enum {
@@ -109,8 +109,8 @@ typedef struct {
     unsigned               cues;            /* BEHAVE_CUE_* */
 
     /* -1 .. 1: scores.valence (the rules' graded score, which an external
-     * lexicon changes) averaged with the trained valence head; what the
-     * conversation logic follows turn by turn */
+     * lexicon changes) averaged with the trained valence head; a turn's
+     * severity reads it (trends follow the rules' score) */
     double                 valence_blend;
 
     /* unit vector * 127; all 0 when no model is compiled in */

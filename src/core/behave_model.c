@@ -182,6 +182,12 @@ behave_concepts_of(const char *w, size_t len)
         return 0;
     }
 
+    /* most words start like no prefix entry: one bit says so */
+    k = behave_fnv(BEHAVE_FNV_INIT, w, 4) & 4095;
+    if (!(behave_concept_prefix4[k >> 5] & (1u << (k & 31)))) {
+        return 0;
+    }
+
     hp[0] = (BEHAVE_FNV_INIT ^ '*') * BEHAVE_FNV_PRIME;
     for (k = 1; k < 32 && k <= len; k++) {
         hp[k] = (hp[k - 1] ^ (unsigned char) w[k - 1]) * BEHAVE_FNV_PRIME;
@@ -681,8 +687,8 @@ behave_argmax(const float *v, unsigned n)
 /*
  * The valence score (-1..1) the rules computed, averaged with the valence
  * head's P(positive) - P(negative): it agrees with the label more often
- * and follows human ratings closer (tweets r 0.861 -> 0.874); the
- * conversation logic reads it for trends and escalation.
+ * and follows human ratings closer (tweets r 0.861 -> 0.874); a
+ * conversation turn's severity reads it.
  */
 static double
 behave_model_valence_score(behave_model_state_t *m, double rules)

@@ -29,6 +29,7 @@ typedef struct {
 extern const unsigned behave_concept_n;
 extern const char *const behave_concept_names[];
 extern const uint32_t behave_concept_prefix_lens;
+extern const uint32_t behave_concept_prefix4[128];   /* 4096-bit filter */
 extern const uint32_t behave_concept_mask;
 extern const behave_concept_slot_t behave_concept_slots[];
 

@@ -29,7 +29,7 @@ behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
     t->speaker = speaker;
     t->text = text;
     t->text_len = len;
-    t->valence_score = a->valence_blend;
+    t->valence_score = a->scores.valence;
     t->valence = a->valence;
     t->urgency = a->urgency;
     t->load = a->cognitive_load;
