@@ -271,7 +271,7 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
 
     row = behave_model_row(f);
     if (row != NULL) {
-        for (k = 0; k < BEHAVE_MODEL_OUT; k++) {
+        for (k = 0; k < BEHAVE_MODEL_ROW; k++) {
             m->out[k] += row[k];
         }
     }
@@ -696,16 +696,16 @@ behave_model_valence_score(behave_model_state_t *m, double rules)
     unsigned  i;
     float     p[4], top, sum;
 
-    top = m->out[BEHAVE_MODEL_VAL];
+    top = m->logit[BEHAVE_MODEL_VAL];
     for (i = 1; i < 4; i++) {
-        if (m->out[BEHAVE_MODEL_VAL + i] > top) {
-            top = m->out[BEHAVE_MODEL_VAL + i];
+        if (m->logit[BEHAVE_MODEL_VAL + i] > top) {
+            top = m->logit[BEHAVE_MODEL_VAL + i];
         }
     }
 
     sum = 0;
     for (i = 0; i < 4; i++) {
-        p[i] = expf(m->out[BEHAVE_MODEL_VAL + i] - top);
+        p[i] = expf(m->logit[BEHAVE_MODEL_VAL + i] - top);
         sum += p[i];
     }
 
@@ -719,33 +719,34 @@ static void
 behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 {
     unsigned  i;
-    float     norm, x;
+    float     norm, x, v;
 
-    a->valence = behave_argmax(m->out + BEHAVE_MODEL_VAL, 4);
+    a->valence = behave_argmax(m->logit + BEHAVE_MODEL_VAL, 4);
     a->valence_blend = behave_model_valence_score(m, a->scores.valence);
-    a->cognitive_load = behave_argmax(m->out + BEHAVE_MODEL_LOAD, 4);
-    a->engagement = behave_argmax(m->out + BEHAVE_MODEL_ENG, 4);
-    a->social_register = behave_argmax(m->out + BEHAVE_MODEL_REG, 4);
+    a->cognitive_load = behave_argmax(m->logit + BEHAVE_MODEL_LOAD, 4);
+    a->engagement = behave_argmax(m->logit + BEHAVE_MODEL_ENG, 4);
+    a->social_register = behave_argmax(m->logit + BEHAVE_MODEL_REG, 4);
 
     /* critical is its own call, trained for recall, or a crisis frame;
      * below it the urgency head chooses among the other four levels */
-    if (m->out[BEHAVE_MODEL_CRIT] > 0 || m->frames) {
+    if (m->logit[BEHAVE_MODEL_CRIT] > 0 || m->frames) {
         a->urgency = BEHAVE_URGENCY_CRITICAL;
         a->cues |= BEHAVE_CUE_CRISIS;
 
     } else {
-        a->urgency = behave_argmax(m->out + BEHAVE_MODEL_URG, 4);
+        a->urgency = behave_argmax(m->logit + BEHAVE_MODEL_URG, 4);
         a->cues &= ~BEHAVE_CUE_CRISIS;
     }
 
     norm = 0;
     for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
-        norm += m->meaning[i] * m->meaning[i];
+        v = (float) m->meaning[i];
+        norm += v * v;
     }
 
     norm = norm > 0 ? 127.0f / sqrtf(norm) : 0;
     for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
-        x = m->meaning[i] * norm;
+        x = (float) m->meaning[i] * norm;
         a->meaning[i] = (int8_t) lrintf(x);
     }
 }
@@ -802,7 +803,7 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     }
 
     for (i = 0; i < BEHAVE_MODEL_OUT; i++) {
-        m->out[i] *= behave_model_scale;
+        m->logit[i] = m->out[i] * behave_model_scale;
     }
 
     behave_model_label(m, a);

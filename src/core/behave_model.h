@@ -32,12 +32,15 @@
 #define BEHAVE_MODEL_REG    17
 #define BEHAVE_MODEL_CRIT   21
 #define BEHAVE_MODEL_OUT    22
+#define BEHAVE_MODEL_ROW    24      /* a stored row, padded: it vectorises */
 
 
 
 typedef struct {
-    float                  out[BEHAVE_MODEL_OUT];
-    float                  meaning[BEHAVE_MEANING_DIM];
+    /* integer sums of the integer weights: scaled once at the end */
+    int32_t                out[BEHAVE_MODEL_ROW];
+    int32_t                meaning[BEHAVE_MEANING_DIM];
+    float                  logit[BEHAVE_MODEL_OUT];
     uint64_t               clause;          /* concepts of this clause */
     uint64_t               seen;            /* concepts of the message */
     uint64_t               pairs_seen[2];   /* pair features already added */

@@ -36,7 +36,7 @@ extern const behave_concept_slot_t behave_concept_slots[];
 extern const unsigned behave_model_n;
 extern const uint32_t behave_model_mask;
 extern const behave_model_slot_t behave_model_slots[];
-extern const int16_t behave_model_rows[][22];
+extern const int16_t behave_model_rows[][24];   /* 22 used */
 extern const float behave_model_scale;
 
 extern const unsigned behave_meaning_n;

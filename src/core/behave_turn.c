@@ -48,6 +48,70 @@ behave_turn_encoded_max(const behave_turn_t *t)
 }
 
 
+static unsigned
+behave_turn_hexdigit(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return (unsigned) (c - '0');
+    }
+
+    if (c >= 'a' && c <= 'f') {
+        return (unsigned) (c - 'a' + 10);
+    }
+
+    return 16;
+}
+
+
+/* the meaning as hex pairs and a tab; returns the bytes written */
+static int
+behave_turn_meaning_hex(const int8_t *m, char *p)
+{
+    unsigned                    i, b;
+    static const char  *const   hex = "0123456789abcdef";
+
+    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
+        b = (uint8_t) m[i];
+        p[2 * i] = hex[b >> 4];
+        p[2 * i + 1] = hex[b & 15];
+    }
+
+    p[2 * BEHAVE_MEANING_DIM] = '\t';
+
+    return 2 * BEHAVE_MEANING_DIM + 1;
+}
+
+
+static int
+behave_turn_meaning_read(const char **pp, const char *end, int8_t *m)
+{
+    unsigned     i, hi, lo;
+    const char  *p;
+
+    p = *pp;
+
+    if (end - p < 2 * BEHAVE_MEANING_DIM + 1
+        || p[2 * BEHAVE_MEANING_DIM] != '\t')
+    {
+        return -1;
+    }
+
+    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
+        hi = behave_turn_hexdigit(p[2 * i]);
+        lo = behave_turn_hexdigit(p[2 * i + 1]);
+        if (hi > 15 || lo > 15) {
+            return -1;
+        }
+
+        m[i] = (int8_t) (uint8_t) (hi << 4 | lo);
+    }
+
+    *pp = p + 2 * BEHAVE_MEANING_DIM + 1;
+
+    return 0;
+}
+
+
 size_t
 behave_turn_encode(const behave_turn_t *t, char *buf, size_t len)
 {
@@ -63,7 +127,7 @@ behave_turn_encode(const behave_turn_t *t, char *buf, size_t len)
     }
 
     n = snprintf(buf, len, "%s\t%c\t%llu\t%d\t%d\t%d\t%d\t%.3f\t%x\t",
-                 BEHAVE_TURN_VERSION,
+                 t->has_meaning ? BEHAVE_TURN_VERSION : "b1",
                  t->speaker == BEHAVE_SPEAKER_AGENT ? 'a' : 'c',
                  (unsigned long long) t->ts_ms,
                  t->severity < 0 ? 0 : (t->severity > 4 ? 4 : t->severity),
@@ -72,6 +136,14 @@ behave_turn_encode(const behave_turn_t *t, char *buf, size_t len)
 
     if (n < 0 || (size_t) n + t->text_len > len) {
         return 0;
+    }
+
+    if (t->has_meaning) {
+        if ((size_t) n + 2 * BEHAVE_MEANING_DIM + 1 + t->text_len > len) {
+            return 0;
+        }
+
+        n += behave_turn_meaning_hex(t->meaning, buf + n);
     }
 
     if (t->text_len) {
@@ -97,8 +169,8 @@ behave_turn_decode(const char *s, size_t len, behave_turn_t *out)
      * its tab: no split first, as this runs for every turn of the history
      * on every request.
      */
-    if (s == NULL || len < 5 || memcmp(s, BEHAVE_TURN_VERSION "\t", 3) != 0
-        || (s[3] != 'c' && s[3] != 'a') || s[4] != '\t')
+    if (s == NULL || len < 5 || s[0] != 'b' || (s[1] != '1' && s[1] != '2')
+        || s[2] != '\t' || (s[3] != 'c' && s[3] != 'a') || s[4] != '\t')
     {
         return -1;
     }
@@ -125,9 +197,18 @@ behave_turn_decode(const char *s, size_t len, behave_turn_t *out)
     out->load = (behave_load_e) v[3];
     out->valence = (behave_valence_e) v[4];
 
+    out->has_meaning = 0;
+
+    if (s[1] == '2') {
+        if (behave_turn_meaning_read(&p, end, out->meaning) != 0) {
+            return -1;
+        }
+
+        out->has_meaning = 1;
+    }
+
     out->text = p;
     out->text_len = (size_t) (end - p);
-    out->has_meaning = 0;
 
     if (!behave_utf8_valid_text((const unsigned char *) out->text,
                                 out->text_len))

@@ -9,11 +9,15 @@
  * the time.  Re-annotating history on every request would cost more than
  * the 5 ms budget allows, so the numbers travel with the text.
  *
- * Encoded form, version 1 (one record of the turn log per turn, see
+ * Encoded form, version 2 (one record of the turn log per turn, see
  * behave_turn_log.h):
  *
- *     b1 TAB speaker TAB ts_ms TAB severity TAB urgency TAB load TAB
- *     valence TAB valence_score TAB cues TAB text
+ *     b2 TAB speaker TAB ts_ms TAB severity TAB urgency TAB load TAB
+ *     valence TAB valence_score TAB cues TAB meaning TAB text
+ *
+ * Version 1 ("b1", written before the trained layer) is the same without
+ * the meaning field; it is still read, and such a turn's meaning is found
+ * again from its text when repetition needs it.
  *
  *   speaker        "c" customer or "a" agent
  *   ts_ms          unsigned decimal (at most 19 digits), milliseconds
@@ -25,6 +29,7 @@
  *   valence_score  decimal -1.000 .. 1.000, three decimals (up to six
  *                  read)
  *   cues           lowercase hex, BEHAVE_CUE_* bits
+ *   meaning        BEHAVE_MEANING_DIM int8 as 2 lowercase hex digits each
  *   text           the raw bytes, to the end of the element
  *
  * The text is last and unescaped: its length is what is left, so tabs,
@@ -44,10 +49,10 @@
 #include "behave_annotate.h"
 
 
-#define BEHAVE_TURN_VERSION     "b1"
+#define BEHAVE_TURN_VERSION     "b2"
 
 /* bytes of the encoded form other than the text, with room to spare */
-#define BEHAVE_TURN_HEADER_MAX  80
+#define BEHAVE_TURN_HEADER_MAX  (80 + 2 * BEHAVE_MEANING_DIM + 1)
 
 
 typedef enum {
