@@ -115,8 +115,13 @@ behave_turn_meaning_read(const char **pp, const char *end, int8_t *m)
 size_t
 behave_turn_encode(const behave_turn_t *t, char *buf, size_t len)
 {
-    int     n;
-    double  v;
+    int       n;
+    double    v;
+    unsigned  meaning;
+
+    /* only customer turns are compared for repetition: agent turns keep
+     * the shorter b1 form */
+    meaning = t->has_meaning && t->speaker == BEHAVE_SPEAKER_CUSTOMER;
 
     v = t->valence_score;
     if (!(v >= -1.0)) {             /* also catches NaN */
@@ -127,7 +132,7 @@ behave_turn_encode(const behave_turn_t *t, char *buf, size_t len)
     }
 
     n = snprintf(buf, len, "%s\t%c\t%llu\t%d\t%d\t%d\t%d\t%.3f\t%x\t",
-                 t->has_meaning ? BEHAVE_TURN_VERSION : "b1",
+                 meaning ? BEHAVE_TURN_VERSION : "b1",
                  t->speaker == BEHAVE_SPEAKER_AGENT ? 'a' : 'c',
                  (unsigned long long) t->ts_ms,
                  t->severity < 0 ? 0 : (t->severity > 4 ? 4 : t->severity),
@@ -138,7 +143,7 @@ behave_turn_encode(const behave_turn_t *t, char *buf, size_t len)
         return 0;
     }
 
-    if (t->has_meaning) {
+    if (meaning) {
         if ((size_t) n + 2 * BEHAVE_MEANING_DIM + 1 + t->text_len > len) {
             return 0;
         }

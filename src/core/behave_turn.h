@@ -15,6 +15,9 @@
  *     b2 TAB speaker TAB ts_ms TAB severity TAB urgency TAB load TAB
  *     valence TAB valence_score TAB cues TAB meaning TAB text
  *
+ * (customer turns; an agent turn, never compared for repetition, is
+ * written in the shorter version 1 form)
+ *
  * Version 1 ("b1", written before the trained layer) is the same without
  * the meaning field; it is still read, and such a turn's meaning is found
  * again from its text when repetition needs it.

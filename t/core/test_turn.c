@@ -95,7 +95,28 @@ main(void)
 
     rejects("", "empty");
     rejects("hello world", "plain text");
-    rejects("b2\tc\t1\t0\t0\t0\t1\t0.000\t0\thi", "another version");
+    rejects("b3\tc\t1\t0\t0\t0\t1\t0.000\t0\thi", "another version");
+    rejects("b2\tc\t1\t0\t0\t0\t1\t0.000\t0\thi", "b2 without meaning");
+
+    /* b2: the meaning signature travels with the turn */
+    make(&t, "where is my parcel");
+    t.speaker = BEHAVE_SPEAKER_CUSTOMER;
+    t.has_meaning = 1;
+    for (n = 0; n < BEHAVE_MEANING_DIM; n++) {
+        t.meaning[n] = (int8_t) (n * 9 - 128);
+    }
+    n = behave_turn_encode(&t, buf, sizeof(buf));
+    ok(n > 0 && n <= behave_turn_encoded_max(&t) && memcmp(buf, "b2\t", 3) == 0,
+       "a turn with a meaning is written as b2");
+    ok(behave_turn_decode(buf, n, &d) == 0 && d.has_meaning
+       && memcmp(d.meaning, t.meaning, sizeof(t.meaning)) == 0
+       && d.text_len == t.text_len
+       && memcmp(d.text, t.text, t.text_len) == 0,
+       "b2 round trip: meaning and text unchanged");
+    buf[50] = 'g';
+    is_int(behave_turn_decode(buf, n, &d), -1, "b2: a bad hex digit");
+    ok(decodes("b1\tc\t1\t0\t0\t0\t1\t0.000\t0\thi", &d) && !d.has_meaning,
+       "b1 (an older build's turn) still reads, without a meaning");
     rejects("b1\tx\t1\t0\t0\t0\t1\t0.000\t0\thi", "bad speaker");
     rejects("b1\tc\t-1\t0\t0\t0\t1\t0.000\t0\thi", "negative time");
     rejects("b1\tc\t1\t5\t0\t0\t1\t0.000\t0\thi", "severity 5");
