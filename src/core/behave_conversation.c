@@ -984,7 +984,8 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
                                  0, NULL)
             || behave_conv_match(cur, behave_conv_tab(behave_conv_overload),
                                  0, NULL)
-            || (current->cues & (BEHAVE_CUE_CONFUSION | BEHAVE_CUE_CONTRAST));
+            || (current->cues
+                & (BEHAVE_CUE_CONFUSION | BEHAVE_CUE_CONTRAST));
 
     need = strong ? BEHAVE_CONV_REP_FLOOR
                   : reask ? BEHAVE_CONV_REP_LOW : BEHAVE_CONV_REP_HIGH;

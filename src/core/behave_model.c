@@ -208,43 +208,42 @@ behave_concepts_of(const char *w, size_t len)
 }
 
 
+/* the row index + 1 of feature f in a table of slots, 0 if absent */
+static inline uint32_t
+behave_slot_find(const behave_model_slot_t *slots, uint32_t mask,
+    uint32_t f)
+{
+    uint32_t  i;
+
+    for (i = f & mask; slots[i].key != 0; i = (i + 1) & mask) {
+        if (slots[i].key == f) {
+            return slots[i].row;
+        }
+    }
+
+    return 0;
+}
+
+
 static inline const int16_t *
 behave_model_row(uint32_t f)
 {
-    uint32_t                    i;
-    const behave_model_slot_t  *s;
+    uint32_t  r;
 
-    for (i = f & behave_model_mask; ; i = (i + 1) & behave_model_mask) {
-        s = &behave_model_slots[i];
+    r = behave_slot_find(behave_model_slots, behave_model_mask, f);
 
-        if (s->key == f) {
-            return behave_model_rows[s->row - 1];
-        }
-
-        if (s->key == 0) {
-            return NULL;
-        }
-    }
+    return r ? behave_model_rows[r - 1] : NULL;
 }
 
 
 static inline const int8_t *
 behave_meaning_row(uint32_t f)
 {
-    uint32_t                    i;
-    const behave_model_slot_t  *s;
+    uint32_t  r;
 
-    for (i = f & behave_meaning_mask; ; i = (i + 1) & behave_meaning_mask) {
-        s = &behave_meaning_slots[i];
+    r = behave_slot_find(behave_meaning_slots, behave_meaning_mask, f);
 
-        if (s->key == f) {
-            return behave_meaning_rows[s->row - 1];
-        }
-
-        if (s->key == 0) {
-            return NULL;
-        }
-    }
+    return r ? behave_meaning_rows[r - 1] : NULL;
 }
 
 
@@ -390,9 +389,9 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
 /*
  * The claim and denial cues of the conversation logic, in every language
  * of the concept list, clause by clause: a statement (not a question, no
- * "if") that names a settled state, not just after a negation, is a claim; "still",
- * "again", "the same", or a negated "works", "arrived" or settled state
- * is a denial.
+ * "if") that names a settled state, not just after a negation, is a
+ * claim; "still", "again", "the same", or a negated "works", "arrived"
+ * or settled state is a denial.
  */
 static void
 behave_model_claims(behave_model_state_t *m, uint64_t c, unsigned question)
@@ -516,7 +515,8 @@ behave_model_frames(behave_model_state_t *m, uint64_t c)
         block = f->conditional ? BEHAVE_C_BLOCK & ~BEHAVE_C_HYPO
                                : BEHAVE_C_BLOCK;
 
-        if ((c & block) == 0 && (c & f->all) == f->all && (f->any == 0 || (c & f->any))
+        if ((c & block) == 0 && (c & f->all) == f->all
+            && (f->any == 0 || (c & f->any))
             && !(c & f->none))
         {
             m->frames |= 1u << i;
