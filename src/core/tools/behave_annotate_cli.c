@@ -2,19 +2,29 @@
  * Copyright (C) ngx_http_behave_module authors
  *
  * Prints the annotation of each line of stdin (or of argv[1]): a
- * debugging aid for the lexicon and the rules.
+ * debugging aid for the lexicon, the rules and the model.
+ *
+ *   behave_annotate_cli [TEXT]        one line of text a message
+ *   behave_annotate_cli -j            JSON lines in ({"text": ...}), one
+ *                                     JSON object out a message: v u l e
+ *                                     r, the cultural tags and the meaning
+ *                                     signature (for scripts/eval-corpus)
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <cjson/cJSON.h>
 #include "behave_annotate.h"
+#include "behave_utf8.h"
 
 
-static void cli_print(const char *text, size_t len);
+static void cli_print(const char *text, size_t len, int json);
+static void cli_json_line(const char *line, size_t len);
 
 
 static void
-cli_print(const char *text, size_t len)
+cli_print(const char *text, size_t len, int json)
 {
     size_t               n, i;
     char                 buf[16];
@@ -23,42 +33,95 @@ cli_print(const char *text, size_t len)
 
     behave_annotate(text, len, &a);
 
-    printf("%-8s %+.3f | urg %-8s %.2f | load %-8s %.2f | eng %-10s %.2f"
-           " | reg %-11s %.2f | conf %.2f sig %u cues 0x%03x",
-           behave_valence_name(a.valence), a.scores.valence,
-           behave_urgency_name(a.urgency), a.scores.urgency,
-           behave_load_name(a.cognitive_load), a.scores.cognitive_load,
-           behave_engagement_name(a.engagement), a.scores.engagement,
-           behave_register_name(a.social_register), a.scores.formality,
-           a.confidence, a.signals_fired, a.cues);
+    if (json) {
+        printf("{\"v\":\"%s\",\"u\":\"%s\",\"l\":\"%s\",\"e\":\"%s\","
+               "\"r\":\"%s\",\"tags\":[",
+               behave_valence_name(a.valence), behave_urgency_name(a.urgency),
+               behave_load_name(a.cognitive_load),
+               behave_engagement_name(a.engagement),
+               behave_register_name(a.social_register));
+
+    } else {
+        printf("%-8s %+.3f | urg %-8s %.2f | load %-8s %.2f | eng %-10s %.2f"
+               " | reg %-11s %.2f | conf %.2f sig %u cues 0x%03x",
+               behave_valence_name(a.valence), a.scores.valence,
+               behave_urgency_name(a.urgency), a.scores.urgency,
+               behave_load_name(a.cognitive_load), a.scores.cognitive_load,
+               behave_engagement_name(a.engagement), a.scores.engagement,
+               behave_register_name(a.social_register), a.scores.formality,
+               a.confidence, a.signals_fired, a.cues);
+    }
 
     n = behave_cultural_tags(&a, tags, 8, buf, sizeof(buf));
     for (i = 0; i < n; i++) {
-        printf(" %s", tags[i]);
+        printf(json ? "%s\"%s\"" : "%s%s", json ? (i ? "," : "") : " ",
+               tags[i]);
+    }
+
+    if (json) {
+        printf("],\"m\":[");
+        for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
+            printf("%s%d", i ? "," : "", a.meaning[i]);
+        }
+        printf("]}");
     }
 
     printf("\n");
 }
 
 
+/* an unreadable line still answers one (empty-text) line, to keep order */
+static void
+cli_json_line(const char *line, size_t len)
+{
+    cJSON       *j, *t;
+    const char  *text;
+
+    j = cJSON_ParseWithLength(line, len);
+    t = cJSON_GetObjectItemCaseSensitive(j, "text");
+    text = cJSON_IsString(t) ? t->valuestring : "";
+
+    if (!behave_utf8_valid((const unsigned char *) text, strlen(text))) {
+        text = "";
+    }
+
+    cli_print(text, strlen(text), 1);
+    cJSON_Delete(j);
+}
+
+
 int
 main(int argc, char **argv)
 {
-    char    line[65536];
-    size_t  len;
+    char     *line;
+    size_t    cap;
+    ssize_t   n;
+    int       json;
 
-    if (argc > 1) {
-        cli_print(argv[1], strlen(argv[1]));
+    json = argc > 1 && strcmp(argv[1], "-j") == 0;
+
+    if (argc > 1 && !json) {
+        cli_print(argv[1], strlen(argv[1]), 0);
         return 0;
     }
 
-    while (fgets(line, sizeof(line), stdin)) {
-        len = strlen(line);
-        if (len && line[len - 1] == '\n') {
-            line[--len] = '\0';
+    line = NULL;
+    cap = 0;
+
+    while ((n = getline(&line, &cap, stdin)) > 0) {
+        if (json) {
+            cli_json_line(line, (size_t) n);
+            continue;
         }
-        cli_print(line, len);
+
+        if (line[n - 1] == '\n') {
+            line[--n] = '\0';
+        }
+
+        cli_print(line, (size_t) n, 0);
     }
+
+    free(line);
 
     return 0;
 }

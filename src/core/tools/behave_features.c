@@ -9,8 +9,7 @@
  * line a message, the feature ids in hex separated by spaces (the same
  * code that serves computes them, see behave_annotate_features).  With
  * -d, every id's readable name is written to NAMES ("id<TAB>name").
- * With -l, each line is instead the annotation's labels as JSON (for
- * scripts/eval-corpus): v u l e r, the cultural tags and the meaning.
+ * (behave_annotate_cli -j prints the labels the weights then give.)
  */
 
 #include <stdio.h>
@@ -55,37 +54,6 @@ feat_sink(void *data, uint32_t f, const char *name)
 }
 
 
-static void
-feat_labels(const char *text, size_t len)
-{
-    size_t               i, n;
-    char                 buf[16];
-    const char          *tags[8];
-    behave_annotation_t  a;
-
-    behave_annotate(text, len, &a);
-
-    printf("{\"v\":\"%s\",\"u\":\"%s\",\"l\":\"%s\",\"e\":\"%s\","
-           "\"r\":\"%s\",\"tags\":[",
-           behave_valence_name(a.valence), behave_urgency_name(a.urgency),
-           behave_load_name(a.cognitive_load),
-           behave_engagement_name(a.engagement),
-           behave_register_name(a.social_register));
-
-    n = behave_cultural_tags(&a, tags, 8, buf, sizeof(buf));
-    for (i = 0; i < n; i++) {
-        printf("%s\"%s\"", i ? "," : "", tags[i]);
-    }
-
-    printf("],\"m\":[");
-    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
-        printf("%s%d", i ? "," : "", a.meaning[i]);
-    }
-
-    printf("]}");
-}
-
-
 int
 main(int argc, char **argv)
 {
@@ -93,18 +61,12 @@ main(int argc, char **argv)
     size_t               cap;
     ssize_t              n;
     cJSON               *j, *t;
-    int                  labels;
     feat_ctx_t           ctx;
     behave_annotation_t  a;
 
     ctx.names = NULL;
     ctx.seen = NULL;
-    labels = 0;
-
-    if (argc == 2 && strcmp(argv[1], "-l") == 0) {
-        labels = 1;
-
-    } else if (argc == 3 && strcmp(argv[1], "-d") == 0) {
+    if (argc == 3 && strcmp(argv[1], "-d") == 0) {
         ctx.names = fopen(argv[2], "w");
         ctx.seen = calloc(FEAT_NAMES, sizeof(uint32_t));
         if (ctx.names == NULL || ctx.seen == NULL) {
@@ -113,7 +75,7 @@ main(int argc, char **argv)
         }
 
     } else if (argc != 1) {
-        fprintf(stderr, "usage: behave_features [-l | -d NAMES] < in.jsonl\n");
+        fprintf(stderr, "usage: behave_features [-d NAMES] < in.jsonl\n");
         return 2;
     }
 
@@ -131,14 +93,8 @@ main(int argc, char **argv)
             && behave_utf8_valid((const unsigned char *) t->valuestring,
                                  strlen(t->valuestring)))
         {
-            if (labels) {
-                feat_labels(t->valuestring, strlen(t->valuestring));
-
-            } else {
-                behave_annotate_features(t->valuestring,
-                                         strlen(t->valuestring), &a,
-                                         feat_sink, &ctx);
-            }
+            behave_annotate_features(t->valuestring, strlen(t->valuestring),
+                                     &a, feat_sink, &ctx);
         }
 
         printf("\n");
