@@ -26,7 +26,7 @@
 
 
 static size_t behave_fold(const char *s, size_t len, char *out);
-static uint64_t behave_concepts_of(const char *w, size_t len);
+static uint64_t behave_concepts_of(const char *w, size_t len, uint32_t u);
 static void behave_feature(behave_model_state_t *m, uint32_t f,
     int meaning, const char *fmt, const char *arg);
 static void behave_feature_label(behave_model_state_t *m, char kind,
@@ -164,16 +164,19 @@ behave_concept_probe(uint32_t h, const char *w, size_t len, unsigned prefix)
 }
 
 
-/* the word's exact entry, else its longest prefix entry */
+/*
+ * The word's exact entry, else its longest prefix entry.  An exact entry
+ * is keyed by the word's own feature id u ("u" and the word), which the
+ * caller has already computed.
+ */
 static uint64_t
-behave_concepts_of(const char *w, size_t len)
+behave_concepts_of(const char *w, size_t len, uint32_t u)
 {
     size_t                        k;
-    uint32_t                      h, hp[32];
+    uint32_t                      hp[32];
     const behave_concept_slot_t  *s;
 
-    h = behave_fnv((BEHAVE_FNV_INIT ^ '=') * BEHAVE_FNV_PRIME, w, len);
-    s = behave_concept_probe(h, w, len, 0);
+    s = behave_concept_probe(u, w, len, 0);
     if (s != NULL) {
         return s->mask;
     }
@@ -326,7 +329,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 
     m->prev = u;
 
-    cs = behave_concepts_of(w, n);
+    cs = behave_concepts_of(w, n, u);
     m->clause |= cs;
 
     /* "not fixed", "no ha sido resuelto": a negation just before */
@@ -363,7 +366,8 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
 
     case BEHAVE_TOK_NUMBER:
         /* emergency numbers are concepts; other numbers by their size */
-        m->clause |= behave_concepts_of(t->text, t->len);
+        m->clause |= behave_concepts_of(t->text, t->len,
+                                        behave_fnv_kind('u', t->text, t->len));
         kind = t->len < 3 ? '1' : (t->len < 5 ? '3' : '5');
         behave_feature(m, behave_fnv_kind('n', &kind, 1), 0, "n:%s",
                        kind == '1' ? "short" : (kind == '3' ? "mid" : "long"));

@@ -12,7 +12,7 @@
 
 
 typedef struct {
-    uint32_t               hash;        /* of '=' or '*' then the term */
+    uint32_t               hash;        /* of 'u' (exact) or '*' + term */
     uint8_t                len;
     uint8_t                prefix;      /* matches words that start so */
     char                   term[32];
