@@ -1,7 +1,7 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * Unit tests of the annotator, one group per rule (src/core/behave_annot_*
+ * Unit tests of the annotator, one group per rule (src/core/text/behave_annot_*
  * and the lexicon): each says what the rule must do on a small example.
  */
 
@@ -148,7 +148,7 @@ static void
 test_idioms_not_crisis(void)
 {
     /*
-     * Known misses of the trained layer (src/core/behave_model.c): they
+     * Known misses of the trained layer (src/core/text/behave_model.c): they
      * pinned the old rules' answers; scripts/eval-corpus measures how
      * often such cases go right on messages never trained on.
      */

@@ -1,7 +1,7 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * Unit tests of the streaming tokenizer (src/core/behave_tokenize.c).
+ * Unit tests of the streaming tokenizer (src/core/text/behave_tokenize.c).
  */
 
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * Order of work: find the operation, check the method and the key, read
  * the body (both GET operations take a JSON body, as the spec shows, or
  * query arguments), apply the limits (one Redis step), then compute.  The
- * computations are the core's (src/core/behave_gw_*.c); agent-status and
+ * computations are the core's (src/core/gateway/behave_gw_*.c); agent-status and
  * traces read Redis too.  Every answer carries RateLimit-* headers once
  * the limits were consulted.
  */

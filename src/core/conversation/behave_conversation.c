@@ -8,7 +8,7 @@
  * the conversation logic must hold on its own, so it counts the
  * annotator's cue as one more piece of evidence, never as the only one.
  * They are kept here, next to the rules that weigh them, rather than in
- * src/core/lexicon/, because each entry carries the words used in the
+ * src/core/text/lexicon/, because each entry carries the words used in the
  * reasons ("claimed the refund was processed").
  */
 

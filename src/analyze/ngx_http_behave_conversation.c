@@ -6,7 +6,7 @@
  * them.
  *
  * A conversation is one key per tenant, a string in the turn log format
- * (src/core/behave_turn_log.h), its hash tag naming the conversation so
+ * (src/core/conversation/behave_turn_log.h), its hash tag naming the conversation so
  * that everything of it lands in one Redis Cluster slot:
  *
  *     behave:{<tenant>:<conversation_id>}:log

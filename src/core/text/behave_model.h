@@ -3,11 +3,11 @@
  *
  * The trained layer of the annotator.  While the rules read a message, the
  * model hashes what it sees into features: folded words, five-letter
- * stems, word pairs, multilingual concepts (src/core/model/concepts.tsv)
+ * stems, word pairs, multilingual concepts (src/core/text/model/concepts.tsv)
  * and the pairs of concepts that share a clause ("frames": SELF with DIE,
  * CHILD with SWALLOW, ACCOUNT with CHANGED and NOW).  At the end the rules'
  * own labels, scores and cues join them, and linear weights trained
- * offline by scripts/train (src/core/model/weights.tsv, compiled in by
+ * offline by scripts/train (src/core/text/model/weights.tsv, compiled in by
  * scripts/gen-model) give each dimension's label and the critical call.
  *
  * The same code lists the features for training (a sink), so training and
