@@ -309,6 +309,14 @@ behave_callsum_trend_summary(behave_callsum_t *out)
 int
 behave_callsum_run(const behave_call_t *call, behave_callsum_t *out)
 {
+    return behave_callsum_run_keep(call, out, NULL);
+}
+
+
+int
+behave_callsum_run_keep(const behave_call_t *call, behave_callsum_t *out,
+    behave_turn_t **kept)
+{
     size_t                i;
     behave_turn_t        *turns;
     behave_annotation_t   a;
@@ -327,6 +335,11 @@ behave_callsum_run(const behave_call_t *call, behave_callsum_t *out)
     }
 
     behave_callsum_compute(turns, call->nturns, call->provider_verdict, out);
+
+    if (kept != NULL) {
+        *kept = turns;
+        return 0;
+    }
 
     free(turns);
 

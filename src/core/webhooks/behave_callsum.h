@@ -138,6 +138,14 @@ void behave_callsum_compute(const behave_turn_t *turns, size_t n,
  */
 int behave_callsum_run(const behave_call_t *call, behave_callsum_t *out);
 
+/*
+ * The same, and with kept not NULL the analysed turns (texts pointing
+ * into the call) in *kept, malloc()ed, call->nturns of them: the review
+ * queue stores a flagged call's turns.
+ */
+int behave_callsum_run_keep(const behave_call_t *call, behave_callsum_t *out,
+    behave_turn_t **kept);
+
 const char *behave_trend_name(behave_trend_e t);
 
 /*

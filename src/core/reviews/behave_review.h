@@ -1,0 +1,200 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The review queue: calls (surface C) and conversations (surface B) that
+ * concluded needs_review or escalated, for a person to look at.  This is
+ * the pure part: the stored record's fields, the list query (filters,
+ * cursor), the PATCH body, and the JSON of an item and of one review with
+ * its transcript and findings.  docs/API.md (Reviews) is the reference.
+ *
+ * A review id names what it points to, so a conversation flagged again
+ * updates its one review instead of adding another:
+ *
+ *     call:<provider>:<call id>        a webhook call
+ *     conv:<conversation id>           a /v1/analyze conversation
+ *
+ * Ids are [A-Za-z0-9_.:@-], at most BEHAVE_REVIEW_ID_MAX bytes.
+ *
+ * Cursor: base64url (no padding) of "1:<score ms>:<id>", the position of
+ * the last item of a page; the next page holds what sorts after it
+ * (score descending, then id descending).  It is a position, not a
+ * snapshot: it stays valid whatever the filters, and an item updated
+ * meanwhile (a conversation flagged again) moves to the top.
+ */
+
+#ifndef BEHAVE_REVIEW_H
+#define BEHAVE_REVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "behave_callsum.h"
+#include "behave_conversation.h"
+#include "behave_error.h"
+#include "behave_turn.h"
+
+
+#define BEHAVE_REVIEW_ID_MAX       200
+#define BEHAVE_REVIEW_CURSOR_MAX   300      /* encoded, with NUL */
+#define BEHAVE_REVIEW_LIMIT        25
+#define BEHAVE_REVIEW_LIMIT_MAX    100
+#define BEHAVE_REVIEW_BY_MAX       128
+#define BEHAVE_REVIEW_NOTE_MAX     2000
+#define BEHAVE_REVIEW_HISTORY_MAX  100      /* entries kept per review */
+#define BEHAVE_REVIEW_SCAN_MAX     2000     /* index entries a page reads */
+#define BEHAVE_REVIEW_ENTRY_MAX    (BEHAVE_REVIEW_NOTE_MAX * 6 + 512)
+
+
+/* the fields of a stored record, in the order the scripts return them */
+typedef enum {
+    BEHAVE_RF_KIND = 0,
+    BEHAVE_RF_PROVIDER,
+    BEHAVE_RF_CONVERSATION_ID,
+    BEHAVE_RF_CALL_ID,
+    BEHAVE_RF_STATUS,
+    BEHAVE_RF_ACTION,
+    BEHAVE_RF_ACTION_REASON,
+    BEHAVE_RF_PEAK_SEVERITY,
+    BEHAVE_RF_TURNS,
+    BEHAVE_RF_CREATED_AT,
+    BEHAVE_RF_UPDATED_AT,
+    BEHAVE_RF_STORAGE_MODE,
+    BEHAVE_RF_PROVIDER_VERDICT,
+    BEHAVE_RF_SERVICE_VERDICT,
+    BEHAVE_RF_DISAGREEMENT,
+    BEHAVE_RF_FALSE_RESOLUTION,
+    BEHAVE_RF_FALSE_RESOLUTION_REASON,
+    BEHAVE_RF_ESCALATING,
+    BEHAVE_RF_REPEAT_CONTACT,
+    BEHAVE_RF_REVIEWED,
+    BEHAVE_RF_REVIEWED_BY,
+    BEHAVE_RF_REVIEWED_AT,
+    BEHAVE_RF_NOTE,
+    BEHAVE_RF_LAST
+} behave_review_field_e;
+
+/* for HMGET in Lua, in the order above */
+#define BEHAVE_REVIEW_LUA_FIELDS                                            \
+    "'kind', 'provider', 'conversation_id', 'call_id', 'status', "          \
+    "'action', 'action_reason', 'peak_severity', 'turns', 'created_at', "   \
+    "'updated_at', 'storage_mode', 'provider_verdict', 'service_verdict', " \
+    "'verdict_disagreement', 'false_resolution', "                          \
+    "'false_resolution_reason', 'escalating', 'repeat_contact_risk', "      \
+    "'reviewed', 'reviewed_by', 'reviewed_at', 'note'"
+
+
+/* a record as read back: v[i] NULL when absent; not NUL-terminated */
+typedef struct {
+    const char            *v[BEHAVE_RF_LAST];
+    size_t                 len[BEHAVE_RF_LAST];
+} behave_review_fields_t;
+
+
+/* a record to write: field/value pairs for HSET (values point inside) */
+#define BEHAVE_REVIEW_PAIRS_MAX    (2 * BEHAVE_RF_LAST)
+
+typedef struct {
+    size_t                 n;
+    const char            *argv[BEHAVE_REVIEW_PAIRS_MAX];
+    size_t                 len[BEHAVE_REVIEW_PAIRS_MAX];
+
+    char                   id[BEHAVE_REVIEW_ID_MAX + 1];
+    char                   num[8][24];
+    char                   reason[BEHAVE_CONV_REASON_MAX + 32];
+    char                   reopened[96];    /* history entry if reopened */
+} behave_review_rec_t;
+
+
+/*
+ * The record of a webhook call (its summary and meta) or of a flagged
+ * conversation turn (its block, the turns so far); now_ms is the time of
+ * the finding.  0, or -1 when an id does not fit.
+ */
+int behave_review_rec_call(behave_review_rec_t *rec,
+    const behave_callsum_t *s, const behave_callsum_meta_t *m,
+    const char *call_id, int redacted, int64_t now_ms);
+int behave_review_rec_conv(behave_review_rec_t *rec,
+    const behave_conv_result_t *res, const char *conversation_id,
+    size_t turns, int redacted, int64_t now_ms);
+
+/* the statuses that put a call or a conversation in the queue */
+int behave_review_wanted(behave_review_e status);
+
+
+/*
+ * The turns of a call as a turn log (behave_turn_log.h), malloc()ed;
+ * with redact the text of each turn is stored redacted.  Turns whose
+ * ts_ms is 0 get ts_ms.  NULL when out of memory.
+ */
+char *behave_review_turn_log(const behave_turn_t *turns, size_t n,
+    int redact, uint64_t ts_ms, size_t *len);
+
+
+/* GET /v1/reviews query */
+typedef struct {
+    const char            *status;          /* NULL: any */
+    const char            *provider;        /* NULL: any */
+    int                    reviewed;        /* -1 any, 0, 1 */
+    int64_t                from_ms;         /* -1: none */
+    int64_t                to_ms;           /* -1: none */
+    unsigned               limit;
+    int                    has_cursor;
+    int64_t                cursor_ms;
+    char                   cursor_id[BEHAVE_REVIEW_ID_MAX + 1];
+} behave_review_query_t;
+
+/*
+ * Parses a query string (without '?'; percent-encoding and '+' decoded).
+ * Unknown parameters are ignored.  BEHAVE_OK, or the error to answer.
+ */
+behave_err_e behave_review_query_parse(const char *args, size_t len,
+    behave_review_query_t *q, behave_error_t *err);
+
+int behave_review_id_valid(const char *id, size_t len);
+
+/* NUL-terminated cursor into out (BEHAVE_REVIEW_CURSOR_MAX); -1 if long */
+int behave_review_cursor_encode(int64_t ms, const char *id, size_t id_len,
+    char *out, size_t cap);
+int behave_review_cursor_decode(const char *s, size_t len, int64_t *ms,
+    char *id, size_t cap);
+
+/* "2026-11-23T10:00:00Z", with optional .mmm, or unix milliseconds */
+int behave_review_time_parse(const char *s, size_t len, int64_t *ms);
+
+
+/* PATCH /v1/reviews/<id> */
+typedef struct {
+    int                    reviewed;
+    const char            *by;
+    const char            *note;            /* "" when absent */
+} behave_review_patch_t;
+
+behave_err_e behave_review_patch_parse(const cJSON *root,
+    behave_review_patch_t *p, behave_error_t *err);
+
+/* the history entry of a PATCH, malloc()ed JSON; NULL out of memory */
+char *behave_review_patch_entry(const behave_review_patch_t *p,
+    int64_t now_ms, size_t *len);
+
+
+/* one queue row */
+cJSON *behave_review_item_json(const char *id, size_t id_len,
+    const behave_review_fields_t *f);
+
+/*
+ * One review in full: the row, reasons, verdicts, the review state and
+ * its history (JSON texts, oldest first), and the transcript: turns[]
+ * (oldest first, turn number first + i) with each turn's stored
+ * annotation and, at each customer turn, the conversation logic run
+ * again over the window of turns before it, whose findings are listed
+ * with the turn that fired each.
+ */
+cJSON *behave_review_detail_json(const char *id, size_t id_len,
+    const behave_review_fields_t *f, const char **history,
+    const size_t *history_len, size_t nhistory, const behave_turn_t *turns,
+    size_t n, size_t first, size_t window);
+
+
+#endif /* BEHAVE_REVIEW_H */

@@ -1,0 +1,659 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The review queue's records and answers: what is stored when a call or
+ * a conversation is flagged, a queue row, and one review with its
+ * transcript and findings (behave_review.h).
+ */
+
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "behave_json.h"
+#include "behave_redact.h"
+#include "behave_response.h"
+#include "behave_review.h"
+#include "behave_turn_log.h"
+
+
+static void behave_review_pair(behave_review_rec_t *rec, const char *name,
+    const char *v);
+static const char *behave_review_num(behave_review_rec_t *rec, int slot,
+    long long v);
+static void behave_review_reopened(behave_review_rec_t *rec,
+    int64_t now_ms);
+static void behave_review_add_str(cJSON *o, const char *name,
+    const behave_review_fields_t *f, behave_review_field_e i);
+static void behave_review_add_int(cJSON *o, const char *name,
+    const behave_review_fields_t *f, behave_review_field_e i);
+static void behave_review_add_bool(cJSON *o, const char *name,
+    const behave_review_fields_t *f, behave_review_field_e i);
+static void behave_review_add_time(cJSON *o, const char *name,
+    const behave_review_fields_t *f, behave_review_field_e i);
+static long long behave_review_int(const behave_review_fields_t *f,
+    behave_review_field_e i);
+static cJSON *behave_review_turn_json(const behave_turn_t *t, size_t num);
+static cJSON *behave_review_cues_json(unsigned cues);
+static void behave_review_findings(cJSON *transcript, cJSON *findings,
+    const behave_turn_t *turns, size_t n, size_t first, size_t window);
+static void behave_review_finding(cJSON *findings, const char *type,
+    size_t turn, const char *reason);
+
+
+static const struct {
+    unsigned     bit;
+    const char  *name;
+}  behave_review_cue_names[] = {
+    { BEHAVE_CUE_QUESTION, "question" },
+    { BEHAVE_CUE_RESOLUTION_CLAIM, "resolution_claim" },
+    { BEHAVE_CUE_NOT_RESOLVED, "not_resolved" },
+    { BEHAVE_CUE_CONFUSION, "confusion" },
+    { BEHAVE_CUE_CRISIS, "crisis" },
+    { BEHAVE_CUE_GIVING_UP, "giving_up" },
+    { BEHAVE_CUE_THANKS, "thanks" },
+    { BEHAVE_CUE_SPECIALIST, "specialist" },
+    { BEHAVE_CUE_REPEAT_CONTACT, "repeat_contact" },
+    { BEHAVE_CUE_CONTRAST, "contrast" },
+    { BEHAVE_CUE_ASKS, "asks" },
+};
+
+
+int
+behave_review_wanted(behave_review_e status)
+{
+    return status == BEHAVE_REVIEW_NEEDS_REVIEW
+           || status == BEHAVE_REVIEW_ESCALATED;
+}
+
+
+static void
+behave_review_pair(behave_review_rec_t *rec, const char *name, const char *v)
+{
+    if (v == NULL || rec->n + 2 > BEHAVE_REVIEW_PAIRS_MAX) {
+        return;
+    }
+
+    rec->argv[rec->n] = name;
+    rec->len[rec->n] = strlen(name);
+    rec->argv[rec->n + 1] = v;
+    rec->len[rec->n + 1] = strlen(v);
+    rec->n += 2;
+}
+
+
+static const char *
+behave_review_num(behave_review_rec_t *rec, int slot, long long v)
+{
+    snprintf(rec->num[slot], sizeof(rec->num[slot]), "%lld", v);
+    return rec->num[slot];
+}
+
+
+static void
+behave_review_reopened(behave_review_rec_t *rec, int64_t now_ms)
+{
+    char  at[32];
+
+    behave_iso8601_ms(now_ms, at, sizeof(at));
+    snprintf(rec->reopened, sizeof(rec->reopened),
+             "{\"event\":\"reopened\",\"at\":\"%s\"}", at);
+}
+
+
+int
+behave_review_rec_call(behave_review_rec_t *rec, const behave_callsum_t *s,
+    const behave_callsum_meta_t *m, const char *call_id, int redacted,
+    int64_t now_ms)
+{
+    int  k;
+
+    memset(rec, 0, sizeof(*rec));
+
+    k = snprintf(rec->id, sizeof(rec->id), "call:%s:%s", m->provider,
+                 call_id);
+    if (k < 0 || (size_t) k >= sizeof(rec->id)
+        || !behave_review_id_valid(rec->id, (size_t) k))
+    {
+        return -1;
+    }
+
+    snprintf(rec->reason, sizeof(rec->reason), "%s",
+             s->false_resolution_reason);
+    behave_review_reopened(rec, now_ms);
+
+    behave_review_pair(rec, "kind", "call");
+    behave_review_pair(rec, "provider", m->provider);
+    behave_review_pair(rec, "conversation_id", m->conversation_id);
+    behave_review_pair(rec, "call_id", call_id);
+    behave_review_pair(rec, "status", behave_review_name(s->review_status));
+    behave_review_pair(rec, "action", behave_action_name(s->action));
+    behave_review_pair(rec, "action_reason", s->action_reason);
+    behave_review_pair(rec, "peak_severity",
+                       behave_review_num(rec, 0, s->peak_severity));
+    behave_review_pair(rec, "turns",
+                       behave_review_num(rec, 1, (long long) s->turns));
+    behave_review_pair(rec, "updated_at",
+                       behave_review_num(rec, 2, (long long) now_ms));
+    behave_review_pair(rec, "storage_mode", redacted ? "redacted" : "full");
+    behave_review_pair(rec, "provider_verdict",
+                       behave_verdict_name(s->provider_verdict));
+    behave_review_pair(rec, "service_verdict",
+                       behave_verdict_name(s->service_verdict));
+    behave_review_pair(rec, "verdict_disagreement",
+                       s->verdict_disagrees ? "1" : "0");
+    behave_review_pair(rec, "false_resolution",
+                       s->false_resolution ? "1" : "0");
+    behave_review_pair(rec, "false_resolution_reason", rec->reason);
+    behave_review_pair(rec, "escalating", s->escalating ? "1" : "0");
+    behave_review_pair(rec, "repeat_contact_risk",
+                       s->repeat_contact_risk ? "1" : "0");
+
+    return 0;
+}
+
+
+int
+behave_review_rec_conv(behave_review_rec_t *rec,
+    const behave_conv_result_t *res, const char *conversation_id,
+    size_t turns, int redacted, int64_t now_ms)
+{
+    int  k;
+
+    memset(rec, 0, sizeof(*rec));
+
+    k = snprintf(rec->id, sizeof(rec->id), "conv:%s", conversation_id);
+    if (k < 0 || (size_t) k >= sizeof(rec->id)
+        || !behave_review_id_valid(rec->id, (size_t) k))
+    {
+        return -1;
+    }
+
+    snprintf(rec->reason, sizeof(rec->reason), "%s",
+             res->false_resolution_reason);
+    behave_review_reopened(rec, now_ms);
+
+    behave_review_pair(rec, "kind", "conversation");
+    behave_review_pair(rec, "provider", "api");
+    behave_review_pair(rec, "conversation_id", conversation_id);
+    behave_review_pair(rec, "status", behave_review_name(res->review_status));
+    behave_review_pair(rec, "action", behave_action_name(res->action));
+    behave_review_pair(rec, "action_reason", res->reason);
+    behave_review_pair(rec, "peak_severity",
+                       behave_review_num(rec, 0, res->peak_severity));
+    behave_review_pair(rec, "turns",
+                       behave_review_num(rec, 1, (long long) turns));
+    behave_review_pair(rec, "updated_at",
+                       behave_review_num(rec, 2, (long long) now_ms));
+    behave_review_pair(rec, "storage_mode", redacted ? "redacted" : "full");
+    behave_review_pair(rec, "service_verdict", "failure");
+    behave_review_pair(rec, "false_resolution",
+                       res->false_resolution ? "1" : "0");
+
+    /* a false resolution stays named once a later turn is flagged too */
+    if (res->false_resolution) {
+        behave_review_pair(rec, "false_resolution_reason", rec->reason);
+    }
+
+    behave_review_pair(rec, "escalating", res->escalating ? "1" : "0");
+    behave_review_pair(rec, "repeat_contact_risk",
+                       res->repeat_contact_risk ? "1" : "0");
+
+    return 0;
+}
+
+
+char *
+behave_review_turn_log(const behave_turn_t *turns, size_t n, int redact,
+    uint64_t ts_ms, size_t *len)
+{
+    char           *buf, *red, *nbuf;
+    size_t          i, cap, used, need, rlen, k;
+    behave_turn_t   t;
+
+    cap = 256;
+    used = 0;
+    buf = malloc(cap);
+
+    if (buf == NULL) {
+        return NULL;
+    }
+
+    for (i = 0; i < n; i++) {
+        t = turns[i];
+        red = NULL;
+
+        if (t.ts_ms == 0) {
+            t.ts_ms = ts_ms;
+        }
+
+        if (redact) {
+            red = malloc(BEHAVE_REDACT_BOUND(t.text_len) + 1);
+
+            if (red == NULL
+                || behave_redact(t.text, t.text_len, red,
+                                 BEHAVE_REDACT_BOUND(t.text_len) + 1, &rlen,
+                                 NULL)
+                   != 0)
+            {
+                free(red);
+                free(buf);
+                return NULL;
+            }
+
+            t.text = red;
+            t.text_len = rlen;
+        }
+
+        need = behave_turn_encoded_max(&t) + 2;
+
+        if (used + need > cap) {
+            while (used + need > cap) {
+                cap *= 2;
+            }
+
+            nbuf = realloc(buf, cap);
+            if (nbuf == NULL) {
+                free(red);
+                free(buf);
+                return NULL;
+            }
+
+            buf = nbuf;
+        }
+
+        k = behave_turn_encode(&t, buf + used, cap - used);
+        k = k ? behave_turn_log_record(buf + used, k, cap - used) : 0;
+        free(red);
+
+        /* a turn that does not encode is left out, as a reader would */
+        used += k;
+    }
+
+    *len = used;
+
+    return buf;
+}
+
+
+/* JSON of stored records */
+
+static long long
+behave_review_int(const behave_review_fields_t *f, behave_review_field_e i)
+{
+    char  buf[24];
+
+    if (f->v[i] == NULL || f->len[i] == 0 || f->len[i] >= sizeof(buf)) {
+        return -1;
+    }
+
+    memcpy(buf, f->v[i], f->len[i]);
+    buf[f->len[i]] = '\0';
+
+    return strtoll(buf, NULL, 10);
+}
+
+
+static void
+behave_review_add_str(cJSON *o, const char *name,
+    const behave_review_fields_t *f, behave_review_field_e i)
+{
+    char  *s;
+
+    if (f->v[i] == NULL) {
+        cJSON_AddNullToObject(o, name);
+        return;
+    }
+
+    s = malloc(f->len[i] + 1);
+    if (s == NULL) {
+        return;
+    }
+
+    memcpy(s, f->v[i], f->len[i]);
+    s[f->len[i]] = '\0';
+    cJSON_AddStringToObject(o, name, s);
+    free(s);
+}
+
+
+static void
+behave_review_add_int(cJSON *o, const char *name,
+    const behave_review_fields_t *f, behave_review_field_e i)
+{
+    long long  v;
+
+    v = behave_review_int(f, i);
+
+    if (v < 0) {
+        cJSON_AddNullToObject(o, name);
+
+    } else {
+        cJSON_AddNumberToObject(o, name, (double) v);
+    }
+}
+
+
+static void
+behave_review_add_bool(cJSON *o, const char *name,
+    const behave_review_fields_t *f, behave_review_field_e i)
+{
+    cJSON_AddBoolToObject(o, name, f->v[i] != NULL && f->len[i] == 1
+                                   && f->v[i][0] == '1');
+}
+
+
+static void
+behave_review_add_time(cJSON *o, const char *name,
+    const behave_review_fields_t *f, behave_review_field_e i)
+{
+    char       at[32];
+    long long  v;
+
+    v = behave_review_int(f, i);
+
+    if (v <= 0) {
+        cJSON_AddNullToObject(o, name);
+        return;
+    }
+
+    behave_iso8601_ms(v, at, sizeof(at));
+    cJSON_AddStringToObject(o, name, at);
+}
+
+
+cJSON *
+behave_review_item_json(const char *id, size_t id_len,
+    const behave_review_fields_t *f)
+{
+    cJSON  *o;
+    char    buf[BEHAVE_REVIEW_ID_MAX + 1];
+
+    o = cJSON_CreateObject();
+    if (o == NULL) {
+        return NULL;
+    }
+
+    if (id_len > BEHAVE_REVIEW_ID_MAX) {
+        id_len = BEHAVE_REVIEW_ID_MAX;
+    }
+
+    memcpy(buf, id, id_len);
+    buf[id_len] = '\0';
+
+    cJSON_AddStringToObject(o, "id", buf);
+    behave_review_add_str(o, "kind", f, BEHAVE_RF_KIND);
+    behave_review_add_str(o, "provider", f, BEHAVE_RF_PROVIDER);
+    behave_review_add_str(o, "conversation_id", f,
+                          BEHAVE_RF_CONVERSATION_ID);
+    behave_review_add_str(o, "call_id", f, BEHAVE_RF_CALL_ID);
+    behave_review_add_str(o, "status", f, BEHAVE_RF_STATUS);
+    behave_review_add_str(o, "action", f, BEHAVE_RF_ACTION);
+    behave_review_add_int(o, "peak_severity", f, BEHAVE_RF_PEAK_SEVERITY);
+    behave_review_add_int(o, "turns", f, BEHAVE_RF_TURNS);
+    behave_review_add_time(o, "created_at", f, BEHAVE_RF_CREATED_AT);
+    behave_review_add_time(o, "updated_at", f, BEHAVE_RF_UPDATED_AT);
+    behave_review_add_str(o, "storage_mode", f, BEHAVE_RF_STORAGE_MODE);
+    behave_review_add_bool(o, "false_resolution", f,
+                           BEHAVE_RF_FALSE_RESOLUTION);
+    behave_review_add_bool(o, "escalating", f, BEHAVE_RF_ESCALATING);
+    behave_review_add_bool(o, "repeat_contact_risk", f,
+                           BEHAVE_RF_REPEAT_CONTACT);
+    behave_review_add_bool(o, "reviewed", f, BEHAVE_RF_REVIEWED);
+    behave_review_add_str(o, "reviewed_by", f, BEHAVE_RF_REVIEWED_BY);
+    behave_review_add_time(o, "reviewed_at", f, BEHAVE_RF_REVIEWED_AT);
+
+    return o;
+}
+
+
+cJSON *
+behave_review_detail_json(const char *id, size_t id_len,
+    const behave_review_fields_t *f, const char **history,
+    const size_t *history_len, size_t nhistory, const behave_turn_t *turns,
+    size_t n, size_t first, size_t window)
+{
+    size_t   i;
+    cJSON   *o, *v, *h, *e, *tr, *fi;
+
+    o = behave_review_item_json(id, id_len, f);
+    if (o == NULL) {
+        return NULL;
+    }
+
+    behave_review_add_str(o, "action_reason", f, BEHAVE_RF_ACTION_REASON);
+    behave_review_add_str(o, "false_resolution_reason", f,
+                          BEHAVE_RF_FALSE_RESOLUTION_REASON);
+    behave_review_add_str(o, "note", f, BEHAVE_RF_NOTE);
+
+    v = cJSON_AddObjectToObject(o, "verdicts");
+    if (v != NULL) {
+        behave_review_add_str(v, "provider", f, BEHAVE_RF_PROVIDER_VERDICT);
+        behave_review_add_str(v, "service", f, BEHAVE_RF_SERVICE_VERDICT);
+        behave_review_add_bool(v, "disagreement", f, BEHAVE_RF_DISAGREEMENT);
+    }
+
+    h = cJSON_AddArrayToObject(o, "history");
+
+    for (i = 0; h != NULL && i < nhistory; i++) {
+        e = cJSON_ParseWithLength(history[i], history_len[i]);
+
+        /* a line that does not parse is left out, never fatal */
+        if (cJSON_IsObject(e)) {
+            cJSON_AddItemToArray(h, e);
+
+        } else {
+            cJSON_Delete(e);
+        }
+    }
+
+    cJSON_AddNumberToObject(o, "turns_trimmed", (double) first);
+
+    tr = cJSON_AddArrayToObject(o, "transcript");
+    fi = cJSON_AddArrayToObject(o, "findings");
+
+    if (tr == NULL || fi == NULL) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+
+    for (i = 0; i < n; i++) {
+        cJSON_AddItemToArray(tr, behave_review_turn_json(&turns[i],
+                                                         first + i));
+    }
+
+    behave_review_findings(tr, fi, turns, n, first, window);
+
+    if (behave_review_int(f, BEHAVE_RF_DISAGREEMENT) == 1) {
+        e = cJSON_CreateObject();
+        if (e != NULL) {
+            cJSON_AddStringToObject(e, "type", "verdict_disagreement");
+            cJSON_AddNullToObject(e, "turn");
+            cJSON_AddStringToObject(e, "reason",
+                                    "the platform's verdict differs from "
+                                    "the service's");
+            cJSON_AddItemToArray(fi, e);
+        }
+    }
+
+    return o;
+}
+
+
+static cJSON *
+behave_review_turn_json(const behave_turn_t *t, size_t num)
+{
+    char    at[32], *text;
+    cJSON  *o, *a;
+
+    o = cJSON_CreateObject();
+    if (o == NULL) {
+        return NULL;
+    }
+
+    cJSON_AddNumberToObject(o, "turn", (double) num);
+    cJSON_AddStringToObject(o, "speaker",
+                            t->speaker == BEHAVE_SPEAKER_AGENT ? "agent"
+                                                               : "customer");
+
+    if (t->ts_ms) {
+        behave_iso8601_ms((int64_t) t->ts_ms, at, sizeof(at));
+        cJSON_AddStringToObject(o, "at", at);
+
+    } else {
+        cJSON_AddNullToObject(o, "at");
+    }
+
+    text = malloc(t->text_len + 1);
+    if (text != NULL) {
+        memcpy(text, t->text, t->text_len);
+        text[t->text_len] = '\0';
+        cJSON_AddStringToObject(o, "text", text);
+        free(text);
+    }
+
+    a = cJSON_AddObjectToObject(o, "annotation");
+    if (a != NULL) {
+        cJSON_AddStringToObject(a, "emotional_valence",
+                                behave_valence_name(t->valence));
+        cJSON_AddNumberToObject(a, "valence_score",
+                                behave_round3(t->valence_score));
+        cJSON_AddStringToObject(a, "urgency_level",
+                                behave_urgency_name(t->urgency));
+        cJSON_AddStringToObject(a, "cognitive_load",
+                                behave_load_name(t->load));
+        cJSON_AddNumberToObject(a, "severity", t->severity);
+        cJSON_AddItemToObject(a, "cues", behave_review_cues_json(t->cues));
+    }
+
+    return o;
+}
+
+
+static cJSON *
+behave_review_cues_json(unsigned cues)
+{
+    size_t  i;
+    cJSON  *a;
+
+    a = cJSON_CreateArray();
+
+    for (i = 0; a != NULL && i < sizeof(behave_review_cue_names)
+                                 / sizeof(behave_review_cue_names[0]); i++)
+    {
+        if (cues & behave_review_cue_names[i].bit) {
+            cJSON_AddItemToArray(a, cJSON_CreateString(
+                                        behave_review_cue_names[i].name));
+        }
+    }
+
+    return a;
+}
+
+
+/*
+ * The conversation logic again at each customer turn, over the window
+ * of turns before it: each turn gets its own review, and each finding
+ * is listed at the turn that fired it (an escalation and a repeat-contact
+ * risk where they begin, a false resolution and a repetition every time).
+ */
+
+static void
+behave_review_findings(cJSON *transcript, cJSON *findings,
+    const behave_turn_t *turns, size_t n, size_t first, size_t window)
+{
+    int                    was_escalating, was_repeat;
+    size_t                 i, from;
+    cJSON                 *t, *rv, *e;
+    behave_conv_result_t   res;
+
+    was_escalating = 0;
+    was_repeat = 0;
+
+    for (i = 0; i < n; i++) {
+        if (turns[i].speaker != BEHAVE_SPEAKER_CUSTOMER) {
+            continue;
+        }
+
+        from = i > window ? i - window : 0;
+        behave_conversation_assess_at(&turns[from], i - from, first + from,
+                                      &turns[i], &res);
+
+        t = cJSON_GetArrayItem(transcript, (int) i);
+        rv = (t != NULL) ? cJSON_AddObjectToObject(t, "review") : NULL;
+
+        if (rv != NULL) {
+            cJSON_AddStringToObject(rv, "review_status",
+                                    behave_review_name(res.review_status));
+            cJSON_AddStringToObject(rv, "action",
+                                    behave_action_name(res.action));
+            cJSON_AddBoolToObject(rv, "false_resolution",
+                                  res.false_resolution);
+            cJSON_AddBoolToObject(rv, "repetition", res.repetition);
+            cJSON_AddBoolToObject(rv, "escalating", res.escalating);
+        }
+
+        if (res.false_resolution) {
+            behave_review_finding(findings, "false_resolution", first + i,
+                                  res.false_resolution_reason);
+            e = cJSON_GetArrayItem(findings,
+                                   cJSON_GetArraySize(findings) - 1);
+
+            if (e != NULL && res.claim_turn >= 0) {
+                cJSON_AddNumberToObject(e, "claim_turn",
+                                        (double) res.claim_turn);
+            }
+        }
+
+        if (res.repetition) {
+            behave_review_finding(findings, "repetition", first + i,
+                                  "the customer asks again what an earlier "
+                                  "turn asked");
+            e = cJSON_GetArrayItem(findings,
+                                   cJSON_GetArraySize(findings) - 1);
+
+            if (e != NULL && res.repeated_turn >= 0) {
+                cJSON_AddNumberToObject(e, "repeated_turn",
+                                        (double) res.repeated_turn);
+            }
+        }
+
+        if (res.escalating && !was_escalating) {
+            behave_review_finding(findings, "escalating", first + i,
+                                  res.reason);
+        }
+
+        if (res.repeat_contact_risk && !was_repeat) {
+            behave_review_finding(findings, "repeat_contact_risk", first + i,
+                                  "the issue is likely to come back as a "
+                                  "new contact");
+        }
+
+        if (turns[i].severity >= 4) {
+            behave_review_finding(findings, "critical", first + i,
+                                  "crisis or critical urgency (severity 4)");
+        }
+
+        was_escalating = res.escalating;
+        was_repeat |= res.repeat_contact_risk;
+    }
+}
+
+
+static void
+behave_review_finding(cJSON *findings, const char *type, size_t turn,
+    const char *reason)
+{
+    cJSON  *e;
+
+    e = cJSON_CreateObject();
+    if (e == NULL) {
+        return;
+    }
+
+    cJSON_AddStringToObject(e, "type", type);
+    cJSON_AddNumberToObject(e, "turn", (double) turn);
+    cJSON_AddStringToObject(e, "reason", reason);
+    cJSON_AddItemToArray(findings, e);
+}
