@@ -29,6 +29,7 @@
 #define NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS  0x02
 #define NGX_HTTP_BEHAVE_SURFACE_GATEWAY   0x04
 #define NGX_HTTP_BEHAVE_SURFACE_METRICS   0x08
+#define NGX_HTTP_BEHAVE_SURFACE_REVIEWS   0x10
 
 
 static ngx_int_t ngx_http_behave_postconfiguration(ngx_conf_t *cf);
@@ -43,6 +44,8 @@ static char *ngx_http_behave_analyze(ngx_conf_t *cf, ngx_command_t *cmd,
 static char *ngx_http_behave_webhooks(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_gateway(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_behave_reviews(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_metrics(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
@@ -90,6 +93,13 @@ static ngx_command_t  ngx_http_behave_commands[] = {
     { ngx_string("behave_webhooks"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
       ngx_http_behave_webhooks,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_reviews"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_behave_reviews,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
       NULL },
@@ -425,6 +435,17 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
         }
     }
 
+    if ((conf->surfaces & NGX_HTTP_BEHAVE_SURFACE_REVIEWS)) {
+        bmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_behave_module);
+
+        if (bmcf->redis.len == 0) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "\"behave_reviews\" needs \"behave_redis\" "
+                               "at the http level");
+            return NGX_CONF_ERROR;
+        }
+    }
+
     if (!conf->gw_limits_set) {
         conf->gw_limits_set = prev->gw_limits_set;
         conf->gw_rpm = prev->gw_limits_set ? prev->gw_rpm : 600;
@@ -485,6 +506,15 @@ ngx_http_behave_webhooks(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     return ngx_http_behave_set_surface(cf, conf,
                                        NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS,
                                        ngx_http_behave_webhooks_handler);
+}
+
+
+static char *
+ngx_http_behave_reviews(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    return ngx_http_behave_set_surface(cf, conf,
+                                       NGX_HTTP_BEHAVE_SURFACE_REVIEWS,
+                                       ngx_http_behave_reviews_handler);
 }
 
 
@@ -583,6 +613,7 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
     ngx_http_behave_agents_init();
     ngx_http_behave_trace_init();
     ngx_http_behave_webhooks_init();
+    ngx_http_behave_reviews_init();
 
     return NGX_OK;
 }

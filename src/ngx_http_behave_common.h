@@ -185,6 +185,17 @@ ngx_int_t ngx_http_behave_analyze_handler(ngx_http_request_t *r);
 /* ngx_http_behave_webhooks.c */
 ngx_int_t ngx_http_behave_webhooks_handler(ngx_http_request_t *r);
 
+/* src/reviews/ngx_http_behave_reviews.c: the review queue */
+struct behave_review_rec_s;
+ngx_int_t ngx_http_behave_reviews_handler(ngx_http_request_t *r);
+void ngx_http_behave_reviews_init(void);
+/* files a flagged conversation, in the background */
+void ngx_http_behave_reviews_file(ngx_http_request_t *r, const char *tenant,
+    struct behave_review_rec_s *rec, time_t ttl);
+/* the keys of review id: index, record, history, turns */
+ngx_int_t ngx_http_behave_reviews_keys(ngx_http_request_t *r,
+    const char *tenant, const char *id, ngx_str_t **keys);
+
 /* ngx_http_behave_filter.c */
 ngx_int_t ngx_http_behave_filter_init(ngx_conf_t *cf);
 

@@ -20,6 +20,7 @@
 #include "ngx_http_behave_redis.h"
 
 #include "behave_conversation.h"
+#include "behave_review.h"
 #include "behave_turn.h"
 #include "behave_turn_log.h"
 
@@ -54,6 +55,8 @@ static void ngx_http_behave_conversation_trim(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an, const behave_turn_log_t *log, size_t max);
 static void ngx_http_behave_conversation_trimmed(redisReply *reply,
     void *data);
+static void ngx_http_behave_conversation_review(ngx_http_request_t *r,
+    ngx_http_behave_analyze_t *an, const behave_conv_result_t *res);
 
 
 ngx_int_t
@@ -246,7 +249,44 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
 
     ngx_http_behave_conversation_trim(r, an, &log, max);
 
+    if (behave_review_wanted(res->review_status)) {
+        ngx_http_behave_conversation_review(r, an, res);
+    }
+
     return res;
+}
+
+
+/* needs_review or escalated: the review queue gets the conversation */
+static void
+ngx_http_behave_conversation_review(ngx_http_request_t *r,
+    ngx_http_behave_analyze_t *an, const behave_conv_result_t *res)
+{
+    ngx_time_t                  *tp;
+    behave_review_rec_t         *rec;
+    ngx_http_behave_ctx_t       *ctx;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    rec = ngx_palloc(r->pool, sizeof(behave_review_rec_t));
+    if (rec == NULL) {
+        return;
+    }
+
+    tp = ngx_timeofday();
+
+    if (behave_review_rec_conv(rec, res, an->req.conversation_id,
+                               res->prior_turns + 1, (int) an->redacted,
+                               (int64_t) tp->sec * 1000 + tp->msec)
+        != 0)
+    {
+        return;
+    }
+
+    ngx_http_behave_reviews_file(r, ctx->key->tenant, rec,
+                                 blcf->conversation_ttl);
 }
 
 

@@ -28,6 +28,7 @@
 
 #include "behave_callsum.h"
 #include "behave_request.h"
+#include "behave_review.h"
 #include "behave_secretbox.h"
 #include "behave_signature.h"
 #include "behave_webhook_parse.h"
@@ -47,6 +48,7 @@ typedef struct {
 
     behave_call_t               call;
     behave_callsum_t            sum;
+    behave_turn_t              *turns;      /* analysed, for the review */
     double                      core_ms;
 } ngx_http_behave_wh_recv_t;
 
@@ -77,6 +79,9 @@ static void ngx_http_behave_wh_bill(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, ngx_uint_t n);
 static ngx_int_t ngx_http_behave_wh_unauthorized(ngx_http_request_t *r);
 static ngx_int_t ngx_http_behave_wh_slug_valid(ngx_str_t *slug);
+static ngx_int_t ngx_http_behave_wh_review_args(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, const behave_callsum_meta_t *m,
+    const char ***argv, size_t **len, int *nkeys, int *argc);
 static void ngx_http_behave_wh_recv_cleanup(void *data);
 
 
@@ -141,6 +146,8 @@ ngx_http_behave_wh_recv_cleanup(void *data)
     ngx_http_behave_wh_recv_t  *rv = data;
 
     behave_call_free(&rv->call);
+    free(rv->turns);
+    rv->turns = NULL;
 }
 
 
@@ -483,7 +490,7 @@ ngx_http_behave_wh_process(ngx_http_request_t *r,
 
     started = ngx_http_behave_now_ms();
 
-    if (behave_callsum_run(&rv->call, &rv->sum) != 0) {
+    if (behave_callsum_run_keep(&rv->call, &rv->sum, &rv->turns) != 0) {
         return ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                     "out of memory");
     }
@@ -506,10 +513,11 @@ static ngx_int_t
 ngx_http_behave_wh_commit(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv)
 {
+    int                     nkeys, argc;
     char                   *summary, *record;
-    size_t                  len[8];
+    size_t                  len8[8], *len;
     ngx_str_t              *key[3];
-    const char             *argv[8], *reason;
+    const char             *argv8[8], **argv, *reason;
     behave_delivery_t       d;
     behave_callsum_meta_t   m;
     char                    dedup[BEHAVE_CONVERSATION_ID_MAX + 32];
@@ -536,6 +544,11 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
     if (key[0] == NULL || key[1] == NULL || key[2] == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
+
+    argv = argv8;
+    len = len8;
+    nkeys = 3;
+    argc = 8;
 
     ngx_memzero(&m, sizeof(behave_callsum_meta_t));
 
@@ -598,9 +611,19 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
                          NGX_HTTP_BEHAVE_WH_DELIVERIES)
              - (u_char *) keep;
 
+    if (ngx_http_behave_wh_review_args(r, rv, &m, &argv, &len, &nkeys,
+                                       &argc)
+        != NGX_OK)
+    {
+        free(summary);
+        free(record);
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    "out of memory");
+    }
+
     /* the arguments are copied: the JSON can go at once */
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_commit_script, 3,
-                                   8, argv, len,
+    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_commit_script,
+                                   nkeys, argc, argv, len,
                                    ngx_http_behave_wh_commit_reply, rv,
                                    &reason)
         != NGX_OK)
@@ -826,6 +849,116 @@ ngx_http_behave_wh_bill(ngx_http_request_t *r, ngx_http_behave_wh_recv_t *rv,
     }
 
     ngx_http_behave_meter_count(r, bill, n, &usage);
+}
+
+
+/*
+ * A call that concludes needs_review or escalated is filed in the review
+ * queue by the same script that stores it: four more keys (index,
+ * record, history, turns) after the three, and after the five arguments
+ * the review id, the time, the reopened entry, the turns and the
+ * record's pairs.  Other calls keep the arguments as they are.
+ */
+
+static ngx_int_t
+ngx_http_behave_wh_review_args(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, const behave_callsum_meta_t *m,
+    const char ***argv, size_t **len, int *nkeys, int *argc)
+{
+    u_char                      *p;
+    char                        *log;
+    size_t                       i, n, *l, loglen;
+    int64_t                      now;
+    ngx_str_t                   *keys[4];
+    const char                 **a;
+    behave_review_rec_t         *rec;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    if (!behave_review_wanted(rv->sum.review_status)
+        || rv->call.call_id == NULL || rv->turns == NULL)
+    {
+        return NGX_OK;
+    }
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    rec = ngx_palloc(r->pool, sizeof(behave_review_rec_t));
+    if (rec == NULL) {
+        return NGX_ERROR;
+    }
+
+    now = rv->received_ms;
+
+    if (behave_review_rec_call(rec, &rv->sum, m, rv->call.call_id,
+                               (int) blcf->redact, now)
+        != 0)
+    {
+        /* an id too long for the queue: the call is stored all the same */
+        ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                      "behave: call on endpoint %s not filed for review: "
+                      "its id is too long", rv->endpoint_id);
+        return NGX_OK;
+    }
+
+    if (ngx_http_behave_reviews_keys(r, rv->tenant, rec->id, keys)
+        != NGX_OK)
+    {
+        return NGX_ERROR;
+    }
+
+    log = behave_review_turn_log(rv->turns, rv->call.nturns,
+                                 (int) blcf->redact, (uint64_t) now,
+                                 &loglen);
+    n = 8 + 4 + 4 + rec->n;
+
+    a = ngx_palloc(r->pool, n * sizeof(char *));
+    l = ngx_palloc(r->pool, n * sizeof(size_t));
+    p = ngx_pnalloc(r->pool, NGX_INT64_LEN + loglen);
+
+    if (log == NULL || a == NULL || l == NULL || p == NULL) {
+        free(log);
+        return NGX_ERROR;
+    }
+
+    /* the log lives in the pool, to be sent with the rest */
+    ngx_memcpy(p, log, loglen);
+    free(log);
+
+    for (i = 0; i < 3; i++) {
+        a[i] = (*argv)[i];
+        l[i] = (*len)[i];
+    }
+
+    for (i = 0; i < 4; i++) {
+        a[3 + i] = (char *) keys[i]->data;
+        l[3 + i] = keys[i]->len;
+    }
+
+    for (i = 3; i < 8; i++) {
+        a[4 + i] = (*argv)[i];
+        l[4 + i] = (*len)[i];
+    }
+
+    a[12] = rec->id;
+    l[12] = ngx_strlen(rec->id);
+    a[13] = (char *) p + loglen;
+    l[13] = ngx_sprintf(p + loglen, "%L", now) - (p + loglen);
+    a[14] = rec->reopened;
+    l[14] = ngx_strlen(rec->reopened);
+    a[15] = (char *) p;
+    l[15] = loglen;
+
+    for (i = 0; i < rec->n; i++) {
+        a[16 + i] = rec->argv[i];
+        l[16 + i] = rec->len[i];
+    }
+
+    *argv = a;
+    *len = l;
+    *nkeys = 7;
+    *argc = (int) n;
+
+    return NGX_OK;
 }
 
 

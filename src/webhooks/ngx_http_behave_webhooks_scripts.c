@@ -14,6 +14,8 @@
 
 #include "ngx_http_behave_webhooks.h"
 
+#include "behave_review.h"
+
 
 /*
  * KEYS: slug, record, tenant index.  ARGV: tenant, id, slug, provider,
@@ -112,6 +114,12 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script = {
  * end with '}' and get the segment appended), call TTL, segment TTL,
  * deliveries kept.  Returns { "processed" | "duplicate", summary }.
  *
+ * A call to review comes with four more KEYS (review index, record,
+ * history, turns) and ARGV (review id, time in ms, reopened entry, the
+ * turns), then the record's field/value pairs: a processed call is filed
+ * in the review queue in the same step (BEHAVE_REVIEW_LUA_INDEX), with
+ * the call's TTL.
+ *
  * A call seen before answers its stored summary and counts nothing; a
  * new one takes the next segment of its conversation, and its summary
  * and delivery are written together.  Two deliveries of one call racing
@@ -132,6 +140,14 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_commit_script = {
     "    redis.call('EXPIRE', KEYS[2], ARGV[4])\n"
     "    out = string.sub(ARGV[1], 1, -2) .. ',\"segment\":' .. seg .. '}'\n"
     "    redis.call('SET', KEYS[1], out, 'EX', ARGV[3])\n"
+    "    if #KEYS > 3 then\n"
+    "        local rv_idx, rv_rec, rv_hist = KEYS[4], KEYS[5], KEYS[6]\n"
+    "        local rv_id, rv_now, rv_ttl, rv_reopen = ARGV[6], ARGV[7],\n"
+    "            ARGV[3], ARGV[8]\n"
+    "        local rv_pairs = {unpack(ARGV, 10)}\n"
+    BEHAVE_REVIEW_LUA_INDEX
+    "        redis.call('SET', KEYS[7], ARGV[9], 'EX', ARGV[3])\n"
+    "    end\n"
     "end\n"
     "redis.call('LPUSH', KEYS[3], string.sub(ARGV[2], 1, -2)\n"
     "    .. ',\"outcome\":\"' .. outcome .. '\",\"segment\":' .. seg .. '}')\n"

@@ -205,7 +205,7 @@ test_detail(void)
     ok(behave_review_rec_conv(&rec, &res, "c-1", 3, 0, 5000) == 0,
        "conversation record");
     is_str(rec.id, "conv:c-1", "conversation id");
-    ok(rec.n % 2 == 0 && rec.n >= 24, "pairs: %zu", rec.n);
+    ok(rec.n % 2 == 0 && rec.n >= 22, "pairs: %zu", rec.n);
 
     memset(&f, 0, sizeof(f));
 

@@ -95,7 +95,7 @@ typedef struct {
 /* a record to write: field/value pairs for HSET (values point inside) */
 #define BEHAVE_REVIEW_PAIRS_MAX    (2 * BEHAVE_RF_LAST)
 
-typedef struct {
+typedef struct behave_review_rec_s {
     size_t                 n;
     const char            *argv[BEHAVE_REVIEW_PAIRS_MAX];
     size_t                 len[BEHAVE_REVIEW_PAIRS_MAX];
@@ -118,6 +118,38 @@ int behave_review_rec_call(behave_review_rec_t *rec,
 int behave_review_rec_conv(behave_review_rec_t *rec,
     const behave_conv_result_t *res, const char *conversation_id,
     size_t turns, int redacted, int64_t now_ms);
+
+/*
+ * The Lua that files a record in the queue, for a script that has set
+ * the locals rv_idx, rv_rec, rv_hist (keys), rv_id, rv_now (ms), rv_ttl
+ * (seconds), rv_reopen (the history entry) and rv_pairs (the record's
+ * field/value pairs).  A status once escalated stays so; a review marked
+ * reviewed that is flagged again is reopened, with a history entry; the
+ * record and its history get the TTL of the data they point to, and the
+ * index lives as long as its longest-lived record (entries whose record
+ * expired are dropped when a list meets them).
+ */
+#define BEHAVE_REVIEW_LUA_INDEX                                             \
+    "local rv_prev = redis.call('HMGET', rv_rec, 'status', 'reviewed')\n"  \
+    "redis.call('HSET', rv_rec, unpack(rv_pairs))\n"                       \
+    "if rv_prev[1] == 'escalated' then\n"                                  \
+    "    redis.call('HSET', rv_rec, 'status', 'escalated')\n"              \
+    "end\n"                                                                \
+    "redis.call('HSETNX', rv_rec, 'created_at', rv_now)\n"                 \
+    "if rv_prev[2] == '1' then\n"                                          \
+    "    redis.call('HSET', rv_rec, 'reviewed', '0')\n"                    \
+    "    redis.call('RPUSH', rv_hist, rv_reopen)\n"                        \
+    "    redis.call('LTRIM', rv_hist, -100, -1)\n"                         \
+    "end\n"                                                                \
+    "redis.call('EXPIRE', rv_rec, rv_ttl)\n"                               \
+    "if redis.call('EXISTS', rv_hist) == 1 then\n"                         \
+    "    redis.call('EXPIRE', rv_hist, rv_ttl)\n"                          \
+    "end\n"                                                                \
+    "redis.call('ZADD', rv_idx, rv_now, rv_id)\n"                          \
+    "if redis.call('TTL', rv_idx) < tonumber(rv_ttl) then\n"               \
+    "    redis.call('EXPIRE', rv_idx, rv_ttl)\n"                           \
+    "end\n"
+
 
 /* the statuses that put a call or a conversation in the queue */
 int behave_review_wanted(behave_review_e status);

@@ -188,17 +188,23 @@ behave_review_rec_conv(behave_review_rec_t *rec,
                        behave_review_num(rec, 2, (long long) now_ms));
     behave_review_pair(rec, "storage_mode", redacted ? "redacted" : "full");
     behave_review_pair(rec, "service_verdict", "failure");
-    behave_review_pair(rec, "false_resolution",
-                       res->false_resolution ? "1" : "0");
 
-    /* a false resolution stays named once a later turn is flagged too */
+    /*
+     * The findings stick: written only when true, so a later flagged turn
+     * without them does not clear what an earlier one found.
+     */
     if (res->false_resolution) {
+        behave_review_pair(rec, "false_resolution", "1");
         behave_review_pair(rec, "false_resolution_reason", rec->reason);
     }
 
-    behave_review_pair(rec, "escalating", res->escalating ? "1" : "0");
-    behave_review_pair(rec, "repeat_contact_risk",
-                       res->repeat_contact_risk ? "1" : "0");
+    if (res->escalating) {
+        behave_review_pair(rec, "escalating", "1");
+    }
+
+    if (res->repeat_contact_risk) {
+        behave_review_pair(rec, "repeat_contact_risk", "1");
+    }
 
     return 0;
 }

@@ -1,0 +1,251 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * PATCH /v1/reviews/<id>: mark one review reviewed (or not), by whom,
+ * with a note.  One script changes the record and appends the history
+ * entry, so the history never misses a change that was made.
+ */
+
+
+#include "ngx_http_behave_reviews.h"
+
+#include "behave_utf8.h"
+
+
+typedef struct {
+    ngx_str_t                   id;
+    cJSON                      *root;
+} ngx_http_behave_rv_patch_t;
+
+
+static void ngx_http_behave_reviews_patch_body(ngx_http_request_t *r);
+static ngx_int_t ngx_http_behave_reviews_patch_send(ngx_http_request_t *r,
+    ngx_http_behave_rv_patch_t *pt);
+static void ngx_http_behave_reviews_patch_reply(ngx_http_request_t *r,
+    void *data, redisReply *reply, const char *reason);
+static void ngx_http_behave_reviews_patch_cleanup(void *data);
+
+
+ngx_int_t
+ngx_http_behave_reviews_patch(ngx_http_request_t *r, ngx_str_t *id)
+{
+    ngx_int_t                    rc;
+    ngx_pool_cleanup_t          *cln;
+    ngx_http_behave_ctx_t       *ctx;
+    ngx_http_behave_rv_patch_t  *pt;
+
+    pt = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_rv_patch_t));
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+
+    if (pt == NULL || cln == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    cln->handler = ngx_http_behave_reviews_patch_cleanup;
+    cln->data = pt;
+
+    pt->id = *id;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    ctx->surface = pt;
+
+    rc = ngx_http_read_client_request_body(r,
+                                        ngx_http_behave_reviews_patch_body);
+
+    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
+        return rc;
+    }
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_reviews_patch_cleanup(void *data)
+{
+    ngx_http_behave_rv_patch_t  *pt = data;
+
+    cJSON_Delete(pt->root);
+    pt->root = NULL;
+}
+
+
+static void
+ngx_http_behave_reviews_patch_body(ngx_http_request_t *r)
+{
+    ngx_int_t                    rc;
+    ngx_str_t                    body;
+    ngx_http_behave_ctx_t       *ctx;
+    ngx_http_behave_rv_patch_t  *pt;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    pt = ctx->surface;
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    rc = ngx_http_behave_body_string(r, blcf->max_body_size, &body);
+
+    if (rc == NGX_DECLINED) {
+        rc = ngx_http_behave_fail(r, BEHAVE_ERR_TOO_LARGE,
+                 "the request body is larger than behave_max_body_size");
+
+    } else if (rc != NGX_OK) {
+        rc = NGX_HTTP_INTERNAL_SERVER_ERROR;
+
+    } else if (!behave_utf8_valid(body.data, body.len)) {
+        rc = ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_UTF8,
+                                  "the body is not valid UTF-8");
+
+    } else {
+        pt->root = cJSON_ParseWithLength((char *) body.data, body.len);
+
+        rc = cJSON_IsObject(pt->root)
+             ? ngx_http_behave_reviews_patch_send(r, pt)
+             : ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_JSON,
+                                    "the body must be a JSON object");
+    }
+
+    if (rc == NGX_DONE) {
+        /* the Redis step answers later: keep the request */
+        r->main->count++;
+    }
+
+    ngx_http_finalize_request(r, rc);
+}
+
+
+static ngx_int_t
+ngx_http_behave_reviews_patch_send(ngx_http_request_t *r,
+    ngx_http_behave_rv_patch_t *pt)
+{
+    u_char                 *p;
+    char                   *entry;
+    size_t                  len[7], elen;
+    int64_t                 now;
+    ngx_str_t              *rec, *hist;
+    ngx_time_t             *tp;
+    const char             *argv[7], *reason;
+    behave_error_t          err;
+    behave_review_patch_t   patch;
+    ngx_http_behave_ctx_t  *ctx;
+
+    if (behave_review_patch_parse(pt->root, &patch, &err) != BEHAVE_OK) {
+        return ngx_http_behave_send_error(r, &err);
+    }
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    rec = ngx_http_behave_reviews_key(r, ctx->key->tenant, "r:",
+                                      (char *) pt->id.data, pt->id.len);
+    hist = ngx_http_behave_reviews_key(r, ctx->key->tenant, "h:",
+                                       (char *) pt->id.data, pt->id.len);
+    p = ngx_pnalloc(r->pool, NGX_INT64_LEN);
+
+    if (rec == NULL || hist == NULL || p == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    tp = ngx_timeofday();
+    now = (int64_t) tp->sec * 1000 + tp->msec;
+
+    entry = behave_review_patch_entry(&patch, now, &elen);
+    if (entry == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    argv[0] = (char *) rec->data;
+    len[0] = rec->len;
+    argv[1] = (char *) hist->data;
+    len[1] = hist->len;
+    argv[2] = patch.reviewed ? "1" : "0";
+    len[2] = 1;
+    argv[3] = patch.by;
+    len[3] = ngx_strlen(patch.by);
+    argv[4] = patch.note;
+    len[4] = ngx_strlen(patch.note);
+    argv[5] = (char *) p;
+    len[5] = ngx_sprintf(p, "%L", now) - p;
+    argv[6] = entry;
+    len[6] = elen;
+
+    /* the arguments are copied: the entry can go at once */
+    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_rv_patch_script, 2, 7,
+                                   argv, len,
+                                   ngx_http_behave_reviews_patch_reply, pt,
+                                   &reason)
+        != NGX_OK)
+    {
+        free(entry);
+        return ngx_http_behave_reviews_unavailable(r, reason);
+    }
+
+    free(entry);
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_reviews_patch_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason)
+{
+    size_t                       i, n;
+    cJSON                       *o;
+    const char                 **hist;
+    size_t                      *hlen;
+    redisReply                  *h;
+    behave_review_fields_t       f;
+    ngx_http_behave_rv_patch_t  *pt = data;
+
+    if (reply == NULL || reply->type == REDIS_REPLY_ERROR) {
+        if (reply != NULL) {
+            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                          "behave: reviews patch script: %s", reply->str);
+        }
+
+        ngx_http_finalize_request(r,
+            ngx_http_behave_reviews_unavailable(r, reason));
+        return;
+    }
+
+    if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2
+        || reply->element[0]->type != REDIS_REPLY_ARRAY
+        || reply->element[1]->type != REDIS_REPLY_ARRAY)
+    {
+        ngx_http_finalize_request(r,
+            ngx_http_behave_fail(r, BEHAVE_ERR_NOT_FOUND, "no such review"));
+        return;
+    }
+
+    ngx_http_behave_reviews_fields(reply->element[0], &f);
+
+    h = reply->element[1];
+    hist = ngx_palloc(r->pool, (h->elements + 1) * sizeof(char *));
+    hlen = ngx_palloc(r->pool, (h->elements + 1) * sizeof(size_t));
+
+    if (hist == NULL || hlen == NULL) {
+        ngx_http_finalize_request(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        return;
+    }
+
+    n = 0;
+
+    for (i = 0; i < h->elements; i++) {
+        if (h->element[i]->type == REDIS_REPLY_STRING) {
+            hist[n] = h->element[i]->str;
+            hlen[n++] = h->element[i]->len;
+        }
+    }
+
+    /* the review without its transcript: the state that changed */
+    o = behave_review_detail_json((char *) pt->id.data, pt->id.len, &f,
+                                  hist, hlen, n, NULL, 0, 0, 0);
+
+    if (o != NULL) {
+        cJSON_DeleteItemFromObjectCaseSensitive(o, "transcript");
+        cJSON_DeleteItemFromObjectCaseSensitive(o, "findings");
+        cJSON_DeleteItemFromObjectCaseSensitive(o, "turns_trimmed");
+    }
+
+    ngx_http_finalize_request(r, ngx_http_behave_reviews_send(r, o));
+}
