@@ -70,6 +70,10 @@ sub reviews_start {
         location /v1/reviews { behave_reviews; }
         location /console/ {
             alias %%TOP%%/html/console/;
+            types { text/html html; text/css css;
+                    application/javascript js; }
+            charset utf-8;
+            charset_types text/css application/javascript;
             add_header Content-Security-Policy "default-src 'self'" always;
             add_header X-Content-Type-Options nosniff always;
             add_header Referrer-Policy no-referrer always;
