@@ -14,6 +14,17 @@ use MIME::Base64 qw(encode_base64url);
 use Test::More;
 use Time::HiRes qw(sleep time);
 
+# behave_reviews needs Redis: nginx -t says so
+my ($good, $out) = start_nginx(test_only => 1, http => <<'E');
+    server {
+        listen 127.0.0.1:%%PORT%%;
+        behave_keys %%KEYS%%;
+        location /v1/reviews { behave_reviews; }
+    }
+E
+ok(!$good, 'behave_reviews without behave_redis: nginx -t fails');
+like($out, qr/"behave_reviews" needs "behave_redis"/, 'and says why');
+
 reviews_start();
 
 my $acme = endpoint(KEY_PORTAL);
