@@ -266,9 +266,10 @@
         var s = $("trajectory"), W = 800, H = 240, L = 40, R = 16, T = 16,
             B = 28, n = turns.length, pts = [];
 
+        var step = Math.max(1, Math.ceil(n / 25));  /* turn labels shown */
+
         s.textContent = "";
         s.setAttribute("viewBox", "0 0 " + W + " " + H);
-        s.setAttribute("preserveAspectRatio", "none");
 
         function x(i) { return L + (n < 2 ? (W - L - R) / 2
                                           : i * (W - L - R) / (n - 1)); }
@@ -319,9 +320,11 @@
                                   "mark denial"));
             }
 
-            var lab = svg("text", { x: cx - 3, y: H - 8 }, "label");
-            lab.textContent = String(t.turn);
-            s.appendChild(lab);
+            if (i % step === 0) {
+                var lab = svg("text", { x: cx - 3, y: H - 8 }, "label");
+                lab.textContent = String(t.turn);
+                s.appendChild(lab);
+            }
         });
     }
 
