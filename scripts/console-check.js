@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Loads the review console in headless Chromium, as a person would: opens
 // the page, pastes the portal token into its form, reads the queue, opens
-// one review and reads its trajectory, and saves a screenshot.  Talks to
+// one review and reads its trajectory, and saves screenshots of both.  Talks to
 // Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe):
 // no WebSocket, no npm package.  Prints one JSON object of what it saw.
 //
@@ -146,6 +146,12 @@ async function main() {
     out.token_kept = await evaluate(
         `sessionStorage.getItem('behave.portal_token') === `
         + JSON.stringify(token));
+
+    const queueShot = shot.replace(/(\.png)?$/, "-queue.png");
+    const q = await send("Page.captureScreenshot", { format: "png" },
+                         session);
+    fs.writeFileSync(queueShot, Buffer.from(q.data, "base64"));
+    out.queue_screenshot = queueShot;
 
     // open the review by clicking its row
     await evaluate(`document.querySelector(

@@ -276,6 +276,23 @@ for my $bad ('garbage!', 'abc', encode_base64url('hello'),
     like($r->{json}{error}{message}, qr/cursor/, 'the message names the cursor');
 }
 
+# equal times: the id orders them, and a cursor in the middle of a tie
+# neither repeats nor skips one
+redis_cli('ZADD', 'behave:rv:{acme}:index', 'XX', '1795428000000', $_)
+    for @all;
+my @tied = ids('limit=100');
+is_deeply(\@tied, [ sort { $b cmp $a } @all ], 'ties: greater id first');
+@paged = ();
+$cursor = undef;
+$pages = 0;
+do {
+    $r = req_json(GET => '/v1/reviews?limit=3'
+                  . ($cursor ? "&cursor=$cursor" : ''), key => KEY_PORTAL);
+    push @paged, map { $_->{id} } @{ $r->{json}{reviews} };
+    $cursor = $r->{json}{next_cursor};
+} while ($cursor && ++$pages < 10);
+is_deeply(\@paged, \@tied, 'ties: paged once each, in order');
+
 # an expired record drops out of the index
 redis_cli('DEL', "behave:rv:{acme}:r:$all[-1]");
 is(scalar(() = ids('limit=100')), 7, 'expired record: not listed');

@@ -101,7 +101,8 @@ ok(-s $shot, 'screenshot written');
 open my $png, '<:raw', $shot;
 read $png, my $magic, 8;
 is($magic, "\x89PNG\r\n\x1a\n", 'screenshot is a PNG');
-diag("console screenshot: $shot");
+ok(-s $seen->{queue_screenshot}, 'queue screenshot written');
+diag("console screenshots: $shot $seen->{queue_screenshot}");
 
 check_error_log();
 done_testing();
