@@ -223,9 +223,11 @@
         transcript(r.transcript, marks);
         history(r);
 
-        $("storage-mode").textContent = r.storage_mode === "redacted"
+        $("storage-mode").textContent = (r.storage_mode === "redacted"
             ? "(stored redacted: personal data was removed before storage)"
-            : "(stored in full)";
+            : "(stored in full)")
+            + (r.turns_trimmed ? "; the first " + r.turns_trimmed
+               + " turns are no longer stored" : "");
     }
 
     /* the turns of the false-resolution claims and denials */

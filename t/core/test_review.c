@@ -268,6 +268,67 @@ test_detail(void)
 }
 
 
+static void
+test_rec_call(void)
+{
+    size_t                  i;
+    const char             *v;
+    behave_callsum_t        s;
+    behave_review_rec_t     rec;
+    behave_callsum_meta_t   m;
+    char                    longid[300];
+
+    memset(&s, 0, sizeof(s));
+    s.turns = 4;
+    s.peak_severity = 4;
+    s.review_status = BEHAVE_REVIEW_ESCALATED;
+    s.action = BEHAVE_ACTION_HANDOFF;
+    s.provider_verdict = BEHAVE_VERDICT_FAILURE;
+    s.service_verdict = BEHAVE_VERDICT_FAILURE;
+
+    memset(&m, 0, sizeof(m));
+    m.provider = "retell";
+    m.conversation_id = "c9";
+
+    ok(behave_review_wanted(BEHAVE_REVIEW_ESCALATED)
+       && behave_review_wanted(BEHAVE_REVIEW_NEEDS_REVIEW)
+       && !behave_review_wanted(BEHAVE_REVIEW_MONITOR)
+       && !behave_review_wanted(BEHAVE_REVIEW_OK), "what is filed");
+
+    ok(behave_review_rec_call(&rec, &s, &m, "r-1", 1, 86400000) == 0,
+       "call record");
+    is_str(rec.id, "call:retell:r-1", "call id");
+    ok(strstr(rec.reopened, "\"event\":\"reopened\"") != NULL
+       && strstr(rec.reopened, "1970-01-02T00:00:00.000Z") != NULL,
+       "reopened entry: %s", rec.reopened);
+
+    v = NULL;
+
+    for (i = 0; i < rec.n; i += 2) {
+        ok(rec.len[i] == strlen(rec.argv[i])
+           && rec.len[i + 1] == strlen(rec.argv[i + 1]),
+           "pair %zu lengths", i / 2);
+
+        if (strcmp(rec.argv[i], "storage_mode") == 0) {
+            v = rec.argv[i + 1];
+        }
+    }
+
+    is_str(v, "redacted", "storage_mode redacted");
+
+    memset(longid, 'x', sizeof(longid) - 1);
+    longid[sizeof(longid) - 1] = '\0';
+    ok(behave_review_rec_call(&rec, &s, &m, longid, 0, 1) != 0,
+       "an id too long is refused");
+    ok(behave_review_rec_call(&rec, &s, &m, "a/b", 0, 1) != 0,
+       "an id with a slash is refused");
+
+    ok(behave_review_id_valid("conv:a", 6) && !behave_review_id_valid("x:a", 3)
+       && !behave_review_id_valid("conv:", 5)
+       && !behave_review_id_valid("conv:a b", 8), "id rules");
+}
+
+
 int
 main(void)
 {
@@ -276,6 +337,7 @@ main(void)
     test_query();
     test_patch();
     test_detail();
+    test_rec_call();
 
     return tap_done();
 }
