@@ -108,6 +108,18 @@ for my $op (sort keys %GW) {
     });
 }
 
+# the GET operations' query arguments: no %00, UTF-8 only
+for my $arg ('trace_id=abc%00x', 'service_filter=%ff', 'filter=a%00') {
+    my $r = req_json(GET => "/api/v1/observability/traces?$arg",
+                     key => KEY_GATEWAY);
+    err_is($r, 400, 'invalid_field', "gateway GET: $arg");
+}
+{
+    my $r = req_json(GET => '/api/v1/observability/traces?trace_id=abc',
+                     key => KEY_GATEWAY);
+    is($r->{status}, 200, 'gateway GET: a plain argument is fine');
+}
+
 # --- webhook management: the body carries the secret
 my $wh_body = '{"provider":"elevenlabs","secret":"el_secret_strict_0123456789"}';
 refuses_all('webhooks management', $wh_body, sub {
