@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "behave_json.h"
 #include "behave_json_parse.h"
 #include "behave_request.h"
 #include "tap.h"
@@ -76,6 +77,108 @@ analyze_refuses(const char *body, behave_err_e want, const char *what)
     is_int(behave_analyze_req_parse(body, strlen(body), 32768, &req, &err),
            want, "analyze refuses %s", what);
     is_int(err.err, want, "with code %d (%s)", want, err.message);
+}
+
+
+/*
+ * Random edits of good bodies: whatever the check passes, cJSON parses
+ * (behave_json_parse_strict() counts on it), and the tree printed back
+ * passes the check and prints the same again.  A fixed seed: the same
+ * cases every run.
+ */
+static int
+round_trip(const cJSON *j)
+{
+    int          same;
+    char        *a, *b;
+    cJSON       *again;
+    size_t       alen, blen, at;
+    const char  *why;
+
+    a = behave_json_print(j, &alen);
+    if (a == NULL || !behave_json_check(a, alen, &at, &why)) {
+        free(a);
+        return 0;
+    }
+
+    again = cJSON_ParseWithLength(a, alen);
+    b = again ? behave_json_print(again, &blen) : NULL;
+    same = b != NULL && blen == alen && memcmp(a, b, alen) == 0;
+
+    free(a);
+    free(b);
+    cJSON_Delete(again);
+
+    return same;
+}
+
+
+static void
+mutations(void)
+{
+    int           k, passed, parsed, clean;
+    char          buf[256];
+    size_t        i, n, at, pos;
+    cJSON        *j;
+    unsigned      seed;
+    const char   *why;
+
+    static const char  *const seeds[] = {
+        "{\"message\":\"h\\u00e9 \\\"q\\\" \\ud83d\\ude00\","
+        "\"n\":[1.5e3,-0,true,null,{\"x\":false}]}",
+        "[{\"type\":\"click\",\"t\":12,\"target\":\"a\\/b\"},[],{}]",
+        "{\"a\":{\"b\":[\"\\n\\t\\u0041\",0.25,1E-2]}}"
+    };
+    static const char  alphabet[] = "{}[]\",:\\u0aG-+.eE \t\n\x01\x7f\xc3\xa9";
+
+    seed = 12345;
+    passed = parsed = clean = 0;
+
+    for (k = 0; k < 30000; k++) {
+        const char  *src = seeds[k % 3];
+
+        n = strlen(src);
+        memcpy(buf, src, n);
+
+        for (i = 0; i < 1 + (size_t) (k % 3); i++) {
+            seed = seed * 1103515245 + 12345;
+            pos = (seed >> 8) % n;
+            seed = seed * 1103515245 + 12345;
+
+            switch ((seed >> 8) % 3) {
+            case 0:                                  /* replace */
+                buf[pos] = alphabet[(seed >> 12) % (sizeof(alphabet) - 1)];
+                break;
+            case 1:                                  /* delete */
+                memmove(buf + pos, buf + pos + 1, n - pos - 1);
+                n--;
+                break;
+            default:                                 /* insert */
+                if (n + 1 < sizeof(buf)) {
+                    memmove(buf + pos + 1, buf + pos, n - pos);
+                    buf[pos] = alphabet[(seed >> 12)
+                                        % (sizeof(alphabet) - 1)];
+                    n++;
+                }
+            }
+        }
+
+        if (!behave_json_check(buf, n, &at, &why)) {
+            continue;
+        }
+
+        passed++;
+        j = cJSON_ParseWithLength(buf, n);
+        parsed += j != NULL;
+        clean += j != NULL && round_trip(j);
+        cJSON_Delete(j);
+    }
+
+    ok(passed > 1000, "%d of 30000 random edits still pass the check",
+       passed);
+    is_int(parsed, passed, "cJSON parses every one the check passes");
+    is_int(clean, passed, "and each prints back to text that passes and "
+           "prints the same");
 }
 
 
@@ -210,6 +313,8 @@ main(void)
 
         is_int(i, sizeof(body) - 1, "no proper prefix passes");
     }
+
+    mutations();
 
     return tap_done();
 }
