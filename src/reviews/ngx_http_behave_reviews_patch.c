@@ -9,7 +9,7 @@
 
 #include "ngx_http_behave_reviews.h"
 
-#include "behave_utf8.h"
+#include "behave_json_parse.h"
 
 
 typedef struct {
@@ -75,6 +75,7 @@ ngx_http_behave_reviews_patch_body(ngx_http_request_t *r)
 {
     ngx_int_t                    rc;
     ngx_str_t                    body;
+    behave_error_t               err;
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_rv_patch_t  *pt;
     ngx_http_behave_loc_conf_t  *blcf;
@@ -92,17 +93,13 @@ ngx_http_behave_reviews_patch_body(ngx_http_request_t *r)
     } else if (rc != NGX_OK) {
         rc = NGX_HTTP_INTERNAL_SERVER_ERROR;
 
-    } else if (!behave_utf8_valid(body.data, body.len)) {
-        rc = ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_UTF8,
-                                  "the body is not valid UTF-8");
-
     } else {
-        pt->root = cJSON_ParseWithLength((char *) body.data, body.len);
+        /* UTF-8, strict JSON, an object: as every surface's body */
+        pt->root = behave_json_parse_object((char *) body.data, body.len,
+                                            &err);
 
-        rc = cJSON_IsObject(pt->root)
-             ? ngx_http_behave_reviews_patch_send(r, pt)
-             : ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_JSON,
-                                    "the body must be a JSON object");
+        rc = (pt->root != NULL) ? ngx_http_behave_reviews_patch_send(r, pt)
+                                : ngx_http_behave_send_error(r, &err);
     }
 
     if (rc == NGX_DONE) {

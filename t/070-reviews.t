@@ -185,6 +185,15 @@ is($r->{json}{error}{code}, 'invalid_field', 'reviewed not a boolean');
 $r = req_json(PATCH => "/v1/reviews/$id", key => KEY_PORTAL, body => '{nope');
 is($r->{json}{error}{code}, 'invalid_json', 'bad JSON: invalid_json');
 $r = req_json(PATCH => "/v1/reviews/$id", key => KEY_PORTAL,
+              body => '{"reviewed_by":"x"} {"reviewed_by":"y"}');
+is($r->{json}{error}{code}, 'invalid_json', 'two documents: invalid_json');
+$r = req_json(PATCH => "/v1/reviews/$id", key => KEY_PORTAL,
+              body => '{"reviewed_by":"x\\u0000y"}');
+is($r->{json}{error}{code}, 'invalid_json', '\\u0000: invalid_json');
+$r = req_json(PATCH => "/v1/reviews/$id", key => KEY_PORTAL,
+              body => "{\"reviewed_by\":\"\xff\"}");
+is($r->{json}{error}{code}, 'invalid_utf8', 'not UTF-8: invalid_utf8');
+$r = req_json(PATCH => "/v1/reviews/$id", key => KEY_PORTAL,
               body => '{"reviewed_by":"x"}',
               headers => { 'Content-Type' => 'text/plain' });
 is($r->{status}, 415, 'PATCH not JSON: 415');
