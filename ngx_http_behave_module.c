@@ -13,10 +13,20 @@
 #include <ngx_http.h>
 
 #include "ngx_http_behave_common.h"
-#include "ngx_http_behave_analyze.h"
+#include "ngx_http_behave_auth.h"
+#include "ngx_http_behave_filter.h"
+#include "ngx_http_behave_util.h"
+#include "ngx_http_behave_meter.h"
+#include "ngx_http_behave_metrics.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_trace.h"
+#include "ngx_http_behave_analyze.h"
+#include "ngx_http_behave_agents.h"
 #include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_gw_behavior.h"
+#include "ngx_http_behave_limits.h"
+#include "ngx_http_behave_traces.h"
 #include "ngx_http_behave_webhooks.h"
 
 #include "behave_gateway.h"
@@ -277,7 +287,8 @@ static ngx_int_t
 ngx_http_behave_postconfiguration(ngx_conf_t *cf)
 {
     if (ngx_http_behave_filter_init(cf) != NGX_OK
-        || ngx_http_behave_stats_init(cf) != NGX_OK)
+        || ngx_http_behave_stats_init(cf) != NGX_OK
+        || ngx_http_behave_trace_init(cf) != NGX_OK)
     {
         return NGX_ERROR;
     }
@@ -581,7 +592,7 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
     ngx_http_behave_limits_init();
     ngx_http_behave_behavior_init();
     ngx_http_behave_agents_init();
-    ngx_http_behave_trace_init();
+    ngx_http_behave_traces_init();
     ngx_http_behave_webhooks_init();
 
     return NGX_OK;

@@ -1,11 +1,11 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * Sending JSON answers and JSON errors.
+ * Sending JSON answers and JSON errors, and the end of a request.
  */
 
 
-#include "ngx_http_behave_common.h"
+#include "ngx_http_behave_reply.h"
 
 #include "behave_json.h"
 
@@ -117,9 +117,24 @@ ngx_http_behave_add_header(ngx_http_request_t *r, const char *name,
 
 
 ngx_int_t
+ngx_http_behave_refuse(ngx_http_request_t *r, behave_error_t *err)
+{
+    if (ngx_http_discard_request_body(r) != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    return ngx_http_behave_send_error(r, err);
+}
+
+
+ngx_int_t
 ngx_http_behave_method_not_allowed(ngx_http_request_t *r, const char *allow)
 {
     behave_error_t  err;
+
+    if (ngx_http_discard_request_body(r) != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
 
     if (ngx_http_behave_add_header(r, "Allow", allow) != NGX_OK) {
         return NGX_ERROR;
@@ -159,4 +174,26 @@ ngx_http_behave_send_cjson(ngx_http_request_t *r, ngx_uint_t status,
     free(json);
 
     return rc;
+}
+
+
+void
+ngx_http_behave_finish(ngx_http_request_t *r, ngx_int_t rc)
+{
+    if (rc == NGX_DONE) {
+        /* a Redis step answers later: keep the request until it does */
+        r->main->count++;
+    }
+
+    ngx_http_finalize_request(r, rc);
+}
+
+
+ngx_int_t
+ngx_http_behave_wait(ngx_http_request_t *r)
+{
+    /* the content phase's NGX_DONE releases what this takes */
+    r->main->count++;
+
+    return NGX_DONE;
 }

@@ -5,7 +5,7 @@
 
 #include <openssl/rand.h>
 
-#include "ngx_http_behave_common.h"
+#include "ngx_http_behave_util.h"
 
 
 /* a monotonic clock with microsecond resolution, for reported latencies */
@@ -227,4 +227,27 @@ done:
 
     ngx_close_file(fd);
     return rv;
+}
+
+
+/* a span of the request's trace, noted in its context */
+
+void
+ngx_http_behave_span(ngx_http_request_t *r, const char *name,
+    double start_ms, const char *error)
+{
+    ngx_http_behave_ctx_t   *ctx;
+    ngx_http_behave_span_t  *s;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    if (ctx == NULL || ctx->nspans == NGX_HTTP_BEHAVE_SPANS) {
+        return;
+    }
+
+    s = &ctx->spans[ctx->nspans++];
+    s->name = name;
+    s->start_ms = start_ms - ctx->started_ms;
+    s->dur_ms = ngx_http_behave_now_ms() - start_ms;
+    s->error = error;
 }

@@ -9,7 +9,9 @@
  */
 
 
-#include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_agents.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_stats.h"
 
@@ -246,7 +248,7 @@ ngx_http_behave_fleet_reply(ngx_http_request_t *r, void *data,
         reply = NULL;
     }
 
-    ngx_http_behave_gateway_finish(r,
+    ngx_http_behave_finish(r,
                                    ngx_http_behave_fleet_respond(r, gw, reply));
 }
 
@@ -316,7 +318,7 @@ ngx_http_behave_fleet_respond(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
 
     cJSON_AddNumberToObject(resp, "timestamp", (double) now_ms);
 
-    return ngx_http_behave_gateway_respond(r, gw, NGX_HTTP_OK, resp);
+    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, resp);
 }
 
 

@@ -13,7 +13,9 @@
  */
 
 
-#include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_gw_behavior.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
 
 #include "behave_json.h"
@@ -145,7 +147,7 @@ ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
         ngx_http_behave_redis_log_degraded(r, "analyze-behavior",
                                            reason ? reason : "bad reply");
-        ngx_http_behave_gateway_finish(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_beh_compute(r, gw, NULL, "request_only"));
         return;
     }
@@ -164,7 +166,7 @@ ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
         }
     }
 
-    ngx_http_behave_gateway_finish(r,
+    ngx_http_behave_finish(r,
         ngx_http_behave_beh_compute(r, gw, prior, "session"));
 
     cJSON_Delete(prior);
@@ -189,5 +191,5 @@ ngx_http_behave_beh_compute(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
 
     cJSON_AddStringToObject(resp, "history", history);
 
-    return ngx_http_behave_gateway_respond(r, gw, NGX_HTTP_OK, resp);
+    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, resp);
 }

@@ -11,7 +11,10 @@
  */
 
 
-#include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_limits.h"
+#include "ngx_http_behave_meter.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
 
 

@@ -18,9 +18,11 @@
  */
 
 
-#include "ngx_http_behave_common.h"
+#include "ngx_http_behave_meter.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_util.h"
 
 
 #define NGX_HTTP_BEHAVE_METER_SLOTS_MAX  4096

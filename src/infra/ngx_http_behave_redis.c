@@ -29,6 +29,7 @@
 
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_util.h"
 
 
 #define NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN   100

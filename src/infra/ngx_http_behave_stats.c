@@ -8,6 +8,7 @@
 
 
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_util.h"
 
 
 static ngx_int_t ngx_http_behave_stats_log_handler(ngx_http_request_t *r);
@@ -144,14 +145,6 @@ ngx_http_behave_stats_enter(ngx_http_request_t *r,
                                         1);
         }
     }
-
-    /*
-     * The pre-filter's answer is the upstream's: it is not marked, and its
-     * trace begins only when it has a tenant to be kept for.
-     */
-    if (surface != NGX_HTTP_BEHAVE_STAT_PREFILTER) {
-        ngx_http_behave_trace_begin(r, ctx, 1);
-    }
 }
 
 
@@ -203,8 +196,6 @@ ngx_http_behave_stats_log_handler(ngx_http_request_t *r)
     }
 
     ngx_http_behave_stats_tick(st);
-
-    ngx_http_behave_trace_record(r, ctx, ngx_http_behave_stat_names[s], ms);
 
     return NGX_OK;
 }

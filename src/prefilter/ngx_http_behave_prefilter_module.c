@@ -27,7 +27,10 @@
 
 
 #include "ngx_http_behave_prefilter.h"
+#include "ngx_http_behave_body.h"
+#include "ngx_http_behave_meter.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_trace.h"
 
 #include "behave_extract.h"
 #include "behave_utf8.h"

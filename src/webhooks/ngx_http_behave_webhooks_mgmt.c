@@ -11,7 +11,15 @@
  */
 
 
-#include "ngx_http_behave_webhooks.h"
+#include "ngx_http_behave_webhooks_mgmt.h"
+#include "ngx_http_behave_auth.h"
+#include "ngx_http_behave_body.h"
+#include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_keys.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
+#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_webhooks_util.h"
 
 #include "behave_callsum.h"
 #include "behave_secretbox.h"
@@ -27,13 +35,12 @@ typedef struct {
     const char                 *auth;
     const char                 *description;
     time_t                      created_at;
-    unsigned                    parsed:1;
 } ngx_http_behave_wh_mgmt_t;
 
 
 static void ngx_http_behave_wh_mgmt_body(ngx_http_request_t *r);
-static ngx_int_t ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
-    ngx_http_behave_wh_mgmt_t *m);
+static ngx_http_behave_step_t ngx_http_behave_wh_mgmt_parse(
+    ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m);
 static void ngx_http_behave_wh_mgmt_cleanup(void *data);
 
 static ngx_int_t ngx_http_behave_wh_create(ngx_http_request_t *r,
@@ -60,16 +67,11 @@ static ngx_int_t ngx_http_behave_wh_id_valid(ngx_str_t *id);
 ngx_int_t
 ngx_http_behave_webhooks_mgmt(ngx_http_request_t *r)
 {
-    ngx_int_t                    rc;
     behave_error_t               err;
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_loc_conf_t  *blcf;
 
     if (!(r->method & (NGX_HTTP_GET|NGX_HTTP_POST|NGX_HTTP_PATCH))) {
-        if (ngx_http_discard_request_body(r) != NGX_OK) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
         return ngx_http_behave_method_not_allowed(r, "GET, POST, PATCH");
     }
 
@@ -83,11 +85,7 @@ ngx_http_behave_webhooks_mgmt(ngx_http_request_t *r)
             && ngx_http_behave_check_body(r, blcf->max_body_size, &err)
                != NGX_OK))
     {
-        if (ngx_http_discard_request_body(r) != NGX_OK) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
-        return ngx_http_behave_send_error(r, &err);
+        return ngx_http_behave_refuse(r, &err);
     }
 
     if (r->method == NGX_HTTP_GET) {
@@ -98,77 +96,61 @@ ngx_http_behave_webhooks_mgmt(ngx_http_request_t *r)
         return ngx_http_behave_wh_list(r);
     }
 
-    rc = ngx_http_read_client_request_body(r, ngx_http_behave_wh_mgmt_body);
-
-    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
-        return rc;
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_read_body(r, ngx_http_behave_wh_mgmt_body);
 }
 
 
 static void
 ngx_http_behave_wh_mgmt_body(ngx_http_request_t *r)
 {
-    ngx_int_t                   rc;
+    ngx_http_behave_step_t      step;
     ngx_http_behave_wh_mgmt_t  *m;
 
     m = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_wh_mgmt_t));
     if (m == NULL) {
-        ngx_http_finalize_request(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        ngx_http_behave_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
         return;
     }
 
-    rc = ngx_http_behave_wh_mgmt_parse(r, m);
+    step = ngx_http_behave_wh_mgmt_parse(r, m);
 
-    /* rc is also what sending an error returned: parsed tells them apart */
-    if (m->parsed) {
-        rc = (r->method == NGX_HTTP_POST) ? ngx_http_behave_wh_create(r, m)
-                                          : ngx_http_behave_wh_patch(r, m);
+    if (step.answered) {
+        ngx_http_behave_finish(r, step.rc);
+        return;
     }
 
-    if (rc == NGX_DONE) {
-        /* the Redis step answers later: keep the request */
-        r->main->count++;
-    }
-
-    ngx_http_finalize_request(r, rc);
+    ngx_http_behave_finish(r, (r->method == NGX_HTTP_POST)
+                              ? ngx_http_behave_wh_create(r, m)
+                              : ngx_http_behave_wh_patch(r, m));
 }
 
 
-/* m->parsed with m->root a JSON object, or the answer already sent */
+/* m->root a JSON object, or answered */
 
-static ngx_int_t
+static ngx_http_behave_step_t
 ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m)
 {
-    ngx_int_t                    rc;
     ngx_str_t                    body;
     ngx_pool_cleanup_t          *cln;
+    ngx_http_behave_step_t       step;
     ngx_http_behave_loc_conf_t  *blcf;
 
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    rc = ngx_http_behave_body_string(r, blcf->max_body_size, &body);
-
-    if (rc == NGX_DECLINED) {
-        return ngx_http_behave_fail(r, BEHAVE_ERR_TOO_LARGE,
-                   "the request body is larger than behave_max_body_size");
-    }
-
-    if (rc != NGX_OK) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    step = ngx_http_behave_body_take(r, blcf->max_body_size, &body);
+    if (step.answered) {
+        return step;
     }
 
     if (!behave_utf8_valid(body.data, body.len)) {
-        return ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_UTF8,
-                                    "the body is not valid UTF-8");
+        return ngx_http_behave_answered(ngx_http_behave_fail(r,
+                   BEHAVE_ERR_INVALID_UTF8, "the body is not valid UTF-8"));
     }
 
     cln = ngx_pool_cleanup_add(r->pool, 0);
     if (cln == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
     }
 
     m->root = cJSON_ParseWithLength((char *) body.data, body.len);
@@ -177,13 +159,11 @@ ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
     cln->data = m;
 
     if (!cJSON_IsObject(m->root)) {
-        return ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_JSON,
-                                    "the body must be a JSON object");
+        return ngx_http_behave_answered(ngx_http_behave_fail(r,
+                   BEHAVE_ERR_INVALID_JSON, "the body must be a JSON object"));
     }
 
-    m->parsed = 1;
-
-    return NGX_OK;
+    return ngx_http_behave_go_on();
 }
 
 
@@ -254,13 +234,15 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
                                           "", 0);
 
     /* the slug key is global: the receiver knows no tenant */
-    argv[0] = ngx_pnalloc(r->pool, sizeof("behave:wh:slug:") + BEHAVE_SLUG_SIZE);
+    argv[0] = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_WH_SLUG)
+                                   + BEHAVE_SLUG_SIZE);
 
     if (key[1] == NULL || key[2] == NULL || argv[0] == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    keylen[0] = ngx_sprintf((u_char *) argv[0], "behave:wh:slug:%s", m->slug)
+    keylen[0] = ngx_sprintf((u_char *) argv[0],
+                            NGX_HTTP_BEHAVE_KEY_WH_SLUG "%s", m->slug)
                 - (u_char *) argv[0];
     keylen[1] = key[1]->len;
     keylen[2] = key[2]->len;
@@ -444,7 +426,7 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
                           "behave: webhook create script: %s", reply->str);
         }
 
-        ngx_http_finalize_request(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_webhooks_unavailable(r, "storage",
                 reason ? reason
                        : (reply && reply->type == REDIS_REPLY_INTEGER)
@@ -475,7 +457,7 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
 
     rc = ngx_http_behave_send_cjson(r, NGX_HTTP_CREATED, o);
 
-    ngx_http_finalize_request(r, rc);
+    ngx_http_behave_finish(r, rc);
 }
 
 
@@ -519,9 +501,7 @@ ngx_http_behave_wh_list(ngx_http_request_t *r)
     }
 
     /* no body to read: the handler itself waits for Redis */
-    r->main->count++;
-
-    return NGX_DONE;
+    return ngx_http_behave_wait(r);
 }
 
 
@@ -534,7 +514,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
     redisReply  *e, *ds;
 
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
-        ngx_http_finalize_request(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_webhooks_unavailable(r, "storage",
                                                  reason ? reason
                                                         : "redis error"));
@@ -546,7 +526,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
 
     if (list == NULL) {
         cJSON_Delete(o);
-        ngx_http_finalize_request(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        ngx_http_behave_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
         return;
     }
 
@@ -582,7 +562,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
         cJSON_AddItemToArray(list, ep);
     }
 
-    ngx_http_finalize_request(r,
+    ngx_http_behave_finish(r,
         ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o));
 }
 
@@ -667,14 +647,14 @@ ngx_http_behave_wh_patch_reply(ngx_http_request_t *r, void *data,
     cJSON  *o;
 
     if (reply != NULL && reply->type == REDIS_REPLY_NIL) {
-        ngx_http_finalize_request(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_fail(r, BEHAVE_ERR_NOT_FOUND,
                                  "no such webhook endpoint"));
         return;
     }
 
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
-        ngx_http_finalize_request(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_webhooks_unavailable(r, "storage",
                                                  reason ? reason
                                                         : "redis error"));
@@ -683,7 +663,7 @@ ngx_http_behave_wh_patch_reply(ngx_http_request_t *r, void *data,
 
     o = ngx_http_behave_wh_record(r, reply);
 
-    ngx_http_finalize_request(r,
+    ngx_http_behave_finish(r,
         ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o));
 }
 

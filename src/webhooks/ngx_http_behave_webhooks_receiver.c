@@ -23,8 +23,17 @@
  */
 
 
-#include "ngx_http_behave_webhooks.h"
+#include "ngx_http_behave_webhooks_receiver.h"
+#include "ngx_http_behave_body.h"
+#include "ngx_http_behave_meter.h"
+#include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_args.h"
+#include "ngx_http_behave_redis_keys.h"
+#include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_util.h"
+#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_webhooks_util.h"
 
 #include "behave_callsum.h"
 #include "behave_request.h"
@@ -83,7 +92,7 @@ static void ngx_http_behave_wh_recv_cleanup(void *data);
 ngx_int_t
 ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
 {
-    ngx_int_t                    rc;
+    behave_error_t               err;
     ngx_time_t                  *tp;
     ngx_pool_cleanup_t          *cln;
     ngx_http_behave_ctx_t       *ctx;
@@ -95,16 +104,15 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
     if (r->method != NGX_HTTP_POST
         || r->headers_in.content_length_n > (off_t) blcf->max_body_size)
     {
-        if (ngx_http_discard_request_body(r) != NGX_OK) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
         if (r->method != NGX_HTTP_POST) {
             return ngx_http_behave_method_not_allowed(r, "POST");
         }
 
-        return ngx_http_behave_fail(r, BEHAVE_ERR_TOO_LARGE,
-                   "the request body is larger than behave_max_body_size");
+        behave_error_set(&err, BEHAVE_ERR_TOO_LARGE,
+                         "the request body is larger than "
+                         "behave_max_body_size");
+
+        return ngx_http_behave_refuse(r, &err);
     }
 
     rv = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_wh_recv_t));
@@ -125,13 +133,7 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
     rv->received_ms = (int64_t) tp->sec * 1000 + tp->msec;
     rv->slug = *slug;
 
-    rc = ngx_http_read_client_request_body(r, ngx_http_behave_wh_recv_body);
-
-    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
-        return rc;
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_read_body(r, ngx_http_behave_wh_recv_body);
 }
 
 
@@ -175,12 +177,7 @@ ngx_http_behave_wh_recv_body(ngx_http_request_t *r)
         rc = ngx_http_behave_wh_resolve(r, rv);
     }
 
-    if (rc == NGX_DONE) {
-        /* the Redis steps answer later: keep the request */
-        r->main->count++;
-    }
-
-    ngx_http_finalize_request(r, rc);
+    ngx_http_behave_finish(r, rc);
 }
 
 
@@ -192,13 +189,14 @@ ngx_http_behave_wh_resolve(ngx_http_request_t *r,
     size_t       len;
     const char  *argv[1], *reason;
 
-    p = ngx_pnalloc(r->pool, sizeof("behave:wh:slug:") + rv->slug.len);
+    p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_WH_SLUG)
+                             + rv->slug.len);
     if (p == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
     argv[0] = (char *) p;
-    len = ngx_sprintf(p, "behave:wh:slug:%V", &rv->slug) - p;
+    len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_WH_SLUG "%V", &rv->slug) - p;
 
     if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_resolve_script, 1,
                                    1, argv, &len,
@@ -240,9 +238,8 @@ ngx_http_behave_wh_resolve_reply(ngx_http_request_t *r, void *data,
         rc = ngx_http_behave_wh_endpoint(r, rv, reply);
     }
 
-    if (rc != NGX_DONE) {
-        ngx_http_finalize_request(r, rc);
-    }
+    /* NGX_DONE: the commit step holds the request on */
+    ngx_http_behave_finish(r, rc);
 }
 
 
@@ -642,7 +639,7 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
          * A timeout may come after Redis ran the script: the retry then
          * finds the call stored and answers "duplicate", not billing it.
          */
-        ngx_http_finalize_request(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                  reason ? reason
                                                         : "redis error"));
@@ -661,7 +658,7 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: stored summary of a call on endpoint %s "
                       "does not parse", rv->endpoint_id);
-        ngx_http_finalize_request(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                  "bad stored summary"));
         return;
@@ -684,7 +681,7 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
 
     rc = ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o);
 
-    ngx_http_finalize_request(r, rc);
+    ngx_http_behave_finish(r, rc);
 }
 
 
@@ -726,11 +723,16 @@ static void
 ngx_http_behave_wh_record(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, const char *outcome)
 {
-    char               *json;
-    size_t              len[4];
-    ngx_str_t          *key;
-    const char         *argv[4];
-    behave_delivery_t   d;
+    char                          *json;
+    size_t                         json_len;
+    ngx_str_t                     *key;
+    behave_delivery_t              d;
+    ngx_http_behave_redis_args_t   a;
+
+    /* LPUSH and LTRIM in one step, so the list never holds one too many */
+    static const char  script[] =
+        "redis.call('LPUSH', KEYS[1], ARGV[1])\n"
+        "redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)\n";
 
     if (behave_random_id("dlv", rv->delivery_id, sizeof(rv->delivery_id))
         != 0)
@@ -758,31 +760,23 @@ ngx_http_behave_wh_record(ngx_http_request_t *r,
     d.outcome = outcome;
     d.segment = -1;
 
-    json = behave_delivery_json(&d, &len[2]);
+    json = behave_delivery_json(&d, &json_len);
     if (json == NULL) {
         return;
     }
 
-    argv[0] = "LPUSH";
-    len[0] = 5;
-    argv[1] = (char *) key->data;
-    len[1] = key->len;
-    argv[2] = json;
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_str(&a, "EVAL");
+    ngx_http_behave_redis_arg(&a, script, sizeof(script) - 1);
+    ngx_http_behave_redis_arg_str(&a, "1");
+    ngx_http_behave_redis_arg_ngx(&a, key);
+    ngx_http_behave_redis_arg(&a, json, json_len);
+    ngx_http_behave_redis_arg_num(&a, NGX_HTTP_BEHAVE_WH_DELIVERIES);
 
-    (void) ngx_http_behave_redis_command_bg(3, argv, len,
+    (void) ngx_http_behave_redis_command_bg(a.argc, a.argv, a.len,
                                             ngx_http_behave_wh_record_done,
                                             NULL);
     free(json);
-
-    argv[0] = "LTRIM";
-    argv[2] = "0";
-    len[2] = 1;
-    argv[3] = "49";
-    len[3] = 2;
-
-    (void) ngx_http_behave_redis_command_bg(4, argv, len,
-                                            ngx_http_behave_wh_record_done,
-                                            NULL);
 }
 
 

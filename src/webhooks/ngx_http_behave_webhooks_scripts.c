@@ -5,14 +5,15 @@
  * (Redis down, timeout) before or during a script leaves either all of
  * its writes or none: there is no claim marker to clean up.
  *
- * Key layout: ngx_http_behave_webhooks.h.  The tenant's keys share the
+ * Key layout: ngx_http_behave_redis_keys.h.  The tenant's keys share the
  * hash tag {<tenant>}; create and resolve also touch the global slug key,
  * and list/resolve derive keys inside the script: fine on one Redis (what
  * behave_redis supports); Redis Cluster would need them split in two.
  */
 
 
-#include "ngx_http_behave_webhooks.h"
+#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_webhooks_util.h"
 
 
 /*
