@@ -438,10 +438,14 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
 
     if (!conf->gw_limits_set) {
         conf->gw_limits_set = prev->gw_limits_set;
-        conf->gw_rpm = prev->gw_limits_set ? prev->gw_rpm : 600;
-        conf->gw_concurrent = prev->gw_limits_set ? prev->gw_concurrent : 100;
+        conf->gw_rpm = prev->gw_limits_set
+                       ? prev->gw_rpm : NGX_HTTP_BEHAVE_GW_RPM_DEFAULT;
+        conf->gw_concurrent = prev->gw_limits_set
+                              ? prev->gw_concurrent
+                              : NGX_HTTP_BEHAVE_GW_CONCURRENT_DEFAULT;
         conf->gw_tokens_per_day = prev->gw_limits_set
-                                  ? prev->gw_tokens_per_day : 10000000;
+                                  ? prev->gw_tokens_per_day
+                                  : NGX_HTTP_BEHAVE_GW_TOKENS_DEFAULT;
     }
 
     if ((conf->surfaces & ~NGX_HTTP_BEHAVE_SURFACE_METRICS)
@@ -732,9 +736,9 @@ ngx_http_behave_gateway_limits(ngx_conf_t *cf, ngx_command_t *cmd,
         return "is duplicate";
     }
 
-    blcf->gw_rpm = 600;
-    blcf->gw_concurrent = 100;
-    blcf->gw_tokens_per_day = 10000000;
+    blcf->gw_rpm = NGX_HTTP_BEHAVE_GW_RPM_DEFAULT;
+    blcf->gw_concurrent = NGX_HTTP_BEHAVE_GW_CONCURRENT_DEFAULT;
+    blcf->gw_tokens_per_day = NGX_HTTP_BEHAVE_GW_TOKENS_DEFAULT;
     blcf->gw_limits_set = 1;
 
     value = cf->args->elts;

@@ -32,6 +32,13 @@
 #define NGX_HTTP_BEHAVE_SHM_NAME     "behave"
 #define NGX_HTTP_BEHAVE_SHM_DEFAULT  (1024 * 1024)
 
+#define NGX_HTTP_BEHAVE_DAY          86400      /* seconds in a UTC day */
+
+/* behave_gateway_limits when not set anywhere */
+#define NGX_HTTP_BEHAVE_GW_RPM_DEFAULT         600
+#define NGX_HTTP_BEHAVE_GW_CONCURRENT_DEFAULT  100
+#define NGX_HTTP_BEHAVE_GW_TOKENS_DEFAULT      10000000
+
 
 typedef struct ngx_http_behave_shm_s  ngx_http_behave_shm_t;
 typedef struct ngx_http_behave_stats_s  ngx_http_behave_stats_t;

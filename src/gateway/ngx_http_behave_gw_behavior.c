@@ -17,6 +17,7 @@
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_keys.h"
 
 #include "behave_json.h"
 #include "behave_gateway.h"
@@ -56,7 +57,7 @@ ngx_http_behave_behavior_start(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw)
 {
     int                          n, i, first;
-    char                         digest[65];
+    char                         digest[BEHAVE_SHA256_HEX_SIZE];
     u_char                      *p;
     cJSON                       *sid, *events, *e;
     size_t                      *len;
@@ -91,7 +92,7 @@ ngx_http_behave_behavior_start(ngx_http_request_t *r,
                       digest);
 
     argv[0] = (char *) p;
-    p = ngx_sprintf(p, "behave:beh:{%s:%*s}", gw->key->tenant, (size_t) 16,
+    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_BEHAVIOR, gw->key->tenant, (size_t) 16,
                     digest);
     len[0] = p - (u_char *) argv[0];
 

@@ -16,6 +16,11 @@
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_keys.h"
+
+
+/* a day's token count outlives its UTC day by one, for late readers */
+#define NGX_HTTP_BEHAVE_TOKENS_TTL  "172800"    /* 2 * NGX_HTTP_BEHAVE_DAY */
 
 
 /*
@@ -53,7 +58,7 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_limits_script = {
     "redis.call('SET', KEYS[1], string.format('%.0f', new_tat), 'PX',\n"
     "           math.ceil(new_tat - now) + 1000)\n"
     "used = redis.call('INCRBY', KEYS[2], cost)\n"
-    "redis.call('EXPIRE', KEYS[2], 172800)\n"
+    "redis.call('EXPIRE', KEYS[2], " NGX_HTTP_BEHAVE_TOKENS_TTL ")\n"
     "return {1, math.floor((now + period - new_tat) / t),\n"
     "        math.ceil((new_tat - now) / 1000), 0, used, ''}\n",
     ""
@@ -135,12 +140,12 @@ ngx_http_behave_limits_check(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
     now = tp->sec;
 
     argv[0] = (char *) p;
-    p = ngx_sprintf(p, "behave:rl:{%s}:gcra", gw->limit_id);
+    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_RATE, gw->limit_id);
     len[0] = p - (u_char *) argv[0];
 
     argv[1] = (char *) p;
-    p = ngx_sprintf(p, "behave:rl:{%s}:tokens:%T", gw->limit_id,
-                    now / 86400);
+    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_TOKENS, gw->limit_id,
+                    now / NGX_HTTP_BEHAVE_DAY);
     len[1] = p - (u_char *) argv[1];
 
     argv[2] = (char *) p;
@@ -161,7 +166,7 @@ ngx_http_behave_limits_check(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 
     /* when refused for tokens: the seconds to UTC midnight */
     argv[6] = (char *) p;
-    p = ngx_sprintf(p, "%T", 86400 - now % 86400);
+    p = ngx_sprintf(p, "%T", NGX_HTTP_BEHAVE_DAY - now % NGX_HTTP_BEHAVE_DAY);
     len[6] = p - (u_char *) argv[6];
 
     if (ngx_http_behave_redis_eval(r, &ngx_http_behave_limits_script, 2, 7,

@@ -75,7 +75,7 @@ ngx_http_behave_traces_query(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
     }
 
     argv[0] = (char *) p;
-    p = ngx_sprintf(p, "behave:traces:{%s}", gw->key->tenant);
+    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_TRACES, gw->key->tenant);
     len[0] = p - (u_char *) argv[0];
 
     /* stream ids are Redis's milliseconds: a range is an id range */

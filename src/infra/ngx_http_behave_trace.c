@@ -192,8 +192,7 @@ ngx_http_behave_trace_record(ngx_http_request_t *r,
     ngx_http_behave_ctx_t *ctx, const char *surface, double total_ms)
 {
     char                         *spans;
-    u_char                        key[sizeof("behave:traces:{}")
-                                      + BEHAVE_TENANT_MAX];
+    u_char                        key[NGX_HTTP_BEHAVE_KEY_TRACES_SIZE];
     u_char                        nums[4][NGX_INT64_LEN + 1];
     cJSON                        *arr, *s;
     size_t                        len[14];
@@ -233,7 +232,7 @@ ngx_http_behave_trace_record(ngx_http_request_t *r,
         return;
     }
 
-    len[2] = ngx_sprintf(key, "behave:traces:{%s}", ctx->key->tenant) - key;
+    len[2] = ngx_sprintf(key, NGX_HTTP_BEHAVE_KEY_TRACES, ctx->key->tenant) - key;
     len[4] = ngx_sprintf(nums[0], "%ui", bmcf->trace_max_count) - nums[0];
 
     argv[0] = "XADD";           len[0] = 4;

@@ -713,7 +713,7 @@ ngx_http_behave_wh_id_valid(ngx_str_t *id)
 {
     size_t  i;
 
-    if (id->len > 64) {
+    if (id->len > NGX_HTTP_BEHAVE_WH_ID_MAX) {
         return 0;
     }
 

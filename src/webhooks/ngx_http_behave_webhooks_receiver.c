@@ -841,7 +841,7 @@ ngx_http_behave_wh_slug_valid(ngx_str_t *slug)
     size_t  i;
     u_char  c;
 
-    if (slug->len == 0 || slug->len > 64) {
+    if (slug->len == 0 || slug->len > NGX_HTTP_BEHAVE_WH_SLUG_MAX) {
         return 0;
     }
 

@@ -14,6 +14,7 @@
 
 #include "ngx_http_behave_webhooks_scripts.h"
 #include "ngx_http_behave_webhooks_util.h"
+#include "ngx_http_behave_redis_keys.h"
 
 
 /*
@@ -39,7 +40,7 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script = {
 
 
 /*
- * KEYS: tenant index.  ARGV: "behave:wh:{<tenant>}:", deliveries to
+ * KEYS: tenant index.  ARGV: the tenant's prefix, deliveries to
  * return.  Returns { {fields...}, {delivery JSON...} } per endpoint,
  * oldest endpoint first.
  */
@@ -96,7 +97,8 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script = {
     "if not sp then\n"
     "    return nil\n"
     "end\n"
-    "local ep = redis.call('HMGET', 'behave:wh:{' .. string.sub(v, 1, sp - 1)\n"
+    "local ep = redis.call('HMGET', " NGX_HTTP_BEHAVE_KEY_WH_TENANT_LUA
+    " .. string.sub(v, 1, sp - 1)\n"
     "    .. '}:ep:' .. string.sub(v, sp + 1),\n"
     "    'tenant', 'id', 'provider', 'auth', 'active', 'secret')\n"
     "if not ep[1] or not ep[6] then\n"

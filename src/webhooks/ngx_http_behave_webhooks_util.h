@@ -19,6 +19,10 @@
 #define NGX_HTTP_BEHAVE_WH_SEGMENT_TTL    (30 * 86400)
 #define NGX_HTTP_BEHAVE_WH_RETRY_AFTER    "5"
 
+/* the longest endpoint id and slug a URI may carry */
+#define NGX_HTTP_BEHAVE_WH_ID_MAX         64
+#define NGX_HTTP_BEHAVE_WH_SLUG_MAX       64
+
 /* "wh_" + 32 hex digits, "dlv_" + 32 */
 #define NGX_HTTP_BEHAVE_WH_ID_SIZE        40
 

@@ -60,27 +60,6 @@ behave_annotation_json(const behave_annotation_t *a)
 }
 
 
-cJSON *
-behave_scores_json(const behave_scores_t *s)
-{
-    cJSON  *obj;
-
-    obj = cJSON_CreateObject();
-    if (obj == NULL) {
-        return NULL;
-    }
-
-    cJSON_AddNumberToObject(obj, "valence", behave_round3(s->valence));
-    cJSON_AddNumberToObject(obj, "urgency", behave_round3(s->urgency));
-    cJSON_AddNumberToObject(obj, "cognitive_load",
-                            behave_round3(s->cognitive_load));
-    cJSON_AddNumberToObject(obj, "engagement", behave_round3(s->engagement));
-    cJSON_AddNumberToObject(obj, "formality", behave_round3(s->formality));
-
-    return obj;
-}
-
-
 /*
  * Written directly, without a cJSON tree: this is the hot path of every
  * annotation, and the tree's thirty allocations cost more than the

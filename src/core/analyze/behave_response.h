@@ -39,8 +39,6 @@ typedef struct {
 /* the annotation object of spec 2.1, with cultural_context */
 cJSON *behave_annotation_json(const behave_annotation_t *a);
 
-/* the scores object: valence -1..1, the others 0..1 */
-cJSON *behave_scores_json(const behave_scores_t *s);
 
 /*
  * The whole response, malloc()ed and NUL-terminated; NULL when out of
