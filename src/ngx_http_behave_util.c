@@ -165,6 +165,28 @@ ngx_http_behave_find_header(ngx_http_request_t *r, ngx_str_t *name)
 }
 
 
+/* a handler of one phase, from a postconfiguration */
+
+ngx_int_t
+ngx_http_behave_phase_handler_add(ngx_conf_t *cf, ngx_http_phases phase,
+    ngx_http_handler_pt handler)
+{
+    ngx_http_handler_pt        *h;
+    ngx_http_core_main_conf_t  *cmcf;
+
+    cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
+
+    h = ngx_array_push(&cmcf->phases[phase].handlers);
+    if (h == NULL) {
+        return NGX_ERROR;
+    }
+
+    *h = handler;
+
+    return NGX_OK;
+}
+
+
 /*
  * Reads a whole file named by a directive (relative to the prefix) into
  * cf->temp_pool, NUL-terminated; files over max are refused.  Errors name

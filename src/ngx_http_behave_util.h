@@ -14,6 +14,9 @@
 char *ngx_http_behave_conf_read(ngx_conf_t *cf, const char *directive,
     ngx_str_t *file, size_t max, ngx_str_t *text);
 
+ngx_int_t ngx_http_behave_phase_handler_add(ngx_conf_t *cf,
+    ngx_http_phases phase, ngx_http_handler_pt handler);
+
 ngx_table_elt_t *ngx_http_behave_find_header(ngx_http_request_t *r,
     ngx_str_t *name);
 ngx_http_behave_ctx_t *ngx_http_behave_get_ctx(ngx_http_request_t *r);

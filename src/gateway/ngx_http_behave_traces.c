@@ -148,29 +148,53 @@ ngx_http_behave_trace_field(redisReply *fields, const char *name)
 }
 
 
+/* adds v to a number field of o, which it creates at 0 when absent */
+
+static cJSON *
+ngx_http_behave_traces_add(cJSON *o, const char *field, double v)
+{
+    cJSON  *n;
+
+    n = cJSON_GetObjectItem(o, field);
+
+    if (n == NULL) {
+        return cJSON_AddNumberToObject(o, field, v);
+    }
+
+    cJSON_SetNumberValue(n, cJSON_GetNumberValue(n) + v);
+
+    return n;
+}
+
+
+/* the object name of parent, created when absent */
+
+static cJSON *
+ngx_http_behave_traces_object(cJSON *parent, const char *name)
+{
+    cJSON  *o;
+
+    o = cJSON_GetObjectItem(parent, name);
+
+    return (o != NULL) ? o : cJSON_AddObjectToObject(parent, name);
+}
+
+
 static void
 ngx_http_behave_trace_breakdown(cJSON *bd, cJSON *deps, const char *name,
     double ms, ngx_uint_t error)
 {
-    cJSON       *o, *target;
+    cJSON       *o, *max;
     const char  *dep;
 
-    o = cJSON_GetObjectItem(bd, name);
+    o = ngx_http_behave_traces_object(bd, name);
 
-    if (o == NULL) {
-        o = cJSON_AddObjectToObject(bd, name);
-        cJSON_AddNumberToObject(o, "count", 0);
-        cJSON_AddNumberToObject(o, "total_ms", 0);
-        cJSON_AddNumberToObject(o, "max_ms", 0);
-    }
+    ngx_http_behave_traces_add(o, "count", 1);
+    ngx_http_behave_traces_add(o, "total_ms", ms);
+    max = ngx_http_behave_traces_add(o, "max_ms", 0);
 
-    cJSON_SetNumberValue(cJSON_GetObjectItem(o, "count"),
-        cJSON_GetNumberValue(cJSON_GetObjectItem(o, "count")) + 1);
-    cJSON_SetNumberValue(cJSON_GetObjectItem(o, "total_ms"),
-        cJSON_GetNumberValue(cJSON_GetObjectItem(o, "total_ms")) + ms);
-
-    if (ms > cJSON_GetNumberValue(cJSON_GetObjectItem(o, "max_ms"))) {
-        cJSON_SetNumberValue(cJSON_GetObjectItem(o, "max_ms"), ms);
+    if (max != NULL && ms > cJSON_GetNumberValue(max)) {
+        cJSON_SetNumberValue(max, ms);
     }
 
     dep = ngx_strncmp(name, "redis", 5) == 0 ? "redis"
@@ -180,21 +204,11 @@ ngx_http_behave_trace_breakdown(cJSON *bd, cJSON *deps, const char *name,
         return;
     }
 
-    target = cJSON_GetObjectItem(deps, dep);
+    o = ngx_http_behave_traces_object(deps, dep);
 
-    if (target == NULL) {
-        target = cJSON_AddObjectToObject(deps, dep);
-        cJSON_AddNumberToObject(target, "calls", 0);
-        cJSON_AddNumberToObject(target, "errors", 0);
-        cJSON_AddNumberToObject(target, "total_ms", 0);
-    }
-
-    cJSON_SetNumberValue(cJSON_GetObjectItem(target, "calls"),
-        cJSON_GetNumberValue(cJSON_GetObjectItem(target, "calls")) + 1);
-    cJSON_SetNumberValue(cJSON_GetObjectItem(target, "errors"),
-        cJSON_GetNumberValue(cJSON_GetObjectItem(target, "errors")) + error);
-    cJSON_SetNumberValue(cJSON_GetObjectItem(target, "total_ms"),
-        cJSON_GetNumberValue(cJSON_GetObjectItem(target, "total_ms")) + ms);
+    ngx_http_behave_traces_add(o, "calls", 1);
+    ngx_http_behave_traces_add(o, "errors", error);
+    ngx_http_behave_traces_add(o, "total_ms", ms);
 }
 
 

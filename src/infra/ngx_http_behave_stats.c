@@ -48,19 +48,8 @@ ngx_http_behave_stats_init_zone(ngx_slab_pool_t *shpool,
 ngx_int_t
 ngx_http_behave_stats_init(ngx_conf_t *cf)
 {
-    ngx_http_handler_pt        *h;
-    ngx_http_core_main_conf_t  *cmcf;
-
-    cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
-
-    h = ngx_array_push(&cmcf->phases[NGX_HTTP_LOG_PHASE].handlers);
-    if (h == NULL) {
-        return NGX_ERROR;
-    }
-
-    *h = ngx_http_behave_stats_log_handler;
-
-    return NGX_OK;
+    return ngx_http_behave_phase_handler_add(cf, NGX_HTTP_LOG_PHASE,
+                                             ngx_http_behave_stats_log_handler);
 }
 
 

@@ -37,19 +37,8 @@ static ngx_int_t ngx_http_behave_trace_log_handler(ngx_http_request_t *r);
 ngx_int_t
 ngx_http_behave_trace_init(ngx_conf_t *cf)
 {
-    ngx_http_handler_pt        *h;
-    ngx_http_core_main_conf_t  *cmcf;
-
-    cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
-
-    h = ngx_array_push(&cmcf->phases[NGX_HTTP_LOG_PHASE].handlers);
-    if (h == NULL) {
-        return NGX_ERROR;
-    }
-
-    *h = ngx_http_behave_trace_log_handler;
-
-    return NGX_OK;
+    return ngx_http_behave_phase_handler_add(cf, NGX_HTTP_LOG_PHASE,
+                                             ngx_http_behave_trace_log_handler);
 }
 
 

@@ -15,6 +15,7 @@
 #include "ngx_http_behave_auth.h"
 #include "ngx_http_behave_body.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_args.h"
 #include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_util.h"
@@ -466,12 +467,10 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
 static ngx_int_t
 ngx_http_behave_wh_list(ngx_http_request_t *r)
 {
-    u_char                 *p;
-    size_t                  len[3];
-    ngx_str_t              *index, *prefix;
-    const char             *argv[3], *reason;
-    ngx_http_behave_ctx_t  *ctx;
-    u_char                  max[NGX_INT_T_LEN];
+    ngx_str_t                     *index, *prefix;
+    const char                    *reason;
+    ngx_http_behave_ctx_t         *ctx;
+    ngx_http_behave_redis_args_t   a;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
@@ -483,18 +482,15 @@ ngx_http_behave_wh_list(ngx_http_request_t *r)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    p = ngx_sprintf(max, "%d", NGX_HTTP_BEHAVE_WH_DELIVERIES);
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_ngx(&a, index);
+    ngx_http_behave_redis_arg_ngx(&a, prefix);
+    ngx_http_behave_redis_arg_num(&a, NGX_HTTP_BEHAVE_WH_DELIVERIES);
 
-    argv[0] = (char *) index->data;
-    len[0] = index->len;
-    argv[1] = (char *) prefix->data;
-    len[1] = prefix->len;
-    argv[2] = (char *) max;
-    len[2] = p - max;
-
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_list_script, 1, 3,
-                                   argv, len, ngx_http_behave_wh_list_reply,
-                                   NULL, &reason)
+    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_list_script, 1,
+                                   a.argc, a.argv, a.len,
+                                   ngx_http_behave_wh_list_reply, NULL,
+                                   &reason)
         != NGX_OK)
     {
         return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
@@ -572,13 +568,11 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
 static ngx_int_t
 ngx_http_behave_wh_patch(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
 {
-    u_char                 *p;
-    size_t                  len[5];
-    cJSON                  *active, *descr;
-    ngx_str_t               id, *key;
-    const char             *argv[5], *reason;
-    ngx_http_behave_ctx_t  *ctx;
-    u_char                  now[NGX_TIME_T_LEN];
+    cJSON                         *active, *descr;
+    ngx_str_t                      id, *key;
+    const char                    *reason;
+    ngx_http_behave_ctx_t         *ctx;
+    ngx_http_behave_redis_args_t   a;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
@@ -615,22 +609,19 @@ ngx_http_behave_wh_patch(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    p = ngx_sprintf(now, "%T", ngx_time());
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_ngx(&a, key);
+    ngx_http_behave_redis_arg_str(&a, active == NULL ? ""
+                                      : cJSON_IsTrue(active) ? "1" : "0");
+    ngx_http_behave_redis_arg_str(&a, descr != NULL ? "1" : "0");
+    ngx_http_behave_redis_arg_str(&a, descr != NULL ? descr->valuestring
+                                                    : "");
+    ngx_http_behave_redis_arg_num(&a, ngx_time());
 
-    argv[0] = (char *) key->data;
-    len[0] = key->len;
-    argv[1] = active == NULL ? "" : cJSON_IsTrue(active) ? "1" : "0";
-    len[1] = active == NULL ? 0 : 1;
-    argv[2] = descr != NULL ? "1" : "0";
-    len[2] = 1;
-    argv[3] = descr != NULL ? descr->valuestring : "";
-    len[3] = ngx_strlen(argv[3]);
-    argv[4] = (char *) now;
-    len[4] = p - now;
-
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_patch_script, 1, 5,
-                                   argv, len, ngx_http_behave_wh_patch_reply,
-                                   m, &reason)
+    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_patch_script, 1,
+                                   a.argc, a.argv, a.len,
+                                   ngx_http_behave_wh_patch_reply, m,
+                                   &reason)
         != NGX_OK)
     {
         return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
