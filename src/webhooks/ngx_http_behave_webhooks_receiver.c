@@ -57,6 +57,9 @@ typedef struct {
     behave_call_t               call;
     behave_callsum_t            sum;
     double                      core_ms;
+
+    /* the summary as stored, without its closing brace: the answer */
+    ngx_str_t                   summary;
 } ngx_http_behave_wh_recv_t;
 
 
@@ -84,6 +87,12 @@ static void ngx_http_behave_wh_record(ngx_http_request_t *r,
 static void ngx_http_behave_wh_record_done(redisReply *reply, void *data);
 static void ngx_http_behave_wh_bill(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, ngx_uint_t n);
+static void ngx_http_behave_wh_delivery(ngx_http_behave_wh_recv_t *rv,
+    behave_delivery_t *d);
+static ngx_int_t ngx_http_behave_wh_processed(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *segment);
+static ngx_int_t ngx_http_behave_wh_duplicate(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *stored);
 static ngx_int_t ngx_http_behave_wh_unauthorized(ngx_http_request_t *r);
 static ngx_int_t ngx_http_behave_wh_slug_valid(ngx_str_t *slug);
 static void ngx_http_behave_wh_recv_cleanup(void *data);
@@ -545,26 +554,32 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
     m.conversation_id_from_var = rv->call.conversation_id_from_var;
     m.latency_ms = rv->core_ms;
 
-    ngx_memzero(&d, sizeof(behave_delivery_t));
+    ngx_http_behave_wh_delivery(rv, &d);
 
-    d.delivery_id = rv->delivery_id;
-    d.received_at_ms = rv->received_ms;
-    d.type = rv->call.event_type;
     d.kind = behave_event_kind_name(rv->call.kind);
-    d.call_id = rv->call.call_id;
     d.conversation_id = rv->call.conversation_id;
     d.review_status = behave_review_name(rv->sum.review_status);
-    d.http_status = NGX_HTTP_OK;
 
     summary = behave_callsum_json(&rv->sum, &m, &len[3]);
     record = behave_delivery_json(&d, &len[4]);
 
-    if (summary == NULL || record == NULL) {
+    /* kept for the answer, with room for the fields the answer adds */
+    rv->summary.data = (summary != NULL)
+                       ? ngx_pnalloc(r->pool, len[3]
+                                     + sizeof(NGX_HTTP_BEHAVE_WH_ANSWER_TAIL)
+                                     + 2 * NGX_INT64_LEN)
+                       : NULL;
+
+    if (summary == NULL || record == NULL || rv->summary.data == NULL) {
         free(summary);
         free(record);
         return ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                     "out of memory");
     }
+
+    /* behave_callsum_json() prints an object: without its '}' */
+    rv->summary.len = len[3] - 1;
+    ngx_memcpy(rv->summary.data, summary, rv->summary.len);
 
     /* the segment counter: "...conv:<id>:segments" */
     argv[1] = ngx_pnalloc(r->pool, key[1]->len + sizeof(":segments"));
@@ -619,17 +634,24 @@ static void
 ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
 {
-    cJSON                      *o;
     ngx_int_t                   rc;
-    ngx_uint_t                  fresh;
-    redisReply                 *outcome, *summary;
+    redisReply                 *outcome;
     ngx_http_behave_wh_recv_t  *rv = data;
 
-    if (reply == NULL || reply->type != REDIS_REPLY_ARRAY
-        || reply->elements != 2
-        || reply->element[0]->type != REDIS_REPLY_STRING
-        || reply->element[1]->type != REDIS_REPLY_STRING)
+    outcome = (reply != NULL && reply->type == REDIS_REPLY_ARRAY
+               && reply->elements >= 2
+               && reply->element[0]->type == REDIS_REPLY_STRING)
+              ? reply->element[0] : NULL;
+
+    if (outcome != NULL && outcome->len == sizeof("processed") - 1
+        && ngx_strncmp(outcome->str, "processed", outcome->len) == 0)
     {
+        rc = ngx_http_behave_wh_processed(r, rv, reply->element[1]);
+
+    } else if (outcome != NULL && reply->elements == 3) {
+        rc = ngx_http_behave_wh_duplicate(r, rv, reply->element[2]);
+
+    } else {
         if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
             ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                           "behave: webhook commit script: %s", reply->str);
@@ -639,49 +661,88 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
          * A timeout may come after Redis ran the script: the retry then
          * finds the call stored and answers "duplicate", not billing it.
          */
-        ngx_http_behave_finish(r,
-            ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                 reason ? reason
-                                                        : "redis error"));
-        return;
+        rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                  reason ? reason
+                                                         : "redis error");
     }
 
-    outcome = reply->element[0];
-    summary = reply->element[1];
-    fresh = outcome->len == 9 && ngx_strncmp(outcome->str, "processed", 9)
-                                 == 0;
+    ngx_http_behave_finish(r, rc);
+}
 
-    o = cJSON_ParseWithLength(summary->str, summary->len);
+
+/*
+ * A new call: the answer is the summary built before the commit, with the
+ * segment Redis gave it (as stored) and what was billed.
+ */
+
+static ngx_int_t
+ngx_http_behave_wh_processed(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *segment)
+{
+    u_char  *p;
+
+    if (segment->type != REDIS_REPLY_INTEGER) {
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    "redis error");
+    }
+
+    ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_PROCESSED);
+    ngx_http_behave_wh_bill(r, rv, rv->sum.turns);
+
+    p = ngx_sprintf(rv->summary.data + rv->summary.len,
+                    NGX_HTTP_BEHAVE_WH_ANSWER_TAIL,
+                    (int64_t) segment->integer, (ngx_uint_t) rv->sum.turns);
+
+    return ngx_http_behave_send_json(r, NGX_HTTP_OK, rv->summary.data,
+                                     p - rv->summary.data);
+}
+
+
+/* a call stored before: its stored summary, nothing billed */
+
+static ngx_int_t
+ngx_http_behave_wh_duplicate(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *stored)
+{
+    cJSON  *o;
+
+    o = (stored->type == REDIS_REPLY_STRING)
+        ? cJSON_ParseWithLength(stored->str, stored->len) : NULL;
 
     if (!cJSON_IsObject(o)) {
         cJSON_Delete(o);
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: stored summary of a call on endpoint %s "
                       "does not parse", rv->endpoint_id);
-        ngx_http_behave_finish(r,
-            ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                 "bad stored summary"));
-        return;
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    "bad stored summary");
     }
 
-    ngx_http_behave_stats_webhook(fresh ? NGX_HTTP_BEHAVE_WH_PROCESSED
-                                        : NGX_HTTP_BEHAVE_WH_DUPLICATE);
+    ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_DUPLICATE);
 
-    if (fresh) {
-        ngx_http_behave_wh_bill(r, rv, rv->sum.turns);
+    cJSON_ReplaceItemInObjectCaseSensitive(o, "status",
+                                           cJSON_CreateString("duplicate"));
+    cJSON_AddNumberToObject(o, "billed_annotations", 0);
 
-    } else {
-        cJSON_ReplaceItemInObjectCaseSensitive(o, "status",
-                                               cJSON_CreateString(
-                                                   "duplicate"));
-    }
+    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o);
+}
 
-    cJSON_AddNumberToObject(o, "billed_annotations",
-                            fresh ? (double) rv->sum.turns : 0);
 
-    rc = ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o);
+/* what every delivery record says, whatever its outcome */
 
-    ngx_http_behave_finish(r, rc);
+static void
+ngx_http_behave_wh_delivery(ngx_http_behave_wh_recv_t *rv,
+    behave_delivery_t *d)
+{
+    ngx_memzero(d, sizeof(behave_delivery_t));
+
+    d->delivery_id = rv->delivery_id;
+    d->received_at_ms = rv->received_ms;
+    d->type = rv->call.event_type;
+    d->kind = rv->call.event_type ? behave_event_kind_name(rv->call.kind)
+                                  : NULL;
+    d->call_id = rv->call.call_id;
+    d->http_status = NGX_HTTP_OK;
 }
 
 
@@ -748,15 +809,8 @@ ngx_http_behave_wh_record(ngx_http_request_t *r,
         return;
     }
 
-    ngx_memzero(&d, sizeof(behave_delivery_t));
+    ngx_http_behave_wh_delivery(rv, &d);
 
-    d.delivery_id = rv->delivery_id;
-    d.received_at_ms = rv->received_ms;
-    d.type = rv->call.event_type;
-    d.kind = rv->call.event_type ? behave_event_kind_name(rv->call.kind)
-                                 : NULL;
-    d.call_id = rv->call.call_id;
-    d.http_status = NGX_HTTP_OK;
     d.outcome = outcome;
     d.segment = -1;
 

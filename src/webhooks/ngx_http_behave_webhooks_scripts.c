@@ -113,7 +113,8 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script = {
  * The one write of a delivered call.  KEYS: call, conversation's segment
  * counter, deliveries.  ARGV: summary JSON, delivery record JSON (both
  * end with '}' and get the segment appended), call TTL, segment TTL,
- * deliveries kept.  Returns { "processed" | "duplicate", summary }.
+ * deliveries kept.  Returns { "processed", segment } (the caller has the
+ * summary) or { "duplicate", segment, the stored summary }.
  *
  * A call seen before answers its stored summary and counts nothing; a
  * new one takes the next segment of its conversation, and its summary
@@ -139,6 +140,9 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_commit_script = {
     "redis.call('LPUSH', KEYS[3], string.sub(ARGV[2], 1, -2)\n"
     "    .. ',\"outcome\":\"' .. outcome .. '\",\"segment\":' .. seg .. '}')\n"
     "redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[5]) - 1)\n"
-    "return {outcome, out}\n",
+    "if prev then\n"
+    "    return {outcome, seg, out}\n"
+    "end\n"
+    "return {outcome, seg}\n",
     ""
 };
