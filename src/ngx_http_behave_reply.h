@@ -49,6 +49,9 @@ ngx_http_behave_answered(ngx_int_t rc)
 
 ngx_int_t ngx_http_behave_send_json(ngx_http_request_t *r, ngx_uint_t status,
     u_char *json, size_t len);
+/* json malloc()ed: sent without a copy, freed with the request's pool */
+ngx_int_t ngx_http_behave_send_malloced(ngx_http_request_t *r,
+    ngx_uint_t status, char *json, size_t len);
 ngx_int_t ngx_http_behave_send_error(ngx_http_request_t *r,
     behave_error_t *err);
 ngx_int_t ngx_http_behave_send_cjson(ngx_http_request_t *r, ngx_uint_t status,

@@ -210,7 +210,6 @@ ngx_http_behave_analyze_respond(ngx_http_request_t *r,
 {
     char                    *json;
     size_t                   len;
-    ngx_int_t                rc;
     u_char                   session_id[4 + 32 + 1];
     behave_analyze_resp_t    resp;
     ngx_http_behave_ctx_t   *ctx;
@@ -245,14 +244,8 @@ ngx_http_behave_analyze_respond(ngx_http_request_t *r,
     resp.gateway_latency_ms = ngx_http_behave_now_ms() - ctx->started_ms;
 
     json = behave_analyze_response_json(&resp, &len);
-    if (json == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
 
-    rc = ngx_http_behave_send_json(r, NGX_HTTP_OK, (u_char *) json, len);
-    free(json);
-
-    return rc;
+    return ngx_http_behave_send_malloced(r, NGX_HTTP_OK, json, len);
 }
 
 

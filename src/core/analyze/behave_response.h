@@ -36,8 +36,11 @@ typedef struct {
 } behave_analyze_resp_t;
 
 
-/* the annotation object of spec 2.1, with cultural_context */
-cJSON *behave_annotation_json(const behave_annotation_t *a);
+/*
+ * The annotation object of spec 2.1, with cultural_context, as compact
+ * JSON, malloc()ed; the answer of /v1/analyze writes it the same way.
+ */
+char *behave_annotation_json(const behave_annotation_t *a, size_t *len);
 
 
 /*
