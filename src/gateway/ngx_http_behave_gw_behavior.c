@@ -92,8 +92,8 @@ ngx_http_behave_behavior_start(ngx_http_request_t *r,
                       digest);
 
     argv[0] = (char *) p;
-    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_BEHAVIOR, gw->key->tenant, (size_t) 16,
-                    digest);
+    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_BEHAVIOR, gw->key->tenant,
+                    (size_t) 16, digest);
     len[0] = p - (u_char *) argv[0];
 
     argv[1] = (char *) p;

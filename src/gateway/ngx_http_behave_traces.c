@@ -33,6 +33,14 @@ static void ngx_http_behave_traces_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason);
 static ngx_int_t ngx_http_behave_traces_respond(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw, redisReply *reply);
+static redisReply *ngx_http_behave_trace_field(redisReply *fields,
+    const char *name);
+static cJSON *ngx_http_behave_traces_add(cJSON *o, const char *field,
+    double v);
+static cJSON *ngx_http_behave_traces_object(cJSON *parent, const char *name);
+static void ngx_http_behave_trace_breakdown(cJSON *bd, cJSON *deps,
+    const char *name, double ms, ngx_uint_t error);
+static void ngx_http_behave_trace_averages(cJSON *obj, const char *count);
 
 
 void

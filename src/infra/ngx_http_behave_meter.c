@@ -426,7 +426,8 @@ ngx_http_behave_meter_concurrency(ngx_http_request_t *r, const char *id,
     ngx_shmtx_lock(&bmcf->shpool->mutex);
 
     slot = ngx_http_behave_meter_slot(bmcf->sh, id,
-                                      (uint32_t) (ngx_time() / NGX_HTTP_BEHAVE_DAY));
+                                      (uint32_t) (ngx_time()
+                                                  / NGX_HTTP_BEHAVE_DAY));
 
     if (slot == NULL) {
         /* no room to count: let it through rather than refuse everyone */

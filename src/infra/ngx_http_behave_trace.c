@@ -221,7 +221,8 @@ ngx_http_behave_trace_record(ngx_http_request_t *r,
         return;
     }
 
-    len[2] = ngx_sprintf(key, NGX_HTTP_BEHAVE_KEY_TRACES, ctx->key->tenant) - key;
+    len[2] = ngx_sprintf(key, NGX_HTTP_BEHAVE_KEY_TRACES, ctx->key->tenant)
+             - key;
     len[4] = ngx_sprintf(nums[0], "%ui", bmcf->trace_max_count) - nums[0];
 
     argv[0] = "XADD";           len[0] = 4;

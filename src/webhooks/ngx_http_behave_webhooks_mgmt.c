@@ -184,16 +184,15 @@ ngx_http_behave_wh_mgmt_cleanup(void *data)
 static ngx_int_t
 ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
 {
-    u_char                       *p;
-    char                         *sealed;
-    size_t                        len[8], slen, keylen[3];
-    cJSON                        *secret;
-    ngx_str_t                    *key[3];  /* [0] unused */
-    const char                   *argv[11], *reason;
-    behave_error_t                err;
-    ngx_http_behave_ctx_t        *ctx;
-    ngx_http_behave_main_conf_t  *bmcf;
-    u_char                        created[NGX_TIME_T_LEN + 1];
+    u_char                        *slug;
+    char                          *sealed;
+    size_t                         slen, sealed_len;
+    cJSON                         *secret;
+    ngx_str_t                     *ep, *index;
+    behave_error_t                 err;
+    ngx_http_behave_ctx_t         *ctx;
+    ngx_http_behave_main_conf_t   *bmcf;
+    ngx_http_behave_redis_args_t   a;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
@@ -219,7 +218,7 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
     /* bound to the id: a record copied onto another endpoint won't open */
     if (behave_secretbox_seal(bmcf->secret_key, secret->valuestring, slen,
                               m->id, ngx_strlen(m->id), sealed,
-                              behave_secretbox_sealed_size(slen), &len[7])
+                              behave_secretbox_sealed_size(slen), &sealed_len)
         != 0)
     {
         return ngx_http_behave_webhooks_unavailable(r, "sealing",
@@ -227,65 +226,40 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
     }
 
     m->created_at = ngx_time();
-    p = ngx_sprintf(created, "%T", m->created_at);
 
-    key[1] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "ep:", m->id,
-                                          ngx_strlen(m->id));
-    key[2] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "endpoints",
-                                          "", 0);
+    ep = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "ep:", m->id,
+                                      ngx_strlen(m->id));
+    index = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "endpoints",
+                                         "", 0);
 
     /* the slug key is global: the receiver knows no tenant */
-    argv[0] = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_WH_SLUG)
-                                   + BEHAVE_SLUG_SIZE);
+    slug = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_WH_SLUG)
+                                + BEHAVE_SLUG_SIZE);
 
-    if (key[1] == NULL || key[2] == NULL || argv[0] == NULL) {
+    if (ep == NULL || index == NULL || slug == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    keylen[0] = ngx_sprintf((u_char *) argv[0],
-                            NGX_HTTP_BEHAVE_KEY_WH_SLUG "%s", m->slug)
-                - (u_char *) argv[0];
-    keylen[1] = key[1]->len;
-    keylen[2] = key[2]->len;
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg(&a, (char *) slug,
+                              ngx_sprintf(slug, NGX_HTTP_BEHAVE_KEY_WH_SLUG
+                                          "%s", m->slug)
+                              - slug);
+    ngx_http_behave_redis_arg_ngx(&a, ep);
+    ngx_http_behave_redis_arg_ngx(&a, index);
+    ngx_http_behave_redis_arg_str(&a, ctx->key->tenant);
+    ngx_http_behave_redis_arg_str(&a, m->id);
+    ngx_http_behave_redis_arg_str(&a, m->slug);
+    ngx_http_behave_redis_arg_str(&a, m->provider);
+    ngx_http_behave_redis_arg_str(&a, m->auth);
+    ngx_http_behave_redis_arg_str(&a, m->description);
+    ngx_http_behave_redis_arg_num(&a, m->created_at);
+    ngx_http_behave_redis_arg(&a, sealed, sealed_len);
 
-    argv[1] = (char *) key[1]->data;
-    argv[2] = (char *) key[2]->data;
-    argv[3] = ctx->key->tenant;
-    argv[4] = m->id;
-    argv[5] = m->slug;
-    argv[6] = m->provider;
-    argv[7] = m->auth;
-    argv[8] = m->description;
-    argv[9] = (char *) created;
-    argv[10] = sealed;
-
-    {
-        size_t  all[11];
-
-        all[0] = keylen[0];
-        all[1] = keylen[1];
-        all[2] = keylen[2];
-        all[3] = ngx_strlen(ctx->key->tenant);
-        all[4] = ngx_strlen(m->id);
-        all[5] = ngx_strlen(m->slug);
-        all[6] = ngx_strlen(m->provider);
-        all[7] = ngx_strlen(m->auth);
-        all[8] = ngx_strlen(m->description);
-        all[9] = p - created;
-        all[10] = len[7];
-
-        if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_create_script,
-                                       3, 11, argv, all,
-                                       ngx_http_behave_wh_create_reply, m,
-                                       &reason)
-            != NGX_OK)
-        {
-            return ngx_http_behave_webhooks_unavailable(r, "storage",
-                                                        reason);
-        }
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_create_script,
+                                         3, a.argc, a.argv, a.len,
+                                         ngx_http_behave_wh_create_reply, m,
+                                         "storage");
 }
 
 
@@ -468,7 +442,7 @@ static ngx_int_t
 ngx_http_behave_wh_list(ngx_http_request_t *r)
 {
     ngx_str_t                     *index, *prefix;
-    const char                    *reason;
+    ngx_int_t                      rc;
     ngx_http_behave_ctx_t         *ctx;
     ngx_http_behave_redis_args_t   a;
 
@@ -487,17 +461,13 @@ ngx_http_behave_wh_list(ngx_http_request_t *r)
     ngx_http_behave_redis_arg_ngx(&a, prefix);
     ngx_http_behave_redis_arg_num(&a, NGX_HTTP_BEHAVE_WH_DELIVERIES);
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_list_script, 1,
-                                   a.argc, a.argv, a.len,
-                                   ngx_http_behave_wh_list_reply, NULL,
-                                   &reason)
-        != NGX_OK)
-    {
-        return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
-    }
+    rc = ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_list_script, 1,
+                                       a.argc, a.argv, a.len,
+                                       ngx_http_behave_wh_list_reply, NULL,
+                                       "storage");
 
     /* no body to read: the handler itself waits for Redis */
-    return ngx_http_behave_wait(r);
+    return (rc == NGX_DONE) ? ngx_http_behave_wait(r) : rc;
 }
 
 
@@ -570,7 +540,6 @@ ngx_http_behave_wh_patch(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
 {
     cJSON                         *active, *descr;
     ngx_str_t                      id, *key;
-    const char                    *reason;
     ngx_http_behave_ctx_t         *ctx;
     ngx_http_behave_redis_args_t   a;
 
@@ -618,16 +587,10 @@ ngx_http_behave_wh_patch(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
                                                     : "");
     ngx_http_behave_redis_arg_num(&a, ngx_time());
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_patch_script, 1,
-                                   a.argc, a.argv, a.len,
-                                   ngx_http_behave_wh_patch_reply, m,
-                                   &reason)
-        != NGX_OK)
-    {
-        return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_patch_script,
+                                         1, a.argc, a.argv, a.len,
+                                         ngx_http_behave_wh_patch_reply, m,
+                                         "storage");
 }
 
 

@@ -196,7 +196,7 @@ ngx_http_behave_wh_resolve(ngx_http_request_t *r,
 {
     u_char      *p;
     size_t       len;
-    const char  *argv[1], *reason;
+    const char  *argv[1];
 
     p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_WH_SLUG)
                              + rv->slug.len);
@@ -207,17 +207,9 @@ ngx_http_behave_wh_resolve(ngx_http_request_t *r,
     argv[0] = (char *) p;
     len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_WH_SLUG "%V", &rv->slug) - p;
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_resolve_script, 1,
-                                   1, argv, &len,
-                                   ngx_http_behave_wh_resolve_reply, rv,
-                                   &reason)
-        != NGX_OK)
-    {
-        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                    reason);
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_webhooks_eval(r,
+               &ngx_http_behave_wh_resolve_script, 1, 1, argv, &len,
+               ngx_http_behave_wh_resolve_reply, rv, "the receiver");
 }
 
 
@@ -514,8 +506,9 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
 {
     char                   *summary, *record;
     size_t                  len[8];
+    ngx_int_t               rc;
     ngx_str_t              *key[3];
-    const char             *argv[8], *reason;
+    const char             *argv[8];
     behave_delivery_t       d;
     behave_callsum_meta_t   m;
     char                    dedup[BEHAVE_CONVERSATION_ID_MAX + 32];
@@ -610,23 +603,16 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
                          NGX_HTTP_BEHAVE_WH_DELIVERIES)
              - (u_char *) keep;
 
-    /* the arguments are copied: the JSON can go at once */
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_commit_script, 3,
-                                   8, argv, len,
-                                   ngx_http_behave_wh_commit_reply, rv,
-                                   &reason)
-        != NGX_OK)
-    {
-        free(summary);
-        free(record);
-        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                    reason);
-    }
+    rc = ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_commit_script,
+                                       3, 8, argv, len,
+                                       ngx_http_behave_wh_commit_reply, rv,
+                                       "the receiver");
 
+    /* the arguments are copied: the JSON can go at once */
     free(summary);
     free(record);
 
-    return NGX_DONE;
+    return rc;
 }
 
 

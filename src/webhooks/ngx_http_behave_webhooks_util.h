@@ -9,6 +9,7 @@
 #define NGX_HTTP_BEHAVE_WEBHOOKS_UTIL_H
 
 #include "ngx_http_behave_common.h"
+#include "ngx_http_behave_redis.h"
 
 
 #define NGX_HTTP_BEHAVE_WH_PATH           "/v1/webhooks"
@@ -39,6 +40,11 @@
 
 ngx_int_t ngx_http_behave_webhooks_unavailable(ngx_http_request_t *r,
     const char *what, const char *reason);
+/* NGX_DONE when handler will answer, else the 503 answered now */
+ngx_int_t ngx_http_behave_webhooks_eval(ngx_http_request_t *r,
+    ngx_http_behave_redis_script_t *script, int nkeys, int argc,
+    const char **argv, const size_t *argvlen,
+    ngx_http_behave_redis_pt handler, void *data, const char *what);
 ngx_str_t *ngx_http_behave_webhooks_key(ngx_http_request_t *r,
     const char *tenant, const char *what, const char *id, size_t id_len);
 char *ngx_http_behave_webhooks_receiver_url(ngx_http_request_t *r,

@@ -158,8 +158,8 @@ void behave_conversation_degraded(const char *reason,
     behave_conv_result_t *out);
 
 /*
- * Fills a turn (behave_turn.h) from an annotation of text; severity is computed with
- * behave_conversation_severity().  text is referenced, not copied.
+ * Fills a turn (behave_turn.h) from an annotation of text; severity is
+ * computed with behave_conversation_severity().  text is referenced, not copied.
  */
 void behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
     const char *text, size_t len, const behave_annotation_t *a,
