@@ -14,6 +14,7 @@
 
 #include "ngx_http_behave_common.h"
 #include "ngx_http_behave_auth.h"
+#include "ngx_http_behave_error_page.h"
 #include "ngx_http_behave_filter.h"
 #include "ngx_http_behave_util.h"
 #include "ngx_http_behave_meter.h"
@@ -121,6 +122,13 @@ static ngx_command_t  ngx_http_behave_commands[] = {
     { ngx_string("behave_gateway"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
       ngx_http_behave_gateway,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_error_page"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_behave_error_page,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
       NULL },
