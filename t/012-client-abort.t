@@ -14,16 +14,7 @@ use Time::HiRes qw(sleep);
 # a Redis that accepts and reads, but never answers
 my ($port, $pid) = start_mute_server();
 
-start_nginx(workers => 1, http => <<"E2");
-    behave_redis 127.0.0.1:$port;
-    behave_redis_timeout 1500ms;
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location = /v1/analyze { behave_analyze; }
-    }
-E2
-sleep 0.3;
+start_analyze_on($port, '1500ms', workers => 1);
 
 for my $round (1, 2) {
     my $mark = length error_log();

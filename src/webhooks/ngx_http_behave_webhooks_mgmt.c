@@ -60,6 +60,8 @@ static ngx_int_t ngx_http_behave_wh_patch(ngx_http_request_t *r,
 static void ngx_http_behave_wh_patch_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 
+static void ngx_http_behave_wh_storage_failed(ngx_http_request_t *r,
+    const char *reason);
 static cJSON *ngx_http_behave_wh_record(ngx_http_request_t *r,
     redisReply *fields);
 static ngx_int_t ngx_http_behave_wh_id_valid(ngx_str_t *id);
@@ -475,10 +477,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
     redisReply  *e, *ds;
 
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
-        ngx_http_behave_finish(r,
-            ngx_http_behave_webhooks_unavailable(r, "storage",
-                                                 reason ? reason
-                                                        : "redis error"));
+        ngx_http_behave_wh_storage_failed(r, reason);
         return;
     }
 
@@ -603,10 +602,7 @@ ngx_http_behave_wh_patch_reply(ngx_http_request_t *r, void *data,
     }
 
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
-        ngx_http_behave_finish(r,
-            ngx_http_behave_webhooks_unavailable(r, "storage",
-                                                 reason ? reason
-                                                        : "redis error"));
+        ngx_http_behave_wh_storage_failed(r, reason);
         return;
     }
 
@@ -618,6 +614,17 @@ ngx_http_behave_wh_patch_reply(ngx_http_request_t *r, void *data,
 
 
 /* the record from the fields of NGX_HTTP_BEHAVE_WH_FIELDS */
+
+/* a Redis step of the management API failed: 503, and the request ends */
+
+static void
+ngx_http_behave_wh_storage_failed(ngx_http_request_t *r, const char *reason)
+{
+    ngx_http_behave_finish(r,
+        ngx_http_behave_webhooks_unavailable(r, "storage",
+                                             reason ? reason : "redis error"));
+}
+
 
 static cJSON *
 ngx_http_behave_wh_record(ngx_http_request_t *r, redisReply *f)

@@ -29,6 +29,7 @@ our @EXPORT = qw(
     http req_json raw_request error_log keys_file decode_json_ok
     check_error_log nginx_port redis_port redis_cli start_mute_server
     stop_mute_server reload_nginx nginx_prefix on_one_connection
+    start_analyze_on
     KEY_ANALYZE KEY_GATEWAY KEY_PORTAL KEY_ALL KEY_QUOTA KEY_OTHER
 );
 
@@ -182,6 +183,26 @@ CONF
         die "nginx did not start:\n$err";
     };
 
+    return $port;
+}
+
+
+# start_analyze_on(REDIS_PORT, TIMEOUT, workers => N): nginx with one
+# /v1/analyze location whose Redis is 127.0.0.1:REDIS_PORT (a mute server,
+# a stopped one...), commands timing out after TIMEOUT
+
+sub start_analyze_on {
+    my ($redis_port, $timeout, %o) = @_;
+    my $port = start_nginx(%o, http => <<"E");
+    behave_redis 127.0.0.1:$redis_port;
+    behave_redis_timeout $timeout;
+    server {
+        listen 127.0.0.1:%%PORT%%;
+        behave_keys %%KEYS%%;
+        location = /v1/analyze { behave_analyze; }
+    }
+E
+    sleep 0.3;      # the workers connect, or fail to
     return $port;
 }
 
