@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "behave_annotate.h"
+#include "behave_annotation.h"
 #include "behave_tokenize.h"
 
 
