@@ -5,16 +5,9 @@
  * with a portal key, and the writes that file a flagged call or
  * conversation.  docs/API.md (Reviews) is the reference.
  *
- * Redis keys, every one of a tenant in the slot of {<tenant>} (the same
- * slot as that tenant's webhook keys, so the webhook commit script files
- * a call in the same atomic step that stores it):
- *
- *   behave:rv:{<tenant>}:index      zset review id -> time of the finding
- *   behave:rv:{<tenant>}:r:<id>     hash, the record
- *   behave:rv:{<tenant>}:h:<id>     list, the review history, oldest first
- *   behave:rv:{<tenant>}:t:<id>     a call's turns (turn log format)
- *
- * A conversation's turns are its own log, behave:{<tenant>:<id>}:log.
+ * Redis keys: src/infra/ngx_http_behave_review_index.h; the writes that
+ * file a call or a conversation are there and in the webhook commit
+ * script, the reads here.
  */
 
 #ifndef NGX_HTTP_BEHAVE_REVIEWS_H
@@ -22,6 +15,11 @@
 
 #include "ngx_http_behave_common.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_review_index.h"
+#include "ngx_http_behave_auth.h"
+#include "ngx_http_behave_body.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
 
 #include "behave_review.h"
 
@@ -32,7 +30,6 @@
 extern ngx_http_behave_redis_script_t  ngx_http_behave_rv_list_script;
 extern ngx_http_behave_redis_script_t  ngx_http_behave_rv_get_script;
 extern ngx_http_behave_redis_script_t  ngx_http_behave_rv_patch_script;
-extern const char                      ngx_http_behave_rv_index_script[];
 
 
 /* ngx_http_behave_reviews_read.c */
@@ -44,8 +41,8 @@ ngx_int_t ngx_http_behave_reviews_patch(ngx_http_request_t *r,
     ngx_str_t *id);
 
 /* ngx_http_behave_reviews.c */
-ngx_str_t *ngx_http_behave_reviews_key(ngx_http_request_t *r,
-    const char *tenant, const char *what, const char *id, size_t id_len);
+ngx_int_t ngx_http_behave_reviews_handler(ngx_http_request_t *r);
+void ngx_http_behave_reviews_init(void);
 void ngx_http_behave_reviews_fields(redisReply *reply,
     behave_review_fields_t *f);
 ngx_int_t ngx_http_behave_reviews_unavailable(ngx_http_request_t *r,

@@ -132,9 +132,9 @@ ngx_http_behave_reviews_patch_send(ngx_http_request_t *r,
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
-    rec = ngx_http_behave_reviews_key(r, ctx->key->tenant, "r:",
+    rec = ngx_http_behave_review_key(r, ctx->key->tenant, "r:",
                                       (char *) pt->id.data, pt->id.len);
-    hist = ngx_http_behave_reviews_key(r, ctx->key->tenant, "h:",
+    hist = ngx_http_behave_review_key(r, ctx->key->tenant, "h:",
                                        (char *) pt->id.data, pt->id.len);
     p = ngx_pnalloc(r->pool, NGX_INT64_LEN);
 

@@ -60,8 +60,8 @@ ngx_http_behave_reviews_list(ngx_http_request_t *r)
         return ngx_http_behave_send_error(r, &err);
     }
 
-    index = ngx_http_behave_reviews_key(r, ctx->key->tenant, "index", "", 0);
-    prefix = ngx_http_behave_reviews_key(r, ctx->key->tenant, "r:", "", 0);
+    index = ngx_http_behave_review_key(r, ctx->key->tenant, "index", "", 0);
+    prefix = ngx_http_behave_review_key(r, ctx->key->tenant, "r:", "", 0);
     p = ngx_pnalloc(r->pool, 4 * NGX_INT64_LEN + 8);
 
     if (index == NULL || prefix == NULL || p == NULL) {
@@ -228,9 +228,9 @@ ngx_http_behave_reviews_get(ngx_http_request_t *r, ngx_str_t *id)
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
     g = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_rv_get_t));
-    rec = ngx_http_behave_reviews_key(r, ctx->key->tenant, "r:",
+    rec = ngx_http_behave_review_key(r, ctx->key->tenant, "r:",
                                       (char *) id->data, id->len);
-    hist = ngx_http_behave_reviews_key(r, ctx->key->tenant, "h:",
+    hist = ngx_http_behave_review_key(r, ctx->key->tenant, "h:",
                                        (char *) id->data, id->len);
 
     if (g == NULL || rec == NULL || hist == NULL) {
@@ -392,7 +392,7 @@ ngx_http_behave_reviews_turns(ngx_http_request_t *r,
         g->window = blcf->conversation_max_turns;
 
     } else {
-        g->turns_key = ngx_http_behave_reviews_key(r, ctx->key->tenant, "t:",
+        g->turns_key = ngx_http_behave_review_key(r, ctx->key->tenant, "t:",
                                                    (char *) g->id.data,
                                                    g->id.len);
         if (g->turns_key == NULL) {

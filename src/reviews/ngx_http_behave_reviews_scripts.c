@@ -111,17 +111,3 @@ ngx_http_behave_redis_script_t  ngx_http_behave_rv_patch_script = {
     "    redis.call('LRANGE', KEYS[2], 0, -1)}\n",
     ""
 };
-
-
-/*
- * A flagged conversation turn, sent in the background (EVAL: rare).
- * KEYS: index, record, history.  ARGV: id, now (ms), TTL (s), reopened
- * entry, then the record's field/value pairs.
- */
-const char  ngx_http_behave_rv_index_script[] =
-    "local rv_idx, rv_rec, rv_hist = KEYS[1], KEYS[2], KEYS[3]\n"
-    "local rv_id, rv_now, rv_ttl, rv_reopen = ARGV[1], ARGV[2], ARGV[3],\n"
-    "    ARGV[4]\n"
-    "local rv_pairs = {unpack(ARGV, 5)}\n"
-    BEHAVE_REVIEW_LUA_INDEX
-    "return 1\n";

@@ -1,0 +1,155 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The write side of the review queue: see ngx_http_behave_review_index.h.
+ * A call is filed by the webhook commit script itself (same step as its
+ * storage); a conversation here, after its turn was stored.
+ */
+
+
+#include "ngx_http_behave_review_index.h"
+#include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_keys.h"
+
+
+static void ngx_http_behave_review_filed(redisReply *reply, void *data);
+
+
+/*
+ * A flagged conversation turn, sent in the background (EVAL: rare).
+ * KEYS: index, record, history.  ARGV: id, now (ms), TTL (s), reopened
+ * entry, then the record's field/value pairs.
+ */
+static const char  ngx_http_behave_review_index_script[] =
+    "local rv_idx, rv_rec, rv_hist = KEYS[1], KEYS[2], KEYS[3]\n"
+    "local rv_id, rv_now, rv_ttl, rv_reopen = ARGV[1], ARGV[2], ARGV[3],\n"
+    "    ARGV[4]\n"
+    "local rv_pairs = {unpack(ARGV, 5)}\n"
+    BEHAVE_REVIEW_LUA_INDEX
+    "return 1\n";
+
+
+/* "behave:rv:{<tenant>}:<what><id>" in the request pool, NUL-terminated */
+
+ngx_str_t *
+ngx_http_behave_review_key(ngx_http_request_t *r, const char *tenant,
+    const char *what, const char *id, size_t id_len)
+{
+    u_char     *p;
+    ngx_str_t  *key;
+
+    key = ngx_palloc(r->pool, sizeof(ngx_str_t));
+    if (key == NULL) {
+        return NULL;
+    }
+
+    key->len = sizeof("behave:rv:{}:") - 1 + ngx_strlen(tenant)
+               + ngx_strlen(what) + id_len;
+
+    p = ngx_pnalloc(r->pool, key->len + 1);
+    if (p == NULL) {
+        return NULL;
+    }
+
+    key->data = p;
+    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_RV "%s%*s", tenant, what, id_len,
+                    id);
+    *p = '\0';
+
+    return key;
+}
+
+
+ngx_int_t
+ngx_http_behave_review_keys(ngx_http_request_t *r, const char *tenant,
+    const char *id, ngx_str_t **keys)
+{
+    size_t  len;
+
+    len = ngx_strlen(id);
+
+    keys[0] = ngx_http_behave_review_key(r, tenant, "index", "", 0);
+    keys[1] = ngx_http_behave_review_key(r, tenant, "r:", id, len);
+    keys[2] = ngx_http_behave_review_key(r, tenant, "h:", id, len);
+    keys[3] = ngx_http_behave_review_key(r, tenant, "t:", id, len);
+
+    if (keys[0] == NULL || keys[1] == NULL || keys[2] == NULL
+        || keys[3] == NULL)
+    {
+        return NGX_ERROR;
+    }
+
+    return NGX_OK;
+}
+
+
+/*
+ * Files a flagged conversation in the background, after its turn was
+ * stored: the answer does not wait, and a lost write only leaves the
+ * queue without it until its next flagged turn.
+ */
+
+void
+ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
+    behave_review_rec_t *rec, time_t ttl)
+{
+    u_char      *p;
+    size_t       i, len[10 + BEHAVE_REVIEW_PAIRS_MAX];
+    ngx_str_t   *keys[4];
+    ngx_time_t  *tp;
+    const char  *argv[10 + BEHAVE_REVIEW_PAIRS_MAX];
+
+    if (ngx_http_behave_review_keys(r, tenant, rec->id, keys) != NGX_OK) {
+        return;
+    }
+
+    p = ngx_pnalloc(r->pool, 2 * NGX_INT64_LEN);
+    if (p == NULL) {
+        return;
+    }
+
+    tp = ngx_timeofday();
+
+    argv[0] = "EVAL";
+    argv[1] = ngx_http_behave_review_index_script;
+    argv[2] = "3";
+    argv[3] = (char *) keys[0]->data;
+    argv[4] = (char *) keys[1]->data;
+    argv[5] = (char *) keys[2]->data;
+    argv[6] = rec->id;
+    argv[7] = (char *) p;
+    len[7] = ngx_sprintf(p, "%L", (int64_t) tp->sec * 1000 + tp->msec) - p;
+    p += len[7];
+    argv[8] = (char *) p;
+    len[8] = ngx_sprintf(p, "%T", ttl) - p;
+
+    len[0] = 4;
+    len[1] = ngx_strlen(ngx_http_behave_review_index_script);
+    len[2] = 1;
+    len[3] = keys[0]->len;
+    len[4] = keys[1]->len;
+    len[5] = keys[2]->len;
+    len[6] = ngx_strlen(rec->id);
+
+    argv[9] = rec->reopened;
+    len[9] = ngx_strlen(rec->reopened);
+
+    for (i = 0; i < rec->n; i++) {
+        argv[10 + i] = rec->argv[i];
+        len[10 + i] = rec->len[i];
+    }
+
+    (void) ngx_http_behave_redis_command_bg(10 + rec->n, argv, len,
+                                            ngx_http_behave_review_filed,
+                                            NULL);
+}
+
+
+static void
+ngx_http_behave_review_filed(redisReply *reply, void *data)
+{
+    if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
+        ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
+                      "behave: redis review filing: %s", reply->str);
+    }
+}
