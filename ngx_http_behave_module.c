@@ -62,6 +62,8 @@ static char *ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
+static char *ngx_http_behave_redis_auth_set(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
 static char *ngx_http_behave_redis_set(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static ngx_int_t ngx_http_behave_init_module(ngx_cycle_t *cycle);
@@ -179,10 +181,31 @@ static ngx_command_t  ngx_http_behave_commands[] = {
       &ngx_http_behave_size_post },
 
     { ngx_string("behave_redis"),
-      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
       ngx_http_behave_redis_set,
       NGX_HTTP_MAIN_CONF_OFFSET,
       0,
+      NULL },
+
+    { ngx_string("behave_redis_auth"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE12,
+      ngx_http_behave_redis_auth_set,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_sentinel_auth"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE12,
+      ngx_http_behave_redis_auth_set,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      1,
+      NULL },
+
+    { ngx_string("behave_node_name"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_behave_main_conf_t, node_name),
       NULL },
 
     { ngx_string("behave_redis_timeout"),
@@ -552,16 +575,27 @@ ngx_http_behave_redis_set(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_behave_main_conf_t *bmcf = conf;
 
-    ngx_str_t  *value;
-
     if (bmcf->redis.data != NULL) {
         return "is duplicate";
     }
 
-    value = cf->args->elts;
-    bmcf->redis = value[1];
+    return ngx_http_behave_redis_conf(cf, bmcf);
+}
 
-    return ngx_http_behave_redis_parse_address(cf, &bmcf->redis);
+
+static char *
+ngx_http_behave_redis_auth_set(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf)
+{
+    ngx_http_behave_main_conf_t *bmcf = conf;
+
+    if (cmd->offset == 1) {
+        return ngx_http_behave_redis_auth_conf(cf, &bmcf->sentinel_user,
+                                               &bmcf->sentinel_password);
+    }
+
+    return ngx_http_behave_redis_auth_conf(cf, &bmcf->redis_user,
+                                           &bmcf->redis_password);
 }
 
 

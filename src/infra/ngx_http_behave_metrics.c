@@ -164,6 +164,11 @@ ngx_http_behave_metrics_other(u_char *p, u_char *last,
             "refused, and commands timed out.\n"
             "# TYPE behave_redis_errors_total counter\n"
             "behave_redis_errors_total %uA\n"
+            "# HELP behave_redis_background_shed_total Background commands "
+            "(traces, metering flushes, heartbeats) not sent because their "
+            "connection had too many unanswered.\n"
+            "# TYPE behave_redis_background_shed_total counter\n"
+            "behave_redis_background_shed_total %uA\n"
             "# HELP behave_degraded_total Answers given without Redis "
             "context (degraded).\n"
             "# TYPE behave_degraded_total counter\n"
@@ -171,7 +176,7 @@ ngx_http_behave_metrics_other(u_char *p, u_char *last,
             "# HELP behave_webhook_deliveries_total Webhook deliveries by "
             "outcome.\n"
             "# TYPE behave_webhook_deliveries_total counter\n",
-            st->redis_errors, st->degraded);
+            st->redis_errors, st->redis_bg_shed, st->degraded);
 
     for (i = 0; i < NGX_HTTP_BEHAVE_WH_OUTCOMES; i++) {
         p = ngx_slprintf(p, last,

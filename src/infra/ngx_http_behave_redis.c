@@ -2,12 +2,11 @@
  * Copyright (C) ngx_http_behave_module authors
  *
  * hiredis 0.14 has no nginx adapter, no timers and no timeouts: this file
- * is all three.
+ * is all three, for every connection ("node") of a worker.
  *
  * Rules, stated once:
- * - One connection per worker, opened in init_process (never in the
- *   master) to a numeric address or a unix socket, so connect() never
- *   waits on DNS.
+ * - Connections are opened in init_process (never in the master) to
+ *   numeric addresses or unix sockets, so connect() never waits on DNS.
  * - Events are level-triggered: hiredis reads at most 16 KiB per call, and
  *   a level-triggered fd is reported again while data is left.
  * - hiredis owns the fd: the cleanup hook removes the events and returns
@@ -15,56 +14,40 @@
  *   it once; closing it here too would close an unrelated, reused fd).
  * - Each command carries a heap-allocated record: hiredis calls its
  *   callback exactly once (with NULL when the context is freed), and that
- *   callback frees it.  The request may go away first: its pool cleanup
- *   detaches the record, and the late reply is dropped.
+ *   callback either sends it again (a cluster redirect, NOSCRIPT) or frees
+ *   it.  The request may go away first: its pool cleanup detaches the
+ *   record, and the late reply is dropped.
  * - A command that outlives behave_redis_timeout answers its request as
- *   "timeout" and the connection is dropped: a Redis that accepts but
+ *   "timeout" and its connection is dropped: a Redis that accepts but
  *   never answers would otherwise pile up commands.  Reconnects back off
- *   from 100ms to 5s.  Timers of the connection are cancelable, so
- *   "nginx -s quit" does not wait for them.
+ *   from 100ms to 5s (2s in cluster and sentinel modes, where a node that
+ *   comes back should serve again soon).  Timers of the connections are
+ *   cancelable, so "nginx -s quit" does not wait for them.
+ * - Cluster: a MOVED reply updates the slot map and the command goes to
+ *   the node named; ASK sends it there once after ASKING; TRYAGAIN (keys
+ *   of one slot split by a migration in progress) waits 20ms.  At most
+ *   NGX_HTTP_BEHAVE_REDIS_REDIRECTS redirects a command.
  */
 
 
 #include <openssl/sha.h>
 
-#include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_node.h"
 #include "ngx_http_behave_stats.h"
 
 
-#define NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN   100
 #define NGX_HTTP_BEHAVE_REDIS_BACKOFF_MAX   5000
+#define NGX_HTTP_BEHAVE_REDIS_BACKOFF_HA    2000
 #define NGX_HTTP_BEHAVE_REDIS_LOG_INTERVAL  10
+#define NGX_HTTP_BEHAVE_REDIS_REDIRECTS     5
+#define NGX_HTTP_BEHAVE_REDIS_TRYAGAIN      20
 
 /*
  * Background commands (metering flushes, heartbeats, traces) have no
- * request to time out: this many unanswered ones mean a Redis that
- * accepts but does not answer, and the connection is dropped.
+ * request to time out: past this many unanswered ones on a connection,
+ * new ones are shed until Redis catches up.
  */
 #define NGX_HTTP_BEHAVE_REDIS_BG_MAX        256
-
-
-typedef enum {
-    NGX_HTTP_BEHAVE_REDIS_OFF = 0,
-    NGX_HTTP_BEHAVE_REDIS_CONNECTING,
-    NGX_HTTP_BEHAVE_REDIS_CONNECTED
-} ngx_http_behave_redis_state_e;
-
-
-typedef struct {
-    redisAsyncContext              *ac;
-    ngx_connection_t               *conn;
-    ngx_http_behave_redis_state_e   state;
-    ngx_msec_t                      backoff;
-    ngx_event_t                     reconnect;
-    ngx_event_t                     connect_timer;
-    ngx_http_behave_main_conf_t    *bmcf;
-    ngx_log_t                      *log;
-
-    time_t                          degraded_logged;
-    ngx_uint_t                      degraded_suppressed;
-    ngx_uint_t                      bg_pending;
-    unsigned                        writing:1;
-} ngx_http_behave_redis_t;
 
 
 typedef struct {
@@ -73,30 +56,47 @@ typedef struct {
     void                           *data;
     void                          (*bg_done)(redisReply *reply, void *data);
     ngx_event_t                     timer;
+    ngx_event_t                     retry;        /* TRYAGAIN */
     double                          started_ms;   /* for the trace span */
     ngx_pool_cleanup_t             *cln;          /* of the request */
     ngx_uint_t                      answered;
     const char                     *name;         /* of the span */
 
-    /* for the EVAL that follows a NOSCRIPT */
+    ngx_http_behave_redis_node_t   *node;         /* sent to, or to be */
+    ngx_uint_t                      redirects;
+
+    /* the whole command, kept for NOSCRIPT and redirects */
     ngx_http_behave_redis_script_t *script;
     int                             argc;
     char                          **argv;
     size_t                         *argvlen;
+    ngx_uint_t                      ncmd;         /* MULTI: commands */
+    int                            *cmd_argc;
+    int                             key;          /* argv index, or -1 */
+
+    /* MULTI: the redirect a queued command got (EXEC then aborts) */
+    u_char                          moved[NGX_HTTP_BEHAVE_REDIS_ADDR_LEN];
+
+    unsigned                        eval:1;       /* EVAL, not EVALSHA */
+    unsigned                        asking:1;
 } ngx_http_behave_redis_cmd_t;
 
 
-static void ngx_http_behave_redis_connect(void);
-static void ngx_http_behave_redis_drop(const char *why);
-static void ngx_http_behave_redis_schedule(void);
+static void ngx_http_behave_redis_schedule(
+    ngx_http_behave_redis_node_t *node);
 static void ngx_http_behave_redis_reconnect_handler(ngx_event_t *ev);
 static void ngx_http_behave_redis_connect_timeout(ngx_event_t *ev);
 static void ngx_http_behave_redis_on_connect(const redisAsyncContext *ac,
     int status);
 static void ngx_http_behave_redis_on_disconnect(const redisAsyncContext *ac,
     int status);
+static void ngx_http_behave_redis_auth(ngx_http_behave_redis_node_t *node);
+static void ngx_http_behave_redis_on_auth(redisAsyncContext *ac, void *r,
+    void *privdata);
+static void ngx_http_behave_redis_update_state(void);
 
-static ngx_int_t ngx_http_behave_redis_attach(redisAsyncContext *ac);
+static ngx_int_t ngx_http_behave_redis_attach(
+    ngx_http_behave_redis_node_t *node, redisAsyncContext *ac);
 static void ngx_http_behave_redis_add_read(void *data);
 static void ngx_http_behave_redis_del_read(void *data);
 static void ngx_http_behave_redis_add_write(void *data);
@@ -106,24 +106,33 @@ static void ngx_http_behave_redis_read_handler(ngx_event_t *ev);
 static void ngx_http_behave_redis_write_handler(ngx_event_t *ev);
 
 static ngx_http_behave_redis_cmd_t *ngx_http_behave_redis_cmd_new(
-    ngx_http_request_t *r, int skip, int nkeys, int argc, const char **argv,
-    const size_t *argvlen);
+    ngx_http_request_t *r, int skip, int nkeys, ngx_uint_t ncmd,
+    const int *cmd_argc, int argc, const char **argv, const size_t *argvlen);
 static void ngx_http_behave_redis_cmd_free(ngx_http_behave_redis_cmd_t *cmd);
 static void ngx_http_behave_redis_track(ngx_http_request_t *r,
     ngx_http_behave_redis_cmd_t *cmd, ngx_pool_cleanup_t *cln);
-static ngx_int_t ngx_http_behave_redis_send(ngx_http_behave_redis_cmd_t *cmd,
-    const char *verb, const char *script);
+static ngx_int_t ngx_http_behave_redis_start(
+    ngx_http_behave_redis_cmd_t *cmd, const char **reason);
+static ngx_int_t ngx_http_behave_redis_send(ngx_http_behave_redis_cmd_t *cmd);
 static void ngx_http_behave_redis_reply(redisAsyncContext *ac, void *reply,
     void *privdata);
+static void ngx_http_behave_redis_queued(redisAsyncContext *ac, void *reply,
+    void *privdata);
+static ngx_int_t ngx_http_behave_redis_redirect(
+    ngx_http_behave_redis_cmd_t *cmd, u_char *err, size_t len);
+static void ngx_http_behave_redis_retry_handler(ngx_event_t *ev);
+static void ngx_http_behave_redis_finish(ngx_http_behave_redis_cmd_t *cmd,
+    redisReply *reply, const char *reason);
 static void ngx_http_behave_redis_answer(ngx_http_behave_redis_cmd_t *cmd,
     redisReply *reply, const char *reason);
 static void ngx_http_behave_redis_cmd_timeout(ngx_event_t *ev);
 static void ngx_http_behave_redis_request_gone(void *data);
 
 
-/* per worker process: built in init_process, gone with the process */
-static ngx_http_behave_redis_t  ngx_http_behave_redis;
+ngx_http_behave_redis_t  ngx_http_behave_redis;
 
+
+/* configuration */
 
 char *
 ngx_http_behave_redis_parse_address(ngx_conf_t *cf, ngx_str_t *addr)
@@ -132,6 +141,12 @@ ngx_http_behave_redis_parse_address(ngx_conf_t *cf, ngx_str_t *addr)
     ngx_int_t   port;
 
     if (addr->len > 5 && ngx_strncmp(addr->data, "unix:", 5) == 0) {
+        if (addr->len >= NGX_HTTP_BEHAVE_REDIS_ADDR_LEN) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "behave_redis \"%V\": path too long", addr);
+            return NGX_CONF_ERROR;
+        }
+
         return NGX_CONF_OK;
     }
 
@@ -159,6 +174,95 @@ ngx_http_behave_redis_parse_address(ngx_conf_t *cf, ngx_str_t *addr)
 }
 
 
+char *
+ngx_http_behave_redis_conf(ngx_conf_t *cf, ngx_http_behave_main_conf_t *bmcf)
+{
+    ngx_str_t   *value, *a;
+    ngx_uint_t   i, first;
+
+    value = cf->args->elts;
+    first = 1;
+    bmcf->redis_mode = NGX_HTTP_BEHAVE_REDIS_SINGLE;
+
+    if (cf->args->nelts > 2
+        && ngx_strcmp(value[1].data, "cluster") == 0)
+    {
+        bmcf->redis_mode = NGX_HTTP_BEHAVE_REDIS_CLUSTER;
+        first = 2;
+
+    } else if (cf->args->nelts > 3
+               && ngx_strcmp(value[1].data, "sentinel") == 0)
+    {
+        bmcf->redis_mode = NGX_HTTP_BEHAVE_REDIS_SENTINEL;
+        bmcf->redis_master = value[2];
+        first = 3;
+
+    } else if (cf->args->nelts != 2) {
+        return "takes ADDRESS, cluster ADDRESS..., or sentinel MASTER_NAME "
+               "ADDRESS...";
+    }
+
+    if (cf->args->nelts - first >= NGX_HTTP_BEHAVE_REDIS_NODES_MAX / 2) {
+        return "has too many addresses";
+    }
+
+    bmcf->redis_addrs = ngx_array_create(cf->pool, cf->args->nelts - first,
+                                         sizeof(ngx_str_t));
+    if (bmcf->redis_addrs == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    for (i = first; i < cf->args->nelts; i++) {
+        if (ngx_http_behave_redis_parse_address(cf, &value[i])
+            != NGX_CONF_OK)
+        {
+            return NGX_CONF_ERROR;
+        }
+
+        a = ngx_array_push(bmcf->redis_addrs);
+        if (a == NULL) {
+            return NGX_CONF_ERROR;
+        }
+
+        *a = value[i];
+    }
+
+    bmcf->redis = value[first];
+
+    return NGX_CONF_OK;
+}
+
+
+char *
+ngx_http_behave_redis_auth_conf(ngx_conf_t *cf, ngx_str_t *user,
+    ngx_str_t *password)
+{
+    ngx_str_t  *value;
+
+    if (password->data != NULL) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+
+    if (cf->args->nelts == 3) {
+        *user = value[1];
+        *password = value[2];
+
+    } else {
+        *password = value[1];
+    }
+
+    if (password->len == 0) {
+        return "needs a password";
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+/* the worker's connections */
+
 ngx_int_t
 ngx_http_behave_redis_init_process(ngx_cycle_t *cycle)
 {
@@ -176,19 +280,9 @@ ngx_http_behave_redis_init_process(ngx_cycle_t *cycle)
 
     rd->bmcf = bmcf;
     rd->log = cycle->log;
-    rd->backoff = NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN;
+    rd->mode = bmcf->redis_mode;
 
-    rd->reconnect.handler = ngx_http_behave_redis_reconnect_handler;
-    rd->reconnect.log = cycle->log;
-    rd->reconnect.data = rd;
-    rd->reconnect.cancelable = 1;
-
-    rd->connect_timer.handler = ngx_http_behave_redis_connect_timeout;
-    rd->connect_timer.log = cycle->log;
-    rd->connect_timer.data = rd;
-    rd->connect_timer.cancelable = 1;
-
-    ngx_http_behave_redis_connect();
+    ngx_http_behave_redis_topology_start();
 
     return NGX_OK;
 }
@@ -197,7 +291,9 @@ ngx_http_behave_redis_init_process(ngx_cycle_t *cycle)
 void
 ngx_http_behave_redis_exit_process(ngx_cycle_t *cycle)
 {
-    ngx_http_behave_redis_t  *rd;
+    ngx_uint_t                     i;
+    ngx_http_behave_redis_t       *rd;
+    ngx_http_behave_redis_node_t  *node;
 
     rd = &ngx_http_behave_redis;
 
@@ -205,12 +301,390 @@ ngx_http_behave_redis_exit_process(ngx_cycle_t *cycle)
         return;
     }
 
-    if (rd->reconnect.timer_set) {
-        ngx_del_timer(&rd->reconnect);
-    }
+    ngx_http_behave_redis_topology_stop();
 
     rd->bmcf = NULL;
-    ngx_http_behave_redis_drop(NULL);
+
+    for (i = 0; i < rd->nnodes; i++) {
+        node = &rd->nodes[i];
+
+        if (node->reconnect.timer_set) {
+            ngx_del_timer(&node->reconnect);
+        }
+
+        ngx_http_behave_redis_node_drop(node, NULL);
+    }
+}
+
+
+ngx_http_behave_redis_node_t *
+ngx_http_behave_redis_node_add(u_char *addr, size_t len,
+    ngx_http_behave_redis_role_e role)
+{
+    ngx_uint_t                     i;
+    ngx_http_behave_redis_t       *rd;
+    ngx_http_behave_redis_node_t  *node;
+
+    rd = &ngx_http_behave_redis;
+
+    for (i = 0; i < rd->nnodes; i++) {
+        node = &rd->nodes[i];
+
+        if (node->role == role && node->addr_len == len
+            && ngx_strncmp(node->addr, addr, len) == 0)
+        {
+            return node;
+        }
+    }
+
+    if (rd->nnodes == NGX_HTTP_BEHAVE_REDIS_NODES_MAX
+        || len >= NGX_HTTP_BEHAVE_REDIS_ADDR_LEN)
+    {
+        return NULL;
+    }
+
+    node = &rd->nodes[rd->nnodes];
+    ngx_memzero(node, sizeof(ngx_http_behave_redis_node_t));
+
+    node->index = rd->nnodes++;
+    node->role = role;
+    node->backoff = NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN;
+
+    node->reconnect.handler = ngx_http_behave_redis_reconnect_handler;
+    node->reconnect.log = rd->log;
+    node->reconnect.data = node;
+    node->reconnect.cancelable = 1;
+
+    node->connect_timer.handler = ngx_http_behave_redis_connect_timeout;
+    node->connect_timer.log = rd->log;
+    node->connect_timer.data = node;
+    node->connect_timer.cancelable = 1;
+
+    ngx_http_behave_redis_node_set_addr(node, addr, len);
+
+    return node;
+}
+
+
+void
+ngx_http_behave_redis_node_set_addr(ngx_http_behave_redis_node_t *node,
+    u_char *addr, size_t len)
+{
+    len = ngx_min(len, NGX_HTTP_BEHAVE_REDIS_ADDR_LEN - 1);
+    *ngx_cpymem(node->addr, addr, len) = '\0';
+    node->addr_len = len;
+}
+
+
+void
+ngx_http_behave_redis_node_connect(ngx_http_behave_redis_node_t *node)
+{
+    u_char                   *p;
+    ngx_int_t                 port;
+    redisAsyncContext        *ac;
+    ngx_http_behave_redis_t  *rd;
+
+    rd = &ngx_http_behave_redis;
+
+    if (node->ac != NULL || node->addr_len == 0 || rd->bmcf == NULL) {
+        return;
+    }
+
+    if (node->reconnect.timer_set) {
+        ngx_del_timer(&node->reconnect);
+    }
+
+    if (ngx_strncmp(node->addr, "unix:", 5) == 0) {
+        ac = redisAsyncConnectUnix((char *) node->addr + 5);
+
+    } else {
+        /* "ip:port" was checked: in the configuration or by the caller */
+        p = (u_char *) ngx_strchr(node->addr, ':');
+        port = p ? ngx_atoi(p + 1, node->addr + node->addr_len - p - 1) : -1;
+
+        if (p == NULL || port < 1) {
+            ngx_log_error(NGX_LOG_ERR, rd->log, 0,
+                          "behave: redis \"%s\": bad address", node->addr);
+            return;
+        }
+
+        *p = '\0';
+        ac = redisAsyncConnect((char *) node->addr, (int) port);
+        *p = ':';
+    }
+
+    if (ac == NULL || ac->err) {
+        ngx_log_error(NGX_LOG_ERR, rd->log, 0,
+                      "behave: redis \"%s\": cannot connect: %s", node->addr,
+                      ac ? ac->errstr : "out of memory");
+
+        if (ac != NULL) {
+            redisAsyncFree(ac);
+        }
+
+        ngx_http_behave_redis_schedule(node);
+        return;
+    }
+
+    ac->data = node;
+
+    if (ngx_http_behave_redis_attach(node, ac) != NGX_OK) {
+        redisAsyncFree(ac);
+        ngx_http_behave_redis_schedule(node);
+        return;
+    }
+
+    node->ac = ac;
+    node->state = NGX_HTTP_BEHAVE_REDIS_CONNECTING;
+
+    redisAsyncSetConnectCallback(ac, ngx_http_behave_redis_on_connect);
+    redisAsyncSetDisconnectCallback(ac, ngx_http_behave_redis_on_disconnect);
+
+    /* queued first, so written before any command */
+    ngx_http_behave_redis_auth(node);
+
+    /* hiredis learns that connect() finished on the first write event */
+    ngx_http_behave_redis_add_write(ac->ev.data);
+
+    ngx_add_timer(&node->connect_timer,
+                  ngx_max(rd->bmcf->redis_timeout * 10, 1000));
+}
+
+
+static void
+ngx_http_behave_redis_auth(ngx_http_behave_redis_node_t *node)
+{
+    ngx_str_t                    *user, *pass;
+    ngx_http_behave_main_conf_t  *bmcf;
+
+    bmcf = ngx_http_behave_redis.bmcf;
+
+    if (node->role == NGX_HTTP_BEHAVE_REDIS_ROLE_SENTINEL) {
+        user = &bmcf->sentinel_user;
+        pass = &bmcf->sentinel_password;
+
+    } else {
+        user = &bmcf->redis_user;
+        pass = &bmcf->redis_password;
+    }
+
+    if (pass->len == 0) {
+        return;
+    }
+
+    if (user->len) {
+        (void) redisAsyncCommand(node->ac, ngx_http_behave_redis_on_auth,
+                                 node, "AUTH %b %b", user->data, user->len,
+                                 pass->data, pass->len);
+
+    } else {
+        (void) redisAsyncCommand(node->ac, ngx_http_behave_redis_on_auth,
+                                 node, "AUTH %b", pass->data, pass->len);
+    }
+}
+
+
+static void
+ngx_http_behave_redis_on_auth(redisAsyncContext *ac, void *r, void *privdata)
+{
+    redisReply                    *reply = r;
+    ngx_http_behave_redis_node_t  *node = privdata;
+
+    if (reply == NULL || reply->type != REDIS_REPLY_ERROR) {
+        return;
+    }
+
+    /* the error names no secret ("WRONGPASS invalid username-password") */
+    ngx_log_error(NGX_LOG_ERR, ngx_http_behave_redis.log, 0,
+                  "behave: redis \"%s\": authentication refused: %*s",
+                  node->addr, (size_t) ngx_min(reply->len, 80), reply->str);
+}
+
+
+static void
+ngx_http_behave_redis_on_connect(const redisAsyncContext *ac, int status)
+{
+    ngx_http_behave_redis_t       *rd;
+    ngx_http_behave_redis_node_t  *node;
+
+    rd = &ngx_http_behave_redis;
+    node = ac->data;
+
+    if (node->connect_timer.timer_set) {
+        ngx_del_timer(&node->connect_timer);
+    }
+
+    if (status != REDIS_OK) {
+        /* hiredis frees the context after this callback */
+        ngx_log_error(NGX_LOG_ERR, rd->log, 0,
+                      "behave: redis \"%s\": cannot connect: %s",
+                      node->addr, ac->errstr);
+
+        node->ac = NULL;
+        node->state = NGX_HTTP_BEHAVE_REDIS_OFF;
+        ngx_http_behave_redis_schedule(node);
+        ngx_http_behave_redis_node_down(node);
+        return;
+    }
+
+    ngx_log_error(NGX_LOG_INFO, rd->log, 0,
+                  "behave: redis \"%s\": connected", node->addr);
+
+    node->state = NGX_HTTP_BEHAVE_REDIS_CONNECTED;
+    node->backoff = NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN;
+
+    ngx_http_behave_redis_update_state();
+    ngx_http_behave_redis_node_up(node);
+}
+
+
+static void
+ngx_http_behave_redis_on_disconnect(const redisAsyncContext *ac, int status)
+{
+    ngx_http_behave_redis_t       *rd;
+    ngx_http_behave_redis_node_t  *node;
+
+    rd = &ngx_http_behave_redis;
+    node = ac->data;
+
+    if (status != REDIS_OK && rd->bmcf != NULL) {
+        ngx_log_error(NGX_LOG_WARN, rd->log, 0,
+                      "behave: redis \"%s\": connection lost: %s",
+                      node->addr,
+                      ac->errstr[0] ? ac->errstr : "closed by peer");
+    }
+
+    node->ac = NULL;
+    node->state = NGX_HTTP_BEHAVE_REDIS_OFF;
+    ngx_http_behave_redis_schedule(node);
+    ngx_http_behave_redis_node_down(node);
+}
+
+
+static void
+ngx_http_behave_redis_connect_timeout(ngx_event_t *ev)
+{
+    ngx_http_behave_redis_node_drop(ev->data, "connect timed out");
+}
+
+
+/*
+ * Frees the context now: hiredis runs every pending callback with NULL
+ * (each answers its request as degraded) and then the cleanup hook.
+ * why == NULL: quietly and with no reconnect (exit, or a new address that
+ * the caller connects to at once).
+ */
+
+void
+ngx_http_behave_redis_node_drop(ngx_http_behave_redis_node_t *node,
+    const char *why)
+{
+    redisAsyncContext        *ac;
+    ngx_http_behave_redis_t  *rd;
+
+    rd = &ngx_http_behave_redis;
+    ac = node->ac;
+
+    if (node->connect_timer.timer_set) {
+        ngx_del_timer(&node->connect_timer);
+    }
+
+    if (ac == NULL) {
+        return;
+    }
+
+    if (why != NULL) {
+        ngx_log_error(NGX_LOG_WARN, rd->log, 0,
+                      "behave: redis \"%s\": %s, reconnecting",
+                      node->addr, why);
+    }
+
+    node->ac = NULL;
+    node->state = NGX_HTTP_BEHAVE_REDIS_OFF;
+
+    /*
+     * No reconnect from the disconnect callback: it is scheduled below.
+     * (redisAsyncSetDisconnectCallback() cannot unset a callback in
+     * hiredis 0.14, hence the field.)
+     */
+    ac->onDisconnect = NULL;
+    redisAsyncFree(ac);
+
+    if (why != NULL) {
+        ngx_http_behave_redis_schedule(node);
+        ngx_http_behave_redis_node_down(node);
+
+    } else {
+        ngx_http_behave_redis_update_state();
+    }
+}
+
+
+static void
+ngx_http_behave_redis_schedule(ngx_http_behave_redis_node_t *node)
+{
+    ngx_msec_t                max;
+    ngx_http_behave_redis_t  *rd;
+
+    rd = &ngx_http_behave_redis;
+
+    ngx_http_behave_redis_update_state();
+    ngx_http_behave_stats_redis_error();
+
+    if (rd->bmcf == NULL || ngx_exiting || ngx_terminate
+        || node->reconnect.timer_set)
+    {
+        return;
+    }
+
+    ngx_add_timer(&node->reconnect, node->backoff);
+
+    max = rd->mode == NGX_HTTP_BEHAVE_REDIS_SINGLE
+          ? NGX_HTTP_BEHAVE_REDIS_BACKOFF_MAX
+          : NGX_HTTP_BEHAVE_REDIS_BACKOFF_HA;
+
+    node->backoff = ngx_min(node->backoff * 2, max);
+}
+
+
+static void
+ngx_http_behave_redis_reconnect_handler(ngx_event_t *ev)
+{
+    ngx_http_behave_redis_node_t  *node = ev->data;
+
+    if (ngx_exiting || ngx_terminate || node->ac != NULL) {
+        return;
+    }
+
+    ngx_http_behave_redis_node_connect(node);
+}
+
+
+/*
+ * What agent-status shows as "redis": every data connection up (in a
+ * cluster, a master down is a worker partly degraded).
+ */
+
+static void
+ngx_http_behave_redis_update_state(void)
+{
+    ngx_uint_t                i, up, n;
+    ngx_http_behave_redis_t  *rd;
+
+    rd = &ngx_http_behave_redis;
+    up = 0;
+    n = 0;
+
+    for (i = 0; i < rd->nnodes; i++) {
+        if (rd->nodes[i].role != NGX_HTTP_BEHAVE_REDIS_ROLE_DATA) {
+            continue;
+        }
+
+        n++;
+        up += rd->nodes[i].state == NGX_HTTP_BEHAVE_REDIS_CONNECTED;
+    }
+
+    ngx_http_behave_stats_redis_state(n && up == n);
 }
 
 
@@ -228,207 +702,28 @@ ngx_http_behave_redis_configured(ngx_http_request_t *r)
 ngx_uint_t
 ngx_http_behave_redis_connected(void)
 {
-    return ngx_http_behave_redis.state == NGX_HTTP_BEHAVE_REDIS_CONNECTED;
-}
-
-
-static void
-ngx_http_behave_redis_connect(void)
-{
-    u_char                   *p, host[NGX_SOCKADDR_STRLEN + 1];
-    ngx_str_t                *addr;
-    redisAsyncContext        *ac;
+    ngx_uint_t                i;
     ngx_http_behave_redis_t  *rd;
 
     rd = &ngx_http_behave_redis;
-    addr = &rd->bmcf->redis;
 
-    if (ngx_strncmp(addr->data, "unix:", 5) == 0) {
-        ac = redisAsyncConnectUnix((char *) addr->data + 5);
-
-    } else {
-        p = ngx_strlchr(addr->data, addr->data + addr->len, ':');
-        *ngx_cpymem(host, addr->data,
-                    ngx_min((size_t) (p - addr->data), NGX_SOCKADDR_STRLEN))
-            = '\0';
-
-        ac = redisAsyncConnect((char *) host,
-                               ngx_atoi(p + 1,
-                                        addr->data + addr->len - p - 1));
-    }
-
-    if (ac == NULL || ac->err) {
-        ngx_log_error(NGX_LOG_ERR, rd->log, 0,
-                      "behave: redis \"%V\": cannot connect: %s", addr,
-                      ac ? ac->errstr : "out of memory");
-
-        if (ac != NULL) {
-            redisAsyncFree(ac);
+    for (i = 0; i < rd->nnodes; i++) {
+        if (rd->nodes[i].role == NGX_HTTP_BEHAVE_REDIS_ROLE_DATA
+            && rd->nodes[i].state == NGX_HTTP_BEHAVE_REDIS_CONNECTED)
+        {
+            return 1;
         }
-
-        ngx_http_behave_redis_schedule();
-        return;
     }
 
-    if (ngx_http_behave_redis_attach(ac) != NGX_OK) {
-        redisAsyncFree(ac);
-        ngx_http_behave_redis_schedule();
-        return;
-    }
-
-    rd->ac = ac;
-    rd->state = NGX_HTTP_BEHAVE_REDIS_CONNECTING;
-
-    redisAsyncSetConnectCallback(ac, ngx_http_behave_redis_on_connect);
-    redisAsyncSetDisconnectCallback(ac, ngx_http_behave_redis_on_disconnect);
-
-    /* hiredis learns that connect() finished on the first write event */
-    ngx_http_behave_redis_add_write(ac->ev.data);
-
-    ngx_add_timer(&rd->connect_timer,
-                  ngx_max(rd->bmcf->redis_timeout * 10, 1000));
-}
-
-
-static void
-ngx_http_behave_redis_on_connect(const redisAsyncContext *ac, int status)
-{
-    ngx_http_behave_redis_t  *rd;
-
-    rd = &ngx_http_behave_redis;
-
-    if (rd->connect_timer.timer_set) {
-        ngx_del_timer(&rd->connect_timer);
-    }
-
-    if (status != REDIS_OK) {
-        /* hiredis frees the context after this callback */
-        ngx_log_error(NGX_LOG_ERR, rd->log, 0,
-                      "behave: redis \"%V\": cannot connect: %s",
-                      &rd->bmcf->redis, ac->errstr);
-
-        rd->ac = NULL;
-        rd->state = NGX_HTTP_BEHAVE_REDIS_OFF;
-        ngx_http_behave_redis_schedule();
-        return;
-    }
-
-    ngx_log_error(NGX_LOG_INFO, rd->log, 0,
-                  "behave: redis \"%V\": connected", &rd->bmcf->redis);
-
-    rd->state = NGX_HTTP_BEHAVE_REDIS_CONNECTED;
-    rd->backoff = NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN;
-    ngx_http_behave_stats_redis_state(1);
-}
-
-
-static void
-ngx_http_behave_redis_on_disconnect(const redisAsyncContext *ac, int status)
-{
-    ngx_http_behave_redis_t  *rd;
-
-    rd = &ngx_http_behave_redis;
-
-    if (status != REDIS_OK && rd->bmcf != NULL) {
-        ngx_log_error(NGX_LOG_WARN, rd->log, 0,
-                      "behave: redis \"%V\": connection lost: %s",
-                      &rd->bmcf->redis,
-                      ac->errstr[0] ? ac->errstr : "closed by peer");
-    }
-
-    rd->ac = NULL;
-    rd->state = NGX_HTTP_BEHAVE_REDIS_OFF;
-    ngx_http_behave_redis_schedule();
-}
-
-
-static void
-ngx_http_behave_redis_connect_timeout(ngx_event_t *ev)
-{
-    ngx_http_behave_redis_drop("connect timed out");
-}
-
-
-/*
- * Frees the context now: hiredis runs every pending callback with NULL
- * (each answers its request as degraded) and then the cleanup hook.
- */
-
-static void
-ngx_http_behave_redis_drop(const char *why)
-{
-    redisAsyncContext        *ac;
-    ngx_http_behave_redis_t  *rd;
-
-    rd = &ngx_http_behave_redis;
-    ac = rd->ac;
-
-    if (rd->connect_timer.timer_set) {
-        ngx_del_timer(&rd->connect_timer);
-    }
-
-    if (ac == NULL) {
-        return;
-    }
-
-    if (why != NULL) {
-        ngx_log_error(NGX_LOG_WARN, rd->log, 0,
-                      "behave: redis \"%V\": %s, reconnecting",
-                      &rd->bmcf->redis, why);
-    }
-
-    rd->ac = NULL;
-    rd->state = NGX_HTTP_BEHAVE_REDIS_OFF;
-
-    /*
-     * No reconnect from the disconnect callback: it is scheduled below.
-     * (redisAsyncSetDisconnectCallback() cannot unset a callback in
-     * hiredis 0.14, hence the field.)
-     */
-    ac->onDisconnect = NULL;
-    redisAsyncFree(ac);
-
-    ngx_http_behave_redis_schedule();
-}
-
-
-static void
-ngx_http_behave_redis_schedule(void)
-{
-    ngx_http_behave_redis_t  *rd;
-
-    rd = &ngx_http_behave_redis;
-
-    ngx_http_behave_stats_redis_state(0);
-    ngx_http_behave_stats_redis_error();
-
-    if (rd->bmcf == NULL || ngx_exiting || ngx_terminate
-        || rd->reconnect.timer_set)
-    {
-        return;
-    }
-
-    ngx_add_timer(&rd->reconnect, rd->backoff);
-
-    rd->backoff = ngx_min(rd->backoff * 2, NGX_HTTP_BEHAVE_REDIS_BACKOFF_MAX);
-}
-
-
-static void
-ngx_http_behave_redis_reconnect_handler(ngx_event_t *ev)
-{
-    if (ngx_exiting || ngx_terminate || ngx_http_behave_redis.ac != NULL) {
-        return;
-    }
-
-    ngx_http_behave_redis_connect();
+    return 0;
 }
 
 
 /* the adapter: hiredis's fd in nginx's event loop */
 
 static ngx_int_t
-ngx_http_behave_redis_attach(redisAsyncContext *ac)
+ngx_http_behave_redis_attach(ngx_http_behave_redis_node_t *node,
+    redisAsyncContext *ac)
 {
     ngx_connection_t  *c;
 
@@ -450,7 +745,7 @@ ngx_http_behave_redis_attach(redisAsyncContext *ac)
     ac->ev.delWrite = ngx_http_behave_redis_del_write;
     ac->ev.cleanup = ngx_http_behave_redis_cleanup;
 
-    ngx_http_behave_redis.conn = c;
+    node->conn = c;
 
     return NGX_OK;
 }
@@ -489,11 +784,11 @@ ngx_http_behave_redis_del_read(void *data)
 static void
 ngx_http_behave_redis_add_write(void *data)
 {
-    ngx_connection_t  *c = data;
+    ngx_connection_t              *c = data;
+    redisAsyncContext             *ac = c->data;
+    ngx_http_behave_redis_node_t  *node = ac->data;
 
-    if (ngx_http_behave_redis.state == NGX_HTTP_BEHAVE_REDIS_CONNECTED
-        && !ngx_http_behave_redis.writing)
-    {
+    if (node->state == NGX_HTTP_BEHAVE_REDIS_CONNECTED && !node->writing) {
         if (!c->write->posted && !c->write->active) {
             ngx_post_event(c->write, &ngx_posted_events);
         }
@@ -521,7 +816,9 @@ ngx_http_behave_redis_del_write(void *data)
 static void
 ngx_http_behave_redis_cleanup(void *data)
 {
-    ngx_connection_t  *c = data;
+    ngx_connection_t              *c = data;
+    redisAsyncContext             *ac = c->data;
+    ngx_http_behave_redis_node_t  *node = ac->data;
 
     ngx_http_behave_redis_del_read(c);
     ngx_http_behave_redis_del_write(c);
@@ -534,8 +831,8 @@ ngx_http_behave_redis_cleanup(void *data)
         ngx_delete_posted_event(c->write);
     }
 
-    if (ngx_http_behave_redis.conn == c) {
-        ngx_http_behave_redis.conn = NULL;
+    if (node->conn == c) {
+        node->conn = NULL;
     }
 
     /*
@@ -559,11 +856,15 @@ ngx_http_behave_redis_read_handler(ngx_event_t *ev)
 static void
 ngx_http_behave_redis_write_handler(ngx_event_t *ev)
 {
-    ngx_connection_t  *c = ev->data;
+    ngx_connection_t              *c = ev->data;
+    redisAsyncContext             *ac = c->data;
+    ngx_http_behave_redis_node_t  *node = ac->data;
 
-    ngx_http_behave_redis.writing = 1;
-    redisAsyncHandleWrite(c->data);
-    ngx_http_behave_redis.writing = 0;
+    node->writing = 1;
+    redisAsyncHandleWrite(ac);
+
+    /* the context may be gone: node is not (it is static) */
+    node->writing = 0;
 }
 
 
@@ -583,7 +884,8 @@ ngx_http_behave_redis_script_init(ngx_http_behave_redis_script_t *s)
  * argv[] of a script command is laid out as
  *     EVALSHA|EVAL, sha1|source, numkeys, keys..., args...
  * the first two are set at each send (static strings); the rest is copied
- * so that the EVAL that follows a NOSCRIPT can still be sent.
+ * so that the EVAL that follows a NOSCRIPT, or a redirected command, can
+ * still be sent.
  */
 
 ngx_int_t
@@ -595,13 +897,14 @@ ngx_http_behave_redis_eval(ngx_http_request_t *r,
     ngx_pool_cleanup_t           *cln;
     ngx_http_behave_redis_cmd_t  *cmd;
 
-    if (ngx_http_behave_redis.state == NGX_HTTP_BEHAVE_REDIS_OFF) {
+    if (ngx_http_behave_redis.nnodes == 0) {
         *reason = "redis unavailable";
         return NGX_DECLINED;
     }
 
     cln = ngx_pool_cleanup_add(r->pool, 0);
-    cmd = ngx_http_behave_redis_cmd_new(r, 3, nkeys, argc, argv, argvlen);
+    cmd = ngx_http_behave_redis_cmd_new(r, 3, nkeys, 0, NULL, argc, argv,
+                                        argvlen);
 
     if (cln == NULL || cmd == NULL) {
         if (cmd != NULL) {
@@ -616,11 +919,10 @@ ngx_http_behave_redis_eval(ngx_http_request_t *r,
     cmd->name = script->name;
     cmd->handler = handler;
     cmd->data = data;
-    cmd->started_ms = ngx_http_behave_now_ms();
+    cmd->key = nkeys > 0 ? 3 : -1;
 
-    if (ngx_http_behave_redis_send(cmd, "EVALSHA", script->sha1) != NGX_OK) {
+    if (ngx_http_behave_redis_start(cmd, reason) != NGX_OK) {
         ngx_free(cmd);
-        *reason = "redis unavailable";
         return NGX_DECLINED;
     }
 
@@ -636,22 +938,25 @@ ngx_http_behave_redis_multi(ngx_http_request_t *r, const char *name,
     const size_t *argvlen, ngx_http_behave_redis_pt handler, void *data,
     const char **reason)
 {
+    int                           total;
     ngx_uint_t                    i;
-    redisAsyncContext            *ac;
     ngx_pool_cleanup_t           *cln;
     ngx_http_behave_redis_cmd_t  *cmd;
 
-    ac = ngx_http_behave_redis.ac;
-
-    if (ngx_http_behave_redis.state == NGX_HTTP_BEHAVE_REDIS_OFF
-        || ac == NULL)
-    {
+    if (ngx_http_behave_redis.nnodes == 0) {
         *reason = "redis unavailable";
         return NGX_DECLINED;
     }
 
+    total = 0;
+
+    for (i = 0; i < ncmd; i++) {
+        total += argc[i];
+    }
+
     cln = ngx_pool_cleanup_add(r->pool, 0);
-    cmd = ngx_http_behave_redis_cmd_new(r, 0, -1, 0, NULL, NULL);
+    cmd = ngx_http_behave_redis_cmd_new(r, 0, -1, ncmd, argc, total, argv,
+                                        argvlen);
 
     if (cln == NULL || cmd == NULL) {
         if (cmd != NULL) {
@@ -665,52 +970,16 @@ ngx_http_behave_redis_multi(ngx_http_request_t *r, const char *name,
     cmd->name = name;
     cmd->handler = handler;
     cmd->data = data;
-    cmd->started_ms = ngx_http_behave_now_ms();
+    cmd->key = argc[0] > 1 ? 1 : -1;
 
-    /*
-     * hiredis formats each command into its output buffer at once, so the
-     * arguments need no copy; only EXEC's reply is wanted.  The commands
-     * go out back to back on this worker's connection, and Redis runs them
-     * as one step at EXEC.
-     */
-    if (redisAsyncCommand(ac, NULL, NULL, "MULTI") != REDIS_OK) {
-        goto failed;
-    }
-
-    for (i = 0; i < ncmd; i++) {
-        if (redisAsyncCommandArgv(ac, NULL, NULL, argc[i], argv, argvlen)
-            != REDIS_OK)
-        {
-            goto broken;
-        }
-
-        argv += argc[i];
-        argvlen += argc[i];
-    }
-
-    if (redisAsyncCommand(ac, ngx_http_behave_redis_reply, cmd, "EXEC")
-        != REDIS_OK)
-    {
-        goto broken;
+    if (ngx_http_behave_redis_start(cmd, reason) != NGX_OK) {
+        ngx_free(cmd);
+        return NGX_DECLINED;
     }
 
     ngx_http_behave_redis_track(r, cmd, cln);
 
     return NGX_OK;
-
-broken:
-
-    /* a MULTI without its EXEC would swallow the next commands */
-    ngx_free(cmd);
-    ngx_http_behave_redis_drop("a transaction could not be queued");
-    *reason = "redis unavailable";
-    return NGX_DECLINED;
-
-failed:
-
-    ngx_free(cmd);
-    *reason = "redis unavailable";
-    return NGX_DECLINED;
 }
 
 
@@ -746,18 +1015,15 @@ ngx_http_behave_redis_command_bg(int argc, const char **argv,
     const size_t *argvlen, void (*done)(redisReply *reply, void *data),
     void *data)
 {
+    const char                   *reason;
     ngx_http_behave_redis_cmd_t  *cmd;
 
-    if (ngx_http_behave_redis.state != NGX_HTTP_BEHAVE_REDIS_CONNECTED) {
+    if (ngx_http_behave_redis.nnodes == 0) {
         return NGX_DECLINED;
     }
 
-    if (ngx_http_behave_redis.bg_pending >= NGX_HTTP_BEHAVE_REDIS_BG_MAX) {
-        ngx_http_behave_redis_drop("background commands are not answered");
-        return NGX_DECLINED;
-    }
-
-    cmd = ngx_http_behave_redis_cmd_new(NULL, 0, -1, argc, argv, argvlen);
+    cmd = ngx_http_behave_redis_cmd_new(NULL, 0, -1, 0, NULL, argc, argv,
+                                        argvlen);
     if (cmd == NULL) {
         return NGX_ERROR;
     }
@@ -765,30 +1031,27 @@ ngx_http_behave_redis_command_bg(int argc, const char **argv,
     cmd->bg_done = done;
     cmd->data = data;
     cmd->name = "redis";
+    cmd->key = argc > 1 ? 1 : -1;
 
-    if (redisAsyncCommandArgv(ngx_http_behave_redis.ac,
-                              ngx_http_behave_redis_reply, cmd, cmd->argc,
-                              (const char **) cmd->argv, cmd->argvlen)
-        != REDIS_OK)
-    {
+    if (ngx_http_behave_redis_start(cmd, &reason) != NGX_OK) {
         ngx_free(cmd);
-        return NGX_ERROR;
+        return NGX_DECLINED;
     }
-
-    ngx_http_behave_redis.bg_pending++;
 
     return NGX_OK;
 }
 
 
 /*
- * One allocation: the record, then skip + argc argv slots, their lengths
- * and copies of the arguments.  With nkeys >= 0 slot skip - 1 holds it.
+ * One allocation: the record, the MULTI's argument counts, then skip +
+ * argc argv slots, their lengths and copies of the arguments.  With
+ * nkeys >= 0 slot skip - 1 holds it.
  */
 
 static ngx_http_behave_redis_cmd_t *
 ngx_http_behave_redis_cmd_new(ngx_http_request_t *r, int skip, int nkeys,
-    int argc, const char **argv, const size_t *argvlen)
+    ngx_uint_t ncmd, const int *cmd_argc, int argc, const char **argv,
+    const size_t *argvlen)
 {
     int                           i, n;
     u_char                       *p;
@@ -796,8 +1059,9 @@ ngx_http_behave_redis_cmd_new(ngx_http_request_t *r, int skip, int nkeys,
     ngx_http_behave_redis_cmd_t  *cmd;
 
     n = skip + argc;
-    size = sizeof(ngx_http_behave_redis_cmd_t)
-           + n * (sizeof(char *) + sizeof(size_t)) + NGX_INT_T_LEN + 1;
+    size = sizeof(ngx_http_behave_redis_cmd_t) + ncmd * sizeof(int)
+           + n * (sizeof(char *) + sizeof(size_t)) + NGX_INT_T_LEN + 1
+           + sizeof(void *);
 
     for (i = 0; i < argc; i++) {
         size += argvlen[i] + 1;
@@ -810,10 +1074,16 @@ ngx_http_behave_redis_cmd_new(ngx_http_request_t *r, int skip, int nkeys,
 
     cmd->request = r;
     cmd->argc = n;
-    cmd->argv = (char **) (cmd + 1);
+    cmd->argv = (char **) ngx_align_ptr(cmd + 1, sizeof(void *));
     cmd->argvlen = (size_t *) (cmd->argv + n);
+    cmd->cmd_argc = (int *) (cmd->argvlen + n);
+    cmd->ncmd = ncmd;
 
-    p = (u_char *) (cmd->argvlen + n);
+    for (i = 0; i < (int) ncmd; i++) {
+        cmd->cmd_argc[i] = cmd_argc[i];
+    }
+
+    p = (u_char *) (cmd->cmd_argc + ncmd);
 
     if (nkeys >= 0) {
         cmd->argv[skip - 1] = (char *) p;
@@ -829,6 +1099,11 @@ ngx_http_behave_redis_cmd_new(ngx_http_request_t *r, int skip, int nkeys,
         *p++ = '\0';
     }
 
+    cmd->retry.handler = ngx_http_behave_redis_retry_handler;
+    cmd->retry.data = cmd;
+    cmd->retry.log = ngx_cycle->log;
+    cmd->retry.cancelable = 1;
+
     return cmd;
 }
 
@@ -840,6 +1115,10 @@ ngx_http_behave_redis_cmd_free(ngx_http_behave_redis_cmd_t *cmd)
         ngx_del_timer(&cmd->timer);
     }
 
+    if (cmd->retry.timer_set) {
+        ngx_del_timer(&cmd->retry);
+    }
+
     if (cmd->cln != NULL) {
         cmd->cln->handler = NULL;
     }
@@ -848,25 +1127,288 @@ ngx_http_behave_redis_cmd_free(ngx_http_behave_redis_cmd_t *cmd)
 }
 
 
+/* routes a new command and sends it */
+
 static ngx_int_t
-ngx_http_behave_redis_send(ngx_http_behave_redis_cmd_t *cmd,
-    const char *verb, const char *script)
+ngx_http_behave_redis_start(ngx_http_behave_redis_cmd_t *cmd,
+    const char **reason)
 {
-    if (ngx_http_behave_redis.ac == NULL) {
+    ngx_http_behave_redis_node_t  *node;
+
+    node = cmd->key >= 0
+           ? ngx_http_behave_redis_route(cmd->argv[cmd->key],
+                                         cmd->argvlen[cmd->key])
+           : ngx_http_behave_redis_route(NULL, 0);
+
+    if (node == NULL || node->ac == NULL) {
+        *reason = "redis unavailable";
+        return NGX_DECLINED;
+    }
+
+    if (cmd->bg_done != NULL
+        && node->bg_pending >= NGX_HTTP_BEHAVE_REDIS_BG_MAX)
+    {
+        ngx_http_behave_stats_redis_bg_shed();
+        *reason = "background budget";
+        return NGX_DECLINED;
+    }
+
+    cmd->node = node;
+    cmd->started_ms = ngx_http_behave_now_ms();
+
+    if (ngx_http_behave_redis_send(cmd) != NGX_OK) {
+        *reason = "redis unavailable";
+        return NGX_DECLINED;
+    }
+
+    return NGX_OK;
+}
+
+
+/* writes the command into cmd->node's output buffer */
+
+static ngx_int_t
+ngx_http_behave_redis_send(ngx_http_behave_redis_cmd_t *cmd)
+{
+    char                          **argv;
+    size_t                         *argvlen;
+    ngx_uint_t                      i;
+    redisAsyncContext              *ac;
+    redisCallbackFn                *fn;
+
+    ac = cmd->node->ac;
+
+    if (ac == NULL) {
         return NGX_ERROR;
     }
 
-    cmd->argv[0] = (char *) verb;
-    cmd->argvlen[0] = ngx_strlen(verb);
-    cmd->argv[1] = (char *) script;
-    cmd->argvlen[1] = ngx_strlen(script);
+    if (cmd->asking) {
+        cmd->asking = 0;
 
-    if (redisAsyncCommandArgv(ngx_http_behave_redis.ac,
-                              ngx_http_behave_redis_reply, cmd, cmd->argc,
-                              (const char **) cmd->argv, cmd->argvlen)
+        if (redisAsyncCommand(ac, NULL, NULL, "ASKING") != REDIS_OK) {
+            return NGX_ERROR;
+        }
+    }
+
+    if (cmd->script != NULL) {
+        cmd->argv[0] = (char *) (cmd->eval ? "EVAL" : "EVALSHA");
+        cmd->argvlen[0] = ngx_strlen(cmd->argv[0]);
+        cmd->argv[1] = (char *) (cmd->eval ? cmd->script->source
+                                           : cmd->script->sha1);
+        cmd->argvlen[1] = ngx_strlen(cmd->argv[1]);
+    }
+
+    if (cmd->ncmd == 0) {
+        if (redisAsyncCommandArgv(ac, ngx_http_behave_redis_reply, cmd,
+                                  cmd->argc, (const char **) cmd->argv,
+                                  cmd->argvlen)
+            != REDIS_OK)
+        {
+            return NGX_ERROR;
+        }
+
+        goto sent;
+    }
+
+    /*
+     * MULTI: hiredis formats each command into its output buffer at once;
+     * only EXEC's reply is wanted, and the first command's, which tells a
+     * redirect (EXEC then answers EXECABORT).  The commands go out back to
+     * back, and Redis runs them as one step at EXEC.
+     */
+    cmd->moved[0] = '\0';
+
+    if (redisAsyncCommand(ac, NULL, NULL, "MULTI") != REDIS_OK) {
+        return NGX_ERROR;
+    }
+
+    argv = cmd->argv;
+    argvlen = cmd->argvlen;
+
+    for (i = 0; i < cmd->ncmd; i++) {
+        fn = i == 0 ? ngx_http_behave_redis_queued : NULL;
+
+        if (redisAsyncCommandArgv(ac, fn, i == 0 ? cmd : NULL,
+                                  cmd->cmd_argc[i], (const char **) argv,
+                                  argvlen)
+            != REDIS_OK)
+        {
+            goto broken;
+        }
+
+        argv += cmd->cmd_argc[i];
+        argvlen += cmd->cmd_argc[i];
+    }
+
+    if (redisAsyncCommand(ac, ngx_http_behave_redis_reply, cmd, "EXEC")
         != REDIS_OK)
     {
-        return NGX_ERROR;
+        goto broken;
+    }
+
+sent:
+
+    if (cmd->bg_done != NULL) {
+        cmd->node->bg_pending++;
+    }
+
+    return NGX_OK;
+
+broken:
+
+    /*
+     * A MULTI without its EXEC would swallow the next commands.  The
+     * queued callback may already hold cmd: dropping the connection runs
+     * it with NULL, which it ignores; cmd stays the caller's.
+     */
+    ngx_http_behave_redis_node_drop(cmd->node,
+                                    "a transaction could not be queued");
+    return NGX_ERROR;
+}
+
+
+static void
+ngx_http_behave_redis_queued(redisAsyncContext *ac, void *r, void *privdata)
+{
+    redisReply                   *reply = r;
+    ngx_http_behave_redis_cmd_t  *cmd = privdata;
+
+    if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
+        (void) ngx_cpystrn(cmd->moved, (u_char *) reply->str,
+                           ngx_min(reply->len + 1, sizeof(cmd->moved)));
+    }
+}
+
+
+static void
+ngx_http_behave_redis_reply(redisAsyncContext *ac, void *r, void *privdata)
+{
+    u_char                       *err;
+    size_t                        len;
+    redisReply                   *reply = r;
+    ngx_http_behave_redis_cmd_t  *cmd = privdata;
+
+    if (cmd->bg_done != NULL) {
+        cmd->node->bg_pending--;
+    }
+
+    if (reply == NULL) {
+        ngx_http_behave_redis_finish(cmd, NULL, "disconnected");
+        return;
+    }
+
+    if (reply->type != REDIS_REPLY_ERROR
+        || (cmd->answered && cmd->bg_done == NULL))
+    {
+        ngx_http_behave_redis_finish(cmd, reply, NULL);
+        return;
+    }
+
+    err = (u_char *) reply->str;
+    len = reply->len;
+
+    if (cmd->script != NULL && !cmd->eval
+        && ngx_strncmp(err, "NOSCRIPT", 8) == 0)
+    {
+        /* the script cache was flushed or Redis restarted: load it again */
+        cmd->eval = 1;
+
+        if (ngx_http_behave_redis_send(cmd) == NGX_OK) {
+            return;
+        }
+    }
+
+    if (cmd->ncmd && cmd->moved[0] && ngx_strncmp(err, "EXECABORT", 9) == 0) {
+        err = cmd->moved;
+        len = ngx_strlen(err);
+    }
+
+    if (ngx_http_behave_redis_redirect(cmd, err, len) == NGX_OK) {
+        return;
+    }
+
+    if (ngx_strncmp(err, "READONLY", 8) == 0) {
+        /* a replica now: the sentinels know the new master */
+        ngx_http_behave_redis_readonly();
+    }
+
+    ngx_http_behave_redis_finish(cmd, reply, NULL);
+}
+
+
+/*
+ * "MOVED <slot> <ip:port>", "ASK <slot> <ip:port>", "TRYAGAIN ...":
+ * NGX_OK when the command is on its way again.
+ */
+
+static ngx_int_t
+ngx_http_behave_redis_redirect(ngx_http_behave_redis_cmd_t *cmd, u_char *err,
+    size_t len)
+{
+    u_char                        *p, *last, *addr;
+    ngx_int_t                      slot;
+    ngx_uint_t                     ask;
+    ngx_http_behave_redis_node_t  *node;
+
+    if (ngx_http_behave_redis.mode != NGX_HTTP_BEHAVE_REDIS_CLUSTER
+        || cmd->redirects >= NGX_HTTP_BEHAVE_REDIS_REDIRECTS)
+    {
+        return NGX_DECLINED;
+    }
+
+    if (len >= 8 && ngx_strncmp(err, "TRYAGAIN", 8) == 0) {
+        cmd->redirects++;
+        ngx_add_timer(&cmd->retry, NGX_HTTP_BEHAVE_REDIS_TRYAGAIN);
+        return NGX_OK;
+    }
+
+    if (len > 6 && ngx_strncmp(err, "MOVED ", 6) == 0) {
+        ask = 0;
+        p = err + 6;
+
+    } else if (len > 4 && ngx_strncmp(err, "ASK ", 4) == 0) {
+        ask = 1;
+        p = err + 4;
+
+    } else {
+        return NGX_DECLINED;
+    }
+
+    last = err + len;
+    addr = ngx_strlchr(p, last, ' ');
+
+    if (addr == NULL) {
+        return NGX_DECLINED;
+    }
+
+    slot = ngx_atoi(p, addr - p);
+    addr++;
+
+    if (slot < 0 || slot >= NGX_HTTP_BEHAVE_REDIS_SLOTS || addr == last) {
+        return NGX_DECLINED;
+    }
+
+    if (ask) {
+        node = ngx_http_behave_redis_node_add(addr, last - addr,
+                                              NGX_HTTP_BEHAVE_REDIS_ROLE_DATA);
+        if (node != NULL && node->ac == NULL) {
+            ngx_http_behave_redis_node_connect(node);
+        }
+
+    } else {
+        node = ngx_http_behave_redis_moved(slot, addr, last - addr);
+    }
+
+    if (node == NULL || node->ac == NULL) {
+        return NGX_DECLINED;
+    }
+
+    cmd->redirects++;
+    cmd->node = node;
+    cmd->asking = ask;
+
+    if (ngx_http_behave_redis_send(cmd) != NGX_OK) {
+        return NGX_DECLINED;
     }
 
     return NGX_OK;
@@ -874,32 +1416,35 @@ ngx_http_behave_redis_send(ngx_http_behave_redis_cmd_t *cmd,
 
 
 static void
-ngx_http_behave_redis_reply(redisAsyncContext *ac, void *r, void *privdata)
+ngx_http_behave_redis_retry_handler(ngx_event_t *ev)
 {
-    redisReply                   *reply = r;
-    ngx_http_behave_redis_cmd_t  *cmd = privdata;
+    const char                   *reason;
+    ngx_http_behave_redis_cmd_t  *cmd = ev->data;
 
-    if (cmd->bg_done != NULL) {
-        ngx_http_behave_redis.bg_pending--;
-        cmd->bg_done(reply, cmd->data);
+    if (cmd->request == NULL && cmd->bg_done == NULL) {
         ngx_http_behave_redis_cmd_free(cmd);
         return;
     }
 
-    if (reply != NULL && reply->type == REDIS_REPLY_ERROR
-        && cmd->script != NULL && !cmd->answered && cmd->request != NULL
-        && ngx_strncmp(reply->str, "NOSCRIPT", 8) == 0)
-    {
-        /* the script cache was flushed or Redis restarted: load it again */
-        if (ngx_http_behave_redis_send(cmd, "EVAL", cmd->script->source)
-            == NGX_OK)
-        {
-            return;
-        }
+    if (ngx_http_behave_redis_start(cmd, &reason) != NGX_OK) {
+        ngx_http_behave_redis_finish(cmd, NULL, reason);
+    }
+}
+
+
+/* the command's last word: to its request or its background callback */
+
+static void
+ngx_http_behave_redis_finish(ngx_http_behave_redis_cmd_t *cmd,
+    redisReply *reply, const char *reason)
+{
+    if (cmd->bg_done != NULL) {
+        cmd->bg_done(reply, cmd->data);
+
+    } else {
+        ngx_http_behave_redis_answer(cmd, reply, reason);
     }
 
-    ngx_http_behave_redis_answer(cmd, reply,
-                                 reply ? NULL : "disconnected");
     ngx_http_behave_redis_cmd_free(cmd);
 }
 
@@ -942,8 +1487,14 @@ ngx_http_behave_redis_cmd_timeout(ngx_event_t *ev)
 
     ngx_http_behave_redis_answer(cmd, NULL, "timeout");
 
+    if (cmd->retry.timer_set) {
+        /* waiting to be sent again (TRYAGAIN): hiredis does not hold it */
+        ngx_http_behave_redis_cmd_free(cmd);
+        return;
+    }
+
     /* frees cmd too: hiredis runs its callback with NULL */
-    ngx_http_behave_redis_drop("a command timed out");
+    ngx_http_behave_redis_node_drop(cmd->node, "a command timed out");
 }
 
 
@@ -959,6 +1510,11 @@ ngx_http_behave_redis_request_gone(void *data)
 
     if (cmd->timer.timer_set) {
         ngx_del_timer(&cmd->timer);
+    }
+
+    if (cmd->retry.timer_set) {
+        /* waiting to be sent again: hiredis does not hold it */
+        ngx_http_behave_redis_cmd_free(cmd);
     }
 }
 

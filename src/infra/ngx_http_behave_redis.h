@@ -1,8 +1,9 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * The Redis path: one hiredis async connection per worker, driven by
- * nginx's event loop.
+ * The Redis path: hiredis async connections driven by nginx's event loop,
+ * one per worker to a single Redis (the default), to each master of a
+ * Redis Cluster, or to the master the sentinels name.
  */
 
 #ifndef NGX_HTTP_BEHAVE_REDIS_H
@@ -19,6 +20,11 @@
  * with reply == NULL and a short reason ("timeout", "disconnected") when
  * there will be none.  Never called once the request is gone.
  */
+#define NGX_HTTP_BEHAVE_REDIS_SINGLE     0
+#define NGX_HTTP_BEHAVE_REDIS_CLUSTER    1
+#define NGX_HTTP_BEHAVE_REDIS_SENTINEL   2
+
+
 typedef void (*ngx_http_behave_redis_pt)(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason);
 
@@ -34,6 +40,15 @@ ngx_int_t ngx_http_behave_redis_init_process(ngx_cycle_t *cycle);
 void ngx_http_behave_redis_exit_process(ngx_cycle_t *cycle);
 
 char *ngx_http_behave_redis_parse_address(ngx_conf_t *cf, ngx_str_t *addr);
+
+/*
+ * behave_redis ADDRESS | cluster ADDRESS... | sentinel NAME ADDRESS...;
+ * behave_redis_auth / behave_sentinel_auth [USER] PASSWORD;
+ */
+char *ngx_http_behave_redis_conf(ngx_conf_t *cf,
+    ngx_http_behave_main_conf_t *bmcf);
+char *ngx_http_behave_redis_auth_conf(ngx_conf_t *cf, ngx_str_t *user,
+    ngx_str_t *password);
 
 /*
  * Sends EVALSHA (EVAL again after NOSCRIPT).  NGX_OK when the command is
@@ -57,7 +72,13 @@ ngx_int_t ngx_http_behave_redis_multi(ngx_http_request_t *r,
     const size_t *argvlen, ngx_http_behave_redis_pt handler, void *data,
     const char **reason);
 
-/* a fire-and-forget command with no request behind it (metering) */
+/*
+ * A fire-and-forget command with no request behind it (metering, traces,
+ * heartbeats); argv[1] is its key.  Past a budget of unanswered ones per
+ * connection, further ones are shed (NGX_DECLINED, counted in
+ * behave_redis_background_shed_total): a slow Redis never costs the
+ * connection that carries the turns.
+ */
 ngx_int_t ngx_http_behave_redis_command_bg(int argc, const char **argv,
     const size_t *argvlen, void (*done)(redisReply *reply, void *data),
     void *data);
@@ -67,6 +88,7 @@ void ngx_http_behave_redis_log_degraded(ngx_http_request_t *r,
     const char *what, const char *reason);
 
 ngx_uint_t ngx_http_behave_redis_configured(ngx_http_request_t *r);
+/* any data connection up (cluster: at least one master) */
 ngx_uint_t ngx_http_behave_redis_connected(void);
 
 void ngx_http_behave_redis_script_init(ngx_http_behave_redis_script_t *s);

@@ -339,6 +339,16 @@ ngx_http_behave_stats_redis_error(void)
 
 
 void
+ngx_http_behave_stats_redis_bg_shed(void)
+{
+    if (ngx_http_behave_stats_shm != NULL) {
+        (void) ngx_atomic_fetch_add(
+                          &ngx_http_behave_stats_shm->redis_bg_shed, 1);
+    }
+}
+
+
+void
 ngx_http_behave_stats_redis_state(ngx_uint_t up)
 {
     if (ngx_http_behave_stats_me != NULL) {
