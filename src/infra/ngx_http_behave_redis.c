@@ -983,6 +983,48 @@ ngx_http_behave_redis_multi(ngx_http_request_t *r, const char *name,
 }
 
 
+ngx_int_t
+ngx_http_behave_redis_command(ngx_http_request_t *r, const char *name,
+    int argc, const char **argv, const size_t *argvlen,
+    ngx_http_behave_redis_pt handler, void *data, const char **reason)
+{
+    ngx_pool_cleanup_t           *cln;
+    ngx_http_behave_redis_cmd_t  *cmd;
+
+    if (ngx_http_behave_redis.nnodes == 0) {
+        *reason = "redis unavailable";
+        return NGX_DECLINED;
+    }
+
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+    cmd = ngx_http_behave_redis_cmd_new(r, 0, -1, 0, NULL, argc, argv,
+                                        argvlen);
+
+    if (cln == NULL || cmd == NULL) {
+        if (cmd != NULL) {
+            ngx_free(cmd);
+        }
+
+        *reason = "out of memory";
+        return NGX_DECLINED;
+    }
+
+    cmd->name = name;
+    cmd->handler = handler;
+    cmd->data = data;
+    cmd->key = argc > 1 ? 1 : -1;
+
+    if (ngx_http_behave_redis_start(cmd, reason) != NGX_OK) {
+        ngx_free(cmd);
+        return NGX_DECLINED;
+    }
+
+    ngx_http_behave_redis_track(r, cmd, cln);
+
+    return NGX_OK;
+}
+
+
 /*
  * A command of a request is on its way: time it out, and detach it when
  * the request goes first.

@@ -73,6 +73,14 @@ ngx_int_t ngx_http_behave_redis_multi(ngx_http_request_t *r,
     const char **reason);
 
 /*
+ * One command of a request; argv[1] is its key (argc 1: no key).  The
+ * contract is that of ngx_http_behave_redis_eval(); name is the span's.
+ */
+ngx_int_t ngx_http_behave_redis_command(ngx_http_request_t *r,
+    const char *name, int argc, const char **argv, const size_t *argvlen,
+    ngx_http_behave_redis_pt handler, void *data, const char **reason);
+
+/*
  * A fire-and-forget command with no request behind it (metering, traces,
  * heartbeats); argv[1] is its key.  Past a budget of unanswered ones per
  * connection, further ones are shed (NGX_DECLINED, counted in

@@ -5,7 +5,8 @@
  * platforms' post-call webhooks.  docs/API.md (Surface C) is the reference.
  *
  * Redis keys (tenants and ids are [A-Za-z0-9_.:@-], so neither can close
- * the hash tag; every key of a tenant shares the slot of {<tenant>}):
+ * the hash tag; every key of a tenant shares the slot of {<tenant>}; the
+ * slug key has no tag, a slot of its own, and is never in a script):
  *
  *   behave:wh:slug:<slug>                          "<tenant> <id>", the
  *                                                  receiver's way in
@@ -48,7 +49,6 @@
 extern ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script;
 extern ngx_http_behave_redis_script_t  ngx_http_behave_wh_list_script;
 extern ngx_http_behave_redis_script_t  ngx_http_behave_wh_patch_script;
-extern ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script;
 extern ngx_http_behave_redis_script_t  ngx_http_behave_wh_commit_script;
 
 void ngx_http_behave_webhooks_init(void);

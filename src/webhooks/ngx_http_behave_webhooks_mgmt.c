@@ -27,6 +27,8 @@ typedef struct {
     const char                 *auth;
     const char                 *description;
     time_t                      created_at;
+    const char                 *argv[10];     /* of the create script */
+    size_t                      argvlen[10];
     unsigned                    parsed:1;
 } ngx_http_behave_wh_mgmt_t;
 
@@ -40,6 +42,8 @@ static ngx_int_t ngx_http_behave_wh_create(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m);
 static ngx_int_t ngx_http_behave_wh_create_check(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m, cJSON **secret, behave_error_t *err);
+static void ngx_http_behave_wh_slug_reply(ngx_http_request_t *r,
+    void *data, redisReply *reply, const char *reason);
 static void ngx_http_behave_wh_create_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 
@@ -203,16 +207,15 @@ ngx_http_behave_wh_mgmt_cleanup(void *data)
 static ngx_int_t
 ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
 {
-    u_char                       *p;
+    u_char                       *slug, *owner, *created;
     char                         *sealed;
-    size_t                        len[8], slen, keylen[3];
+    size_t                        len[8], slen, alen[4];
     cJSON                        *secret;
-    ngx_str_t                    *key[3];  /* [0] unused */
-    const char                   *argv[11], *reason;
+    ngx_str_t                    *key[2];
+    const char                   *argv[4], *reason;
     behave_error_t                err;
     ngx_http_behave_ctx_t        *ctx;
     ngx_http_behave_main_conf_t  *bmcf;
-    u_char                        created[NGX_TIME_T_LEN + 1];
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
@@ -246,63 +249,102 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
     }
 
     m->created_at = ngx_time();
-    p = ngx_sprintf(created, "%T", m->created_at);
 
-    key[1] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "ep:", m->id,
+    key[0] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "ep:", m->id,
                                           ngx_strlen(m->id));
-    key[2] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "endpoints",
+    key[1] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "endpoints",
                                           "", 0);
+    slug = ngx_pnalloc(r->pool, sizeof("behave:wh:slug:") + BEHAVE_SLUG_SIZE);
+    owner = ngx_pnalloc(r->pool, BEHAVE_TENANT_MAX + 1 + sizeof(m->id));
+    created = ngx_pnalloc(r->pool, NGX_TIME_T_LEN + 1);
 
-    /* the slug key is global: the receiver knows no tenant */
-    argv[0] = ngx_pnalloc(r->pool, sizeof("behave:wh:slug:") + BEHAVE_SLUG_SIZE);
-
-    if (key[1] == NULL || key[2] == NULL || argv[0] == NULL) {
+    if (key[0] == NULL || key[1] == NULL || slug == NULL || owner == NULL
+        || created == NULL)
+    {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    keylen[0] = ngx_sprintf((u_char *) argv[0], "behave:wh:slug:%s", m->slug)
-                - (u_char *) argv[0];
-    keylen[1] = key[1]->len;
-    keylen[2] = key[2]->len;
+    /* step 2's arguments, kept until step 1 answers */
+    m->argv[0] = (char *) key[0]->data;
+    m->argv[1] = (char *) key[1]->data;
+    m->argv[2] = ctx->key->tenant;
+    m->argv[3] = m->id;
+    m->argv[4] = m->slug;
+    m->argv[5] = m->provider;
+    m->argv[6] = m->auth;
+    m->argv[7] = m->description;
+    m->argv[8] = (char *) created;
+    m->argv[9] = sealed;
 
-    argv[1] = (char *) key[1]->data;
-    argv[2] = (char *) key[2]->data;
-    argv[3] = ctx->key->tenant;
-    argv[4] = m->id;
-    argv[5] = m->slug;
-    argv[6] = m->provider;
-    argv[7] = m->auth;
-    argv[8] = m->description;
-    argv[9] = (char *) created;
-    argv[10] = sealed;
+    m->argvlen[0] = key[0]->len;
+    m->argvlen[1] = key[1]->len;
+    m->argvlen[2] = ngx_strlen(ctx->key->tenant);
+    m->argvlen[3] = ngx_strlen(m->id);
+    m->argvlen[4] = ngx_strlen(m->slug);
+    m->argvlen[5] = ngx_strlen(m->provider);
+    m->argvlen[6] = ngx_strlen(m->auth);
+    m->argvlen[7] = ngx_strlen(m->description);
+    m->argvlen[8] = ngx_sprintf(created, "%T", m->created_at) - created;
+    m->argvlen[9] = len[7];
 
+    /*
+     * Step 1: the slug, a global key in a slot of its own (the receiver
+     * knows no tenant), claimed with SET NX so two endpoints can never
+     * share one.  Step 2 writes the tenant's keys.  A failure between the
+     * two leaves a slug whose record does not exist: the receiver answers
+     * it as an unknown slug, and nobody knows it (it was never returned).
+     */
+    argv[0] = "SET";
+    alen[0] = sizeof("SET") - 1;
+    argv[1] = (char *) slug;
+    alen[1] = ngx_sprintf(slug, "behave:wh:slug:%s", m->slug) - slug;
+    argv[2] = (char *) owner;
+    alen[2] = ngx_sprintf(owner, "%s %s", ctx->key->tenant, m->id) - owner;
+    argv[3] = "NX";
+    alen[3] = sizeof("NX") - 1;
+
+    if (ngx_http_behave_redis_command(r, "redis.webhook-slug", 4, argv, alen,
+                                      ngx_http_behave_wh_slug_reply, m,
+                                      &reason)
+        != NGX_OK)
     {
-        size_t  all[11];
-
-        all[0] = keylen[0];
-        all[1] = keylen[1];
-        all[2] = keylen[2];
-        all[3] = ngx_strlen(ctx->key->tenant);
-        all[4] = ngx_strlen(m->id);
-        all[5] = ngx_strlen(m->slug);
-        all[6] = ngx_strlen(m->provider);
-        all[7] = ngx_strlen(m->auth);
-        all[8] = ngx_strlen(m->description);
-        all[9] = p - created;
-        all[10] = len[7];
-
-        if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_create_script,
-                                       3, 11, argv, all,
-                                       ngx_http_behave_wh_create_reply, m,
-                                       &reason)
-            != NGX_OK)
-        {
-            return ngx_http_behave_webhooks_unavailable(r, "storage",
-                                                        reason);
-        }
+        return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
     }
 
     return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_wh_slug_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason)
+{
+    ngx_http_behave_wh_mgmt_t  *m = data;
+
+    if (reply == NULL || reply->type != REDIS_REPLY_STATUS) {
+        if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
+            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                          "behave: webhook slug: %s", reply->str);
+        }
+
+        ngx_http_finalize_request(r,
+            ngx_http_behave_webhooks_unavailable(r, "storage",
+                reason ? reason
+                       : (reply && reply->type == REDIS_REPLY_NIL)
+                         ? "slug taken" : "redis error"));
+        return;
+    }
+
+    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_create_script,
+                                   2, 10, m->argv,
+                                   m->argvlen,
+                                   ngx_http_behave_wh_create_reply, m,
+                                   &reason)
+        != NGX_OK)
+    {
+        ngx_http_finalize_request(r,
+            ngx_http_behave_webhooks_unavailable(r, "storage", reason));
+    }
 }
 
 
@@ -446,9 +488,7 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
 
         ngx_http_finalize_request(r,
             ngx_http_behave_webhooks_unavailable(r, "storage",
-                reason ? reason
-                       : (reply && reply->type == REDIS_REPLY_INTEGER)
-                         ? "slug taken" : "redis error"));
+                reason ? reason : "redis error"));
         return;
     }
 
