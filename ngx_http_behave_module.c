@@ -75,6 +75,9 @@ static char *ngx_http_behave_set_surface(ngx_conf_t *cf,
 
 
 static ngx_conf_post_t  ngx_http_behave_size_post;
+static char *ngx_http_behave_node_name_check(ngx_conf_t *cf, void *post,
+    void *data);
+static ngx_conf_post_t  ngx_http_behave_node_name_post;
 static ngx_conf_num_bounds_t  ngx_http_behave_max_turns_bounds = {
     ngx_conf_check_num_bounds, 1, 1000
 };
@@ -206,7 +209,7 @@ static ngx_command_t  ngx_http_behave_commands[] = {
       ngx_conf_set_str_slot,
       NGX_HTTP_MAIN_CONF_OFFSET,
       offsetof(ngx_http_behave_main_conf_t, node_name),
-      NULL },
+      &ngx_http_behave_node_name_post },
 
     { ngx_string("behave_redis_timeout"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
@@ -293,6 +296,28 @@ ngx_http_behave_size_check(ngx_conf_t *cf, void *post, void *data)
 
 static ngx_conf_post_t  ngx_http_behave_size_post = {
     ngx_http_behave_size_check
+};
+
+
+/* a node name is part of agent ids ("<node>/<pid>") and metric labels */
+
+static char *
+ngx_http_behave_node_name_check(ngx_conf_t *cf, void *post, void *data)
+{
+    ngx_str_t  *name = data;
+
+    if (name->len == 0 || name->len > 64
+        || !behave_tenant_valid((char *) name->data, name->len))
+    {
+        return "must be 1 to 64 of [A-Za-z0-9_.:-]";
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static ngx_conf_post_t  ngx_http_behave_node_name_post = {
+    ngx_http_behave_node_name_check
 };
 
 

@@ -199,8 +199,13 @@ ngx_http_behave_metrics_other(u_char *p, u_char *last,
             "behave_inflight_requests %ui\n"
             "# HELP behave_workers_up Worker processes alive on this node.\n"
             "# TYPE behave_workers_up gauge\n"
-            "behave_workers_up %ui\n",
-            ngx_http_behave_stats_inflight(st), up);
+            "behave_workers_up %ui\n"
+            "# HELP behave_node_info This nginx instance (behave_node_name)."
+            "\n"
+            "# TYPE behave_node_info gauge\n"
+            "behave_node_info{node=\"%s\"} 1\n",
+            ngx_http_behave_stats_inflight(st), up,
+            ngx_http_behave_stats_node());
 
     return p;
 }

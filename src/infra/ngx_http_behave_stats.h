@@ -74,6 +74,9 @@ ngx_int_t ngx_http_behave_stats_init_zone(ngx_slab_pool_t *shpool,
 ngx_int_t ngx_http_behave_stats_init(ngx_conf_t *cf);
 void ngx_http_behave_stats_init_process(ngx_cycle_t *cycle);
 
+/* this nginx instance's name (agent-status, metrics) */
+const char *ngx_http_behave_stats_node(void);
+
 ngx_http_behave_stats_t *ngx_http_behave_stats(void);
 
 /* marks the request as one of a surface: counted in flight until logged */
