@@ -58,6 +58,7 @@ sub redis_server {
 sub kill_server {
     my ($port, $sig) = @_;
     my $s = $st{servers}{$port} or return;
+    return unless $s->{pid};
     kill $sig // 'KILL', $s->{pid};
     waitpid($s->{pid}, 0);
     delete $s->{pid};
