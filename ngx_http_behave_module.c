@@ -306,10 +306,19 @@ ngx_http_behave_node_name_check(ngx_conf_t *cf, void *post, void *data)
 {
     ngx_str_t  *name = data;
 
-    if (name->len == 0 || name->len > 64
-        || !behave_tenant_valid((char *) name->data, name->len))
-    {
+    ngx_uint_t  i;
+
+    if (name->len == 0 || name->len > 64) {
         return "must be 1 to 64 of [A-Za-z0-9_.:-]";
+    }
+
+    for (i = 0; i < name->len; i++) {
+        if (!isalnum(name->data[i])
+            && ngx_strlchr((u_char *) "_.:-", (u_char *) "_.:-" + 4,
+                           name->data[i]) == NULL)
+        {
+            return "must be 1 to 64 of [A-Za-z0-9_.:-]";
+        }
     }
 
     return NGX_CONF_OK;

@@ -197,7 +197,10 @@ ngx_http_behave_redis_conf(ngx_conf_t *cf, ngx_http_behave_main_conf_t *bmcf)
         bmcf->redis_master = value[2];
         first = 3;
 
-    } else if (cf->args->nelts != 2) {
+    } else if (cf->args->nelts != 2
+               || ngx_strcmp(value[1].data, "cluster") == 0
+               || ngx_strcmp(value[1].data, "sentinel") == 0)
+    {
         return "takes ADDRESS, cluster ADDRESS..., or sentinel MASTER_NAME "
                "ADDRESS...";
     }
