@@ -40,6 +40,27 @@ ok(wait_until(10, sub { !turn("warm-$$", 'hello')->{json}{conversation}{degraded
 like(error_log(), qr/redis master "behave" is 127\.0\.0\.1:$master/,
      'the log names the master found');
 
+# a manual failover: the old master is alive and demoted; nginx hears of
+# it on +switch-master and follows
+{
+    server_cli($sentinel, 'SENTINEL FAILOVER behave');
+    my $t0 = time;
+    ok(wait_until(10, sub {
+        server_cli($sentinel, 'SENTINEL get-master-addr-by-name behave') =~ /$replica/
+    }), 'manual failover: the sentinel names the replica');
+    ok(wait_until(5, sub { error_log() =~ /redis master "behave" is 127\.0\.0\.1:$replica, was/ }),
+       sprintf('nginx follows it without reload (%.1fs)', time - $t0));
+    like(error_log(), qr/\+switch-master "behave"/, 'told by +switch-master');
+    ok(wait_until(5, sub { !turn("manual-$$", 'hello')->{json}{conversation}{degraded} }),
+       'turns are stored on the new master');
+    ($master, $replica) = ($replica, $master);
+    # what the sentinel does at its next look at the old master, done now
+    server_cli($replica, 'REPLICAOF 127.0.0.1', $master);
+    ok(wait_until(10, sub {
+        server_cli($replica, 'INFO replication') =~ /master_link_status:up/
+    }), 'the old master is the replica now');
+}
+
 # bounded load: 4 clients, one conversation each, ~12 s, turns paced
 my $dir = nginx_prefix() . '/load';
 mkdir $dir;

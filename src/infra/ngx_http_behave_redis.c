@@ -462,7 +462,7 @@ ngx_http_behave_redis_auth(ngx_http_behave_redis_node_t *node)
 
     bmcf = ngx_http_behave_redis.bmcf;
 
-    if (node->role == NGX_HTTP_BEHAVE_REDIS_ROLE_SENTINEL) {
+    if (node->role != NGX_HTTP_BEHAVE_REDIS_ROLE_DATA) {
         user = &bmcf->sentinel_user;
         pass = &bmcf->sentinel_password;
 

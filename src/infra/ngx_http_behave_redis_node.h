@@ -11,7 +11,9 @@
  * - cluster:  one node per master, found through CLUSTER SLOTS; a key's
  *             slot picks its node;
  * - sentinel: nodes[0] is the master the sentinels name, nodes[1] the
- *             sentinel being asked (it cycles through the configured ones).
+ *             sentinel being asked (it cycles through the configured ones),
+ *             nodes[2] a second connection to it, subscribed to
+ *             +switch-master (a subscribed connection takes no queries).
  */
 
 #ifndef NGX_HTTP_BEHAVE_REDIS_NODE_H
@@ -35,7 +37,8 @@ typedef enum {
 
 typedef enum {
     NGX_HTTP_BEHAVE_REDIS_ROLE_DATA = 0,
-    NGX_HTTP_BEHAVE_REDIS_ROLE_SENTINEL
+    NGX_HTTP_BEHAVE_REDIS_ROLE_SENTINEL,      /* asked where the master is */
+    NGX_HTTP_BEHAVE_REDIS_ROLE_SUBSCRIBER     /* told of +switch-master */
 } ngx_http_behave_redis_role_e;
 
 

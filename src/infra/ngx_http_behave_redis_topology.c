@@ -11,9 +11,11 @@
  *
  * Sentinel: one connection to a sentinel (the next configured one when it
  * goes), asked SENTINEL get-master-addr-by-name at start, every 500ms
- * while the master's connection is down, every 5s otherwise, and at once
- * when the master answers READONLY (it was demoted).  A new address
- * replaces the master's connection without a reload.
+ * while the master's connection is down, every 5s otherwise, at once when
+ * the master answers READONLY (it was demoted), and at once when a second
+ * connection to the same sentinel, subscribed to +switch-master, hears of
+ * a failover.  A new address replaces the master's connection without a
+ * reload.
  */
 
 
@@ -37,6 +39,8 @@ static ngx_http_behave_redis_node_t *ngx_http_behave_redis_addr_node(
 static void ngx_http_behave_redis_discover_handler(ngx_event_t *ev);
 static void ngx_http_behave_redis_ask_master(void);
 static void ngx_http_behave_redis_on_master(redisAsyncContext *ac, void *r,
+    void *privdata);
+static void ngx_http_behave_redis_on_switch(redisAsyncContext *ac, void *r,
     void *privdata);
 
 
@@ -65,6 +69,12 @@ ngx_http_behave_redis_topology_start(void)
                                               NGX_HTTP_BEHAVE_REDIS_ROLE_DATA);
         node = ngx_http_behave_redis_node_add(a[0].data, a[0].len,
                                           NGX_HTTP_BEHAVE_REDIS_ROLE_SENTINEL);
+        if (node != NULL) {
+            ngx_http_behave_redis_node_connect(node);
+        }
+
+        node = ngx_http_behave_redis_node_add(a[0].data, a[0].len,
+                                        NGX_HTTP_BEHAVE_REDIS_ROLE_SUBSCRIBER);
         if (node != NULL) {
             ngx_http_behave_redis_node_connect(node);
         }
@@ -194,6 +204,11 @@ ngx_http_behave_redis_node_up(ngx_http_behave_redis_node_t *node)
     case NGX_HTTP_BEHAVE_REDIS_SENTINEL:
         if (node->role == NGX_HTTP_BEHAVE_REDIS_ROLE_SENTINEL) {
             ngx_http_behave_redis_ask_master();
+
+        } else if (node->role == NGX_HTTP_BEHAVE_REDIS_ROLE_SUBSCRIBER) {
+            (void) redisAsyncCommand(node->ac,
+                                     ngx_http_behave_redis_on_switch, NULL,
+                                     "SUBSCRIBE +switch-master");
         }
 
         break;
@@ -227,6 +242,14 @@ ngx_http_behave_redis_node_down(ngx_http_behave_redis_node_t *node)
             n = rd->bmcf->redis_addrs->nelts;
             rd->sentinel = (rd->sentinel + 1) % n;
             rd->asking_sentinel = 0;
+            ngx_http_behave_redis_node_set_addr(node, a[rd->sentinel].data,
+                                                a[rd->sentinel].len);
+            break;
+        }
+
+        if (node->role == NGX_HTTP_BEHAVE_REDIS_ROLE_SUBSCRIBER) {
+            /* back at its reconnect, to the sentinel asked by then */
+            a = rd->bmcf->redis_addrs->elts;
             ngx_http_behave_redis_node_set_addr(node, a[rd->sentinel].data,
                                                 a[rd->sentinel].len);
             break;
@@ -555,4 +578,42 @@ ngx_http_behave_redis_on_master(redisAsyncContext *ac, void *r,
     ngx_http_behave_redis_node_set_addr(master, addr, p - addr);
     master->backoff = NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN;
     ngx_http_behave_redis_node_connect(master);
+}
+
+
+/* ["message", "+switch-master", "<name> <old ip> <old port> <ip> <port>"] */
+
+static void
+ngx_http_behave_redis_on_switch(redisAsyncContext *ac, void *r,
+    void *privdata)
+{
+    redisReply               *reply = r, *msg;
+    ngx_str_t                *name;
+    ngx_http_behave_redis_t  *rd;
+
+    rd = &ngx_http_behave_redis;
+
+    if (reply == NULL || rd->bmcf == NULL || reply->type != REDIS_REPLY_ARRAY
+        || reply->elements != 3
+        || reply->element[0]->type != REDIS_REPLY_STRING
+        || ngx_strcmp(reply->element[0]->str, "message") != 0)
+    {
+        return;
+    }
+
+    msg = reply->element[2];
+    name = &rd->bmcf->redis_master;
+
+    if (msg->type != REDIS_REPLY_STRING || msg->len <= name->len
+        || msg->str[name->len] != ' '
+        || ngx_strncmp(msg->str, name->data, name->len) != 0)
+    {
+        return;
+    }
+
+    ngx_log_error(NGX_LOG_INFO, rd->log, 0,
+                  "behave: redis sentinel: +switch-master \"%V\"", name);
+
+    /* the address is asked again rather than parsed: one code path */
+    ngx_http_behave_redis_ask_master();
 }
