@@ -15,9 +15,24 @@ mkdir -p "$root"
 secret=bench_webhook_secret_0123456789
 openssl rand -hex 32 > "$root/master.key"
 
+# free loopback ports (another bench may hold the default ones); a
+# cluster node's bus is on its port + 10000, so those stay under 55535
+read -r rport c1 c2 c3 sport cport < <(python3 -c '
+import random, socket
+def free(pair):
+    while True:
+        p = random.randint(20000, 45000)
+        try:
+            ss = [socket.socket() for _ in range(2 if pair else 1)]
+            for s, q in zip(ss, (p, p + 10000)):
+                s.bind(("127.0.0.1", q))
+            for s in ss: s.close()
+            return p
+        except OSError:
+            pass
+print(free(0), free(1), free(1), free(1), free(0), free(0))')
 # the Redis servers: one single, three cluster masters
-rport=$((BENCH_REDIS_PORT + 20))
-cports=($((rport + 1)) $((rport + 2)) $((rport + 3)))
+cports=("$c1" "$c2" "$c3")
 for p in "$rport" "${cports[@]}"; do
     mkdir -p "$root/r$p"
     extra=()
@@ -58,8 +73,6 @@ start_mode() {
         location /v1/webhooks { behave_webhooks; }
     }"
 }
-sport=$((BENCH_PORT + 20))
-cport=$((BENCH_PORT + 21))
 start_mode single "$sport" "127.0.0.1:$rport"
 start_mode cluster "$cport" "cluster 127.0.0.1:${cports[0]}"
 sleep 0.5
@@ -130,7 +143,7 @@ end""")
 PY
 }
 
-calls=${BENCH_WEBHOOK_CALLS:-6000}
+calls=${BENCH_WEBHOOK_CALLS:-10000}
 s_all=() c_all=()
 for round in $(seq "$rounds"); do
     BENCH_LUA=$(signed_lua "s$round-$$" "$calls")

@@ -100,10 +100,26 @@ my @CLUSTER_ARGS = ('--cluster-enabled', 'yes', '--cluster-node-timeout',
                     '1500', '--cluster-require-full-coverage', 'no',
                     '--appendonly', 'yes');
 
+# the cluster bus listens on port + 10000: both must be free, and the port
+# at most 55535
+sub cluster_port {
+    for (1 .. 200) {
+        my $p = 20000 + int(rand(35000));
+        my @s = map {
+            IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => $_,
+                                  Proto => 'tcp', Listen => 1, ReuseAddr => 1)
+        } $p, $p + 10000;
+        next if grep { !$_ } @s;
+        close $_ for @s;
+        return $p;
+    }
+    die "no free port pair for a cluster node";
+}
+
 sub start_cluster {
     my ($n) = @_;
     my @ports = map {
-        my $p = free_port();
+        my $p = cluster_port();
         redis_server(port => $p,
                      args => [@CLUSTER_ARGS, '--cluster-config-file',
                               "nodes-$p.conf"]);
