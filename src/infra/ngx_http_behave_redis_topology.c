@@ -24,6 +24,7 @@
 
 
 #define NGX_HTTP_BEHAVE_REDIS_REFRESH_MIN   100
+#define NGX_HTTP_BEHAVE_REDIS_REFRESH_DOWN  1000
 #define NGX_HTTP_BEHAVE_REDIS_ASK_DOWN      500
 #define NGX_HTTP_BEHAVE_REDIS_ASK_UP        5000
 
@@ -233,6 +234,11 @@ ngx_http_behave_redis_node_down(ngx_http_behave_redis_node_t *node)
 
     case NGX_HTTP_BEHAVE_REDIS_CLUSTER:
         ngx_http_behave_redis_refresh();
+
+        if (!rd->refresh.timer_set) {
+            ngx_add_timer(&rd->refresh, NGX_HTTP_BEHAVE_REDIS_REFRESH_DOWN);
+        }
+
         break;
 
     case NGX_HTTP_BEHAVE_REDIS_SENTINEL:
@@ -313,10 +319,37 @@ ngx_http_behave_redis_refresh(void)
 }
 
 
+/*
+ * While a master that owns slots is down, the map is read again every
+ * second: the cluster may promote its replica, and no MOVED would ever
+ * say so (its slots' commands are refused here, never sent).
+ */
+
 static void
 ngx_http_behave_redis_refresh_handler(ngx_event_t *ev)
 {
+    ngx_uint_t                s;
+    ngx_http_behave_redis_t  *rd;
+
+    rd = &ngx_http_behave_redis;
+
     ngx_http_behave_redis_refresh();
+
+    if (rd->bmcf == NULL || ngx_exiting || ngx_terminate
+        || rd->refresh.timer_set)
+    {
+        return;
+    }
+
+    for (s = 0; s < NGX_HTTP_BEHAVE_REDIS_SLOTS; s++) {
+        if (rd->slots[s] != 0
+            && rd->nodes[rd->slots[s] - 1].state
+               != NGX_HTTP_BEHAVE_REDIS_CONNECTED)
+        {
+            ngx_add_timer(&rd->refresh, NGX_HTTP_BEHAVE_REDIS_REFRESH_DOWN);
+            return;
+        }
+    }
 }
 
 

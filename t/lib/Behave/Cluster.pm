@@ -19,7 +19,7 @@ use Exporter 'import';
 our @EXPORT = qw(
     start_cluster cluster_ports cluster_cli stop_node restart_node
     node_of_key start_replicated start_sentinels sentinel_cli
-    redis_server kill_server server_cli start_nginx2 stop_nginx2
+    redis_server kill_server server_cli server_log start_nginx2 stop_nginx2
     wait_until
 );
 
@@ -64,6 +64,13 @@ sub kill_server {
     delete $s->{pid};
 }
 
+sub server_log {
+    my ($port) = @_;
+    open my $fh, '<', "$dir/$port/log" or return '';
+    local $/;
+    return <$fh>;
+}
+
 sub server_cli {
     my ($port, @args) = @_;
     my $out = `redis-cli -p $port @args 2>&1`;
@@ -98,6 +105,7 @@ sub wait_until {
 
 my @CLUSTER_ARGS = ('--cluster-enabled', 'yes', '--cluster-node-timeout',
                     '1500', '--cluster-require-full-coverage', 'no',
+                    '--cluster-replica-validity-factor', '0',
                     '--appendonly', 'yes');
 
 # the cluster bus listens on port + 10000: both must be free, and the port
@@ -116,23 +124,25 @@ sub cluster_port {
     die "no free port pair for a cluster node";
 }
 
+# start_cluster(N, replicas => R): N masters (and N * R replicas)
 sub start_cluster {
-    my ($n) = @_;
+    my ($n, %o) = @_;
+    my $r = $o{replicas} // 0;
     my @ports = map {
         my $p = cluster_port();
         redis_server(port => $p,
                      args => [@CLUSTER_ARGS, '--cluster-config-file',
                               "nodes-$p.conf"]);
-    } 1 .. $n;
+    } 1 .. $n * (1 + $r);
     my $nodes = join ' ', map { "127.0.0.1:$_" } @ports;
-    my $out = `redis-cli --cluster create $nodes --cluster-replicas 0 --cluster-yes 2>&1`;
+    my $out = `redis-cli --cluster create $nodes --cluster-replicas $r --cluster-yes 2>&1`;
     die "cluster create failed:\n$out" if $?;
     wait_until(15, sub {
         !grep { server_cli($_, 'CLUSTER INFO') !~ /cluster_state:ok/ } @ports
     }) or die "the cluster did not become ok";
-    # every node must know every other one's slots
+    # every node must know every other one
     wait_until(10, sub {
-        !grep { (() = server_cli($_, 'CLUSTER NODES') =~ /master/g) < $n }
+        !grep { (() = server_cli($_, 'CLUSTER NODES') =~ /connected/g) < @ports }
             @ports
     });
     $st{cluster} = \@ports;
@@ -159,11 +169,11 @@ sub restart_node {
 # the port of the master that holds a key's slot
 sub node_of_key {
     my ($key) = @_;
-    my @ports = cluster_ports();
-    my $slot = server_cli($ports[0], 'CLUSTER KEYSLOT', "'$key'");
-    for my $line (split /\n/, server_cli($ports[0], 'CLUSTER NODES')) {
+    my ($live) = grep { $st{servers}{$_}{pid} } cluster_ports();
+    my $slot = server_cli($live, 'CLUSTER KEYSLOT', "'$key'");
+    for my $line (split /\n/, server_cli($live, 'CLUSTER NODES')) {
         my @f = split / /, $line;
-        next unless $f[2] =~ /master/;
+        next unless $f[2] =~ /master/ && $f[2] !~ /fail/;
         my ($port) = $f[1] =~ /:(\d+)/;
         for my $r (@f[8 .. $#f]) {
             my ($a, $b) = split /-/, $r;
