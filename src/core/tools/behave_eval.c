@@ -540,12 +540,18 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
             pr[k].fn += want && !got;
             pr[k].tn += !want && !got;
 
-            if (ev->verbose && want != got) {
+            /* -v: the misses; -v -v -v: every labelled finding */
+            if (ev->verbose && (want != got || ev->verbose > 2)) {
                 printf("  %-4s turn %-2d %-16s want %-5s got %-5s "
-                       "(sim %.2f sev %d) | %.70s\n", ids, t,
-                       eval_findings[k], want ? "true" : "false",
-                       got ? "true" : "false", r.repetition_similarity,
-                       r.peak_severity, tv[t].text);
+                       "(sim %.2f sev", ids, t, eval_findings[k],
+                       want ? "true" : "false", got ? "true" : "false",
+                       r.repetition_similarity);
+                for (i = 0; i <= t; i++) {
+                    if (tv[i].speaker == BEHAVE_SPEAKER_CUSTOMER) {
+                        printf(" %d", tv[i].severity);
+                    }
+                }
+                printf(") | %.70s\n", tv[t].text);
             }
         }
 
