@@ -169,6 +169,10 @@ ngx_http_behave_metrics_other(u_char *p, u_char *last,
             "connection had too many unanswered.\n"
             "# TYPE behave_redis_background_shed_total counter\n"
             "behave_redis_background_shed_total %uA\n"
+            "# HELP behave_redis_redirects_total Redis Cluster MOVED and ASK "
+            "replies followed.\n"
+            "# TYPE behave_redis_redirects_total counter\n"
+            "behave_redis_redirects_total %uA\n"
             "# HELP behave_degraded_total Answers given without Redis "
             "context (degraded).\n"
             "# TYPE behave_degraded_total counter\n"
@@ -176,7 +180,8 @@ ngx_http_behave_metrics_other(u_char *p, u_char *last,
             "# HELP behave_webhook_deliveries_total Webhook deliveries by "
             "outcome.\n"
             "# TYPE behave_webhook_deliveries_total counter\n",
-            st->redis_errors, st->redis_bg_shed, st->degraded);
+            st->redis_errors, st->redis_bg_shed, st->redis_redirects,
+            st->degraded);
 
     for (i = 0; i < NGX_HTTP_BEHAVE_WH_OUTCOMES; i++) {
         p = ngx_slprintf(p, last,

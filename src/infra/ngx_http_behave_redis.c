@@ -109,6 +109,8 @@ static ngx_http_behave_redis_cmd_t *ngx_http_behave_redis_cmd_new(
     ngx_http_request_t *r, int skip, int nkeys, ngx_uint_t ncmd,
     const int *cmd_argc, int argc, const char **argv, const size_t *argvlen);
 static void ngx_http_behave_redis_cmd_free(ngx_http_behave_redis_cmd_t *cmd);
+static int ngx_http_behave_redis_key_index(int argc, const char **argv,
+    const size_t *argvlen);
 static void ngx_http_behave_redis_track(ngx_http_request_t *r,
     ngx_http_behave_redis_cmd_t *cmd, ngx_pool_cleanup_t *cln);
 static ngx_int_t ngx_http_behave_redis_start(
@@ -1015,7 +1017,7 @@ ngx_http_behave_redis_command(ngx_http_request_t *r, const char *name,
     cmd->name = name;
     cmd->handler = handler;
     cmd->data = data;
-    cmd->key = argc > 1 ? 1 : -1;
+    cmd->key = ngx_http_behave_redis_key_index(argc, argv, argvlen);
 
     if (ngx_http_behave_redis_start(cmd, reason) != NGX_OK) {
         ngx_free(cmd);
@@ -1076,7 +1078,7 @@ ngx_http_behave_redis_command_bg(int argc, const char **argv,
     cmd->bg_done = done;
     cmd->data = data;
     cmd->name = "redis";
-    cmd->key = argc > 1 ? 1 : -1;
+    cmd->key = ngx_http_behave_redis_key_index(argc, argv, argvlen);
 
     if (ngx_http_behave_redis_start(cmd, &reason) != NGX_OK) {
         ngx_free(cmd);
@@ -1084,6 +1086,32 @@ ngx_http_behave_redis_command_bg(int argc, const char **argv,
     }
 
     return NGX_OK;
+}
+
+
+/*
+ * Where a plain command's key is: argv[1], or argv[3] for EVAL and
+ * EVALSHA (script, numkeys, keys...); -1 for none.
+ */
+
+static int
+ngx_http_behave_redis_key_index(int argc, const char **argv,
+    const size_t *argvlen)
+{
+    if (argc < 2) {
+        return -1;
+    }
+
+    if ((argvlen[0] == 4 && ngx_strncasecmp((u_char *) argv[0],
+                                            (u_char *) "EVAL", 4) == 0)
+        || (argvlen[0] == 7 && ngx_strncasecmp((u_char *) argv[0],
+                                               (u_char *) "EVALSHA", 7) == 0))
+    {
+        return (argc > 3 && !(argvlen[2] == 1 && argv[2][0] == '0')) ? 3
+                                                                     : -1;
+    }
+
+    return 1;
 }
 
 
@@ -1451,6 +1479,7 @@ ngx_http_behave_redis_redirect(ngx_http_behave_redis_cmd_t *cmd, u_char *err,
     cmd->redirects++;
     cmd->node = node;
     cmd->asking = ask;
+    ngx_http_behave_stats_redis_redirect();
 
     if (ngx_http_behave_redis_send(cmd) != NGX_OK) {
         return NGX_DECLINED;

@@ -402,6 +402,16 @@ ngx_http_behave_stats_redis_bg_shed(void)
 
 
 void
+ngx_http_behave_stats_redis_redirect(void)
+{
+    if (ngx_http_behave_stats_shm != NULL) {
+        (void) ngx_atomic_fetch_add(
+                          &ngx_http_behave_stats_shm->redis_redirects, 1);
+    }
+}
+
+
+void
 ngx_http_behave_stats_redis_state(ngx_uint_t up)
 {
     if (ngx_http_behave_stats_me != NULL) {

@@ -56,6 +56,7 @@ struct ngx_http_behave_stats_s {
     ngx_atomic_t                latency_us[NGX_HTTP_BEHAVE_STAT_SURFACES];
     ngx_atomic_t                redis_errors;
     ngx_atomic_t                redis_bg_shed;
+    ngx_atomic_t                redis_redirects;
     ngx_atomic_t                degraded;
     ngx_atomic_t                webhooks[NGX_HTTP_BEHAVE_WH_OUTCOMES];
     ngx_atomic_t                ring_sec[NGX_HTTP_BEHAVE_STAT_RING];
@@ -86,6 +87,7 @@ void ngx_http_behave_stats_enter(ngx_http_request_t *r,
 void ngx_http_behave_stats_redis_error(void);
 void ngx_http_behave_stats_redis_state(ngx_uint_t up);
 void ngx_http_behave_stats_redis_bg_shed(void);
+void ngx_http_behave_stats_redis_redirect(void);
 void ngx_http_behave_stats_degraded(void);
 void ngx_http_behave_stats_webhook(ngx_http_behave_wh_outcome_e outcome);
 
