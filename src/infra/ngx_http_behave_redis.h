@@ -15,16 +15,17 @@
 #include "ngx_http_behave_common.h"
 
 
-/*
- * Called exactly once per command that was accepted: with the reply, or
- * with reply == NULL and a short reason ("timeout", "disconnected") when
- * there will be none.  Never called once the request is gone.
- */
+/* behave_redis's forms (bmcf->redis_mode) */
 #define NGX_HTTP_BEHAVE_REDIS_SINGLE     0
 #define NGX_HTTP_BEHAVE_REDIS_CLUSTER    1
 #define NGX_HTTP_BEHAVE_REDIS_SENTINEL   2
 
 
+/*
+ * Called exactly once per command that was accepted: with the reply, or
+ * with reply == NULL and a short reason ("timeout", "disconnected") when
+ * there will be none.  Never called once the request is gone.
+ */
 typedef void (*ngx_http_behave_redis_pt)(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason);
 
@@ -73,7 +74,8 @@ ngx_int_t ngx_http_behave_redis_multi(ngx_http_request_t *r,
     const char **reason);
 
 /*
- * One command of a request; argv[1] is its key (argc 1: no key).  The
+ * One command of a request; argv[1] is its key (EVAL and EVALSHA: the
+ * first of their keys; none: any node).  The
  * contract is that of ngx_http_behave_redis_eval(); name is the span's.
  */
 ngx_int_t ngx_http_behave_redis_command(ngx_http_request_t *r,
@@ -82,7 +84,7 @@ ngx_int_t ngx_http_behave_redis_command(ngx_http_request_t *r,
 
 /*
  * A fire-and-forget command with no request behind it (metering, traces,
- * heartbeats); argv[1] is its key.  Past a budget of unanswered ones per
+ * heartbeats), keyed as above.  Past a budget of unanswered ones per
  * connection, further ones are shed (NGX_DECLINED, counted in
  * behave_redis_background_shed_total): a slow Redis never costs the
  * connection that carries the turns.
