@@ -214,7 +214,12 @@ my @slugs;
                 last if -e "$dir2/stop";
                 my $r = turn($c, "turn $p-$i");
                 my $b = $r->{json}{conversation};
-                $bad++ if $r->{status} != 200 || !$b || $b->{degraded};
+                if ($r->{status} != 200 || !$b || $b->{degraded}) {
+                    $bad++;
+                    open my $e, '>>', "$dir2/bad-$p";
+                    printf $e "%.3f %s %s\n", time, $r->{status},
+                        $b ? $b->{degraded_reason} // '' : 'no block';
+                }
                 print $out (($b ? $b->{prior_turns} : -1), "\n");
                 sleep 0.005;
             }
@@ -232,6 +237,9 @@ my @slugs;
     push @steps, cluster_cli($from, 'MIGRATE', '127.0.0.1', $to, '""', 0, 5000,
                              'KEYS', @k) if @k;
     sleep 0.3;
+    # the new owner announced node by node in port order, not the
+    # documented order (target first): for a few ms two nodes may each
+    # redirect to the other, and turns must still be answered
     push @steps, cluster_cli($_, 'CLUSTER SETSLOT', $slot, 'NODE', $to_id) for @ports;
     sleep 0.3;
     open my $stop, '>', "$dir2/stop";
@@ -248,7 +256,8 @@ my @slugs;
         $total += @v;
         $seen{$_}++ for @v;
     }
-    is($failed, 0, "$total turns during the move: 0 5xx, 0 degraded");
+    is($failed, 0, "$total turns during the move: 0 5xx, 0 degraded")
+        or diag(map { `cat $_` } glob("$dir2/bad-*"));
     is(scalar(grep { ($seen{$_} // 0) == 1 } 1 .. $total), $total,
        "each turn number 1..$total answered exactly once");
     is(node_of_key($key), $to, 'the conversation now lives on the new master');

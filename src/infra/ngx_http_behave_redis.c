@@ -25,8 +25,11 @@
  *   cancelable, so "nginx -s quit" does not wait for them.
  * - Cluster: a MOVED reply updates the slot map and the command goes to
  *   the node named; ASK sends it there once after ASKING; TRYAGAIN (keys
- *   of one slot split by a migration in progress) waits 20ms.  At most
- *   NGX_HTTP_BEHAVE_REDIS_REDIRECTS redirects a command.
+ *   of one slot split by a migration in progress) waits 20ms.  The first
+ *   two redirects are followed at once, later ones after 20ms each: two
+ *   nodes that both redirect (the moments a migration's new owner is
+ *   being announced node by node) agree within a few milliseconds.  At
+ *   most NGX_HTTP_BEHAVE_REDIS_REDIRECTS redirects a command.
  */
 
 
@@ -39,7 +42,8 @@
 #define NGX_HTTP_BEHAVE_REDIS_BACKOFF_MAX   5000
 #define NGX_HTTP_BEHAVE_REDIS_BACKOFF_HA    2000
 #define NGX_HTTP_BEHAVE_REDIS_LOG_INTERVAL  10
-#define NGX_HTTP_BEHAVE_REDIS_REDIRECTS     5
+#define NGX_HTTP_BEHAVE_REDIS_REDIRECTS     8
+#define NGX_HTTP_BEHAVE_REDIS_AT_ONCE       2
 #define NGX_HTTP_BEHAVE_REDIS_TRYAGAIN      20
 
 /*
@@ -78,7 +82,8 @@ typedef struct {
     u_char                          moved[NGX_HTTP_BEHAVE_REDIS_ADDR_LEN];
 
     unsigned                        eval:1;       /* EVAL, not EVALSHA */
-    unsigned                        asking:1;
+    unsigned                        asking:1;     /* at the next send */
+    unsigned                        asked:1;      /* at the last one */
 } ngx_http_behave_redis_cmd_t;
 
 
@@ -1255,6 +1260,8 @@ ngx_http_behave_redis_send(ngx_http_behave_redis_cmd_t *cmd)
         return NGX_ERROR;
     }
 
+    cmd->asked = cmd->asking;
+
     if (cmd->asking) {
         cmd->asking = 0;
 
@@ -1430,7 +1437,9 @@ ngx_http_behave_redis_redirect(ngx_http_behave_redis_cmd_t *cmd, u_char *err,
     }
 
     if (len >= 8 && ngx_strncmp(err, "TRYAGAIN", 8) == 0) {
+        /* the same node again, as it was asked (ASKING or not) */
         cmd->redirects++;
+        cmd->asking = cmd->asked;
         ngx_add_timer(&cmd->retry, NGX_HTTP_BEHAVE_REDIS_TRYAGAIN);
         return NGX_OK;
     }
@@ -1481,6 +1490,11 @@ ngx_http_behave_redis_redirect(ngx_http_behave_redis_cmd_t *cmd, u_char *err,
     cmd->asking = ask;
     ngx_http_behave_stats_redis_redirect();
 
+    if (cmd->redirects > NGX_HTTP_BEHAVE_REDIS_AT_ONCE) {
+        ngx_add_timer(&cmd->retry, NGX_HTTP_BEHAVE_REDIS_TRYAGAIN);
+        return NGX_OK;
+    }
+
     if (ngx_http_behave_redis_send(cmd) != NGX_OK) {
         return NGX_DECLINED;
     }
@@ -1500,9 +1514,19 @@ ngx_http_behave_redis_retry_handler(ngx_event_t *ev)
         return;
     }
 
-    if (ngx_http_behave_redis_start(cmd, &reason) != NGX_OK) {
-        ngx_http_behave_redis_finish(cmd, NULL, reason);
+    /* to the node the redirect named, or to whatever the map says now */
+    if (cmd->node->ac != NULL) {
+        if (ngx_http_behave_redis_send(cmd) == NGX_OK) {
+            return;
+        }
+
+        reason = "redis unavailable";
+
+    } else if (ngx_http_behave_redis_start(cmd, &reason) == NGX_OK) {
+        return;
     }
+
+    ngx_http_behave_redis_finish(cmd, NULL, reason);
 }
 
 
