@@ -315,6 +315,8 @@ my @slugs;
     like(req_json(GET => '/metrics')->{body}, qr/behave_node_info\{node="node-a"\} 1/,
          'metrics name the node');
     stop_nginx2();
+    unlike(nginx2_error_log(), qr/\[(alert|crit|emerg)\]/,
+           'the second nginx\'s error.log has no [alert], [crit] or [emerg]');
 }
 
 check_error_log('cluster');

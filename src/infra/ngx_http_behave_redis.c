@@ -320,6 +320,9 @@ ngx_http_behave_redis_node_connect(ngx_http_behave_redis_node_t *node)
         ngx_del_timer(&node->reconnect);
     }
 
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, rd->log, 0,
+                   "behave redis: connecting to \"%s\"", node->addr);
+
     if (ngx_strncmp(node->addr, "unix:", 5) == 0) {
         ac = redisAsyncConnectUnix((char *) node->addr + 5);
 
@@ -577,6 +580,11 @@ static void
 ngx_http_behave_redis_reconnect_handler(ngx_event_t *ev)
 {
     ngx_http_behave_redis_node_t  *node = ev->data;
+
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, ev->log, 0,
+                   "behave redis: reconnect timer of \"%s\", connected: %d, "
+                   "next backoff %M", node->addr, node->ac != NULL,
+                   node->backoff);
 
     if (ngx_exiting || ngx_terminate || node->ac != NULL) {
         return;

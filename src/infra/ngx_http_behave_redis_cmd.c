@@ -28,6 +28,7 @@
 
 #include "ngx_http_behave_redis_node.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_util.h"
 
 
 #define NGX_HTTP_BEHAVE_REDIS_LOG_INTERVAL  10
@@ -482,6 +483,12 @@ ngx_http_behave_redis_send(ngx_http_behave_redis_cmd_t *cmd)
         return NGX_ERROR;
     }
 
+    /* the command's name, never its arguments (they may hold texts) */
+    ngx_log_debug4(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis.log, 0,
+                   "behave redis: send \"%s\" to \"%s\", %d arguments%s",
+                   cmd->name ? cmd->name : "-", cmd->node->addr, cmd->argc,
+                   cmd->asking ? ", after ASKING" : "");
+
     cmd->asked = cmd->asking;
 
     if (cmd->asking) {
@@ -589,6 +596,12 @@ ngx_http_behave_redis_reply(redisAsyncContext *ac, void *r, void *privdata)
     size_t                        len;
     redisReply                   *reply = r;
     ngx_http_behave_redis_cmd_t  *cmd = privdata;
+
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis.log, 0,
+                   "behave redis: reply to \"%s\": type %d%s",
+                   cmd->name ? cmd->name : "-", reply ? reply->type : -1,
+                   cmd->request == NULL && cmd->bg_done == NULL
+                   ? ", its request is gone" : "");
 
     if (cmd->bg_done != NULL) {
         cmd->node->bg_pending--;
@@ -804,6 +817,10 @@ static void
 ngx_http_behave_redis_cmd_timeout(ngx_event_t *ev)
 {
     ngx_http_behave_redis_cmd_t  *cmd = ev->data;
+
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, ev->log, 0,
+                   "behave redis: \"%s\" timed out",
+                   cmd->name ? cmd->name : "-");
 
     ngx_http_behave_redis_answer(cmd, NULL, "timeout");
 

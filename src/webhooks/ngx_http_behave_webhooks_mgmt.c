@@ -11,7 +11,16 @@
  */
 
 
-#include "ngx_http_behave_webhooks.h"
+#include "ngx_http_behave_webhooks_mgmt.h"
+#include "ngx_http_behave_auth.h"
+#include "ngx_http_behave_body.h"
+#include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_args.h"
+#include "ngx_http_behave_redis_keys.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
+#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_webhooks_util.h"
 
 #include "behave_callsum.h"
 #include "behave_json_parse.h"
@@ -27,15 +36,13 @@ typedef struct {
     const char                 *auth;
     const char                 *description;
     time_t                      created_at;
-    const char                 *argv[10];     /* of the create script */
-    size_t                      argvlen[10];
-    unsigned                    parsed:1;
+    ngx_http_behave_redis_args_t  create;   /* step 2's, kept for it */
 } ngx_http_behave_wh_mgmt_t;
 
 
 static void ngx_http_behave_wh_mgmt_body(ngx_http_request_t *r);
-static ngx_int_t ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
-    ngx_http_behave_wh_mgmt_t *m);
+static ngx_http_behave_step_t ngx_http_behave_wh_mgmt_parse(
+    ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m);
 static void ngx_http_behave_wh_mgmt_cleanup(void *data);
 
 static ngx_int_t ngx_http_behave_wh_create(ngx_http_request_t *r,
@@ -56,6 +63,8 @@ static ngx_int_t ngx_http_behave_wh_patch(ngx_http_request_t *r,
 static void ngx_http_behave_wh_patch_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 
+static void ngx_http_behave_wh_storage_failed(ngx_http_request_t *r,
+    const char *reason);
 static cJSON *ngx_http_behave_wh_record(ngx_http_request_t *r,
     redisReply *fields);
 static ngx_int_t ngx_http_behave_wh_id_valid(ngx_str_t *id);
@@ -64,16 +73,11 @@ static ngx_int_t ngx_http_behave_wh_id_valid(ngx_str_t *id);
 ngx_int_t
 ngx_http_behave_webhooks_mgmt(ngx_http_request_t *r)
 {
-    ngx_int_t                    rc;
     behave_error_t               err;
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_loc_conf_t  *blcf;
 
     if (!(r->method & (NGX_HTTP_GET|NGX_HTTP_POST|NGX_HTTP_PATCH))) {
-        if (ngx_http_discard_request_body(r) != NGX_OK) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
         return ngx_http_behave_method_not_allowed(r, "GET, POST, PATCH");
     }
 
@@ -87,11 +91,7 @@ ngx_http_behave_webhooks_mgmt(ngx_http_request_t *r)
             && ngx_http_behave_check_body(r, blcf->max_body_size, &err)
                != NGX_OK))
     {
-        if (ngx_http_discard_request_body(r) != NGX_OK) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
-        return ngx_http_behave_send_error(r, &err);
+        return ngx_http_behave_refuse(r, &err);
     }
 
     if (r->method == NGX_HTTP_GET) {
@@ -102,73 +102,57 @@ ngx_http_behave_webhooks_mgmt(ngx_http_request_t *r)
         return ngx_http_behave_wh_list(r);
     }
 
-    rc = ngx_http_read_client_request_body(r, ngx_http_behave_wh_mgmt_body);
-
-    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
-        return rc;
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_read_body(r, ngx_http_behave_wh_mgmt_body);
 }
 
 
 static void
 ngx_http_behave_wh_mgmt_body(ngx_http_request_t *r)
 {
-    ngx_int_t                   rc;
+    ngx_http_behave_step_t      step;
     ngx_http_behave_wh_mgmt_t  *m;
 
     m = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_wh_mgmt_t));
     if (m == NULL) {
-        ngx_http_finalize_request(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        ngx_http_behave_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
         return;
     }
 
-    rc = ngx_http_behave_wh_mgmt_parse(r, m);
+    step = ngx_http_behave_wh_mgmt_parse(r, m);
 
-    /* rc is also what sending an error returned: parsed tells them apart */
-    if (m->parsed) {
-        rc = (r->method == NGX_HTTP_POST) ? ngx_http_behave_wh_create(r, m)
-                                          : ngx_http_behave_wh_patch(r, m);
+    if (step.answered) {
+        ngx_http_behave_finish(r, step.rc);
+        return;
     }
 
-    if (rc == NGX_DONE) {
-        /* the Redis step answers later: keep the request */
-        r->main->count++;
-    }
-
-    ngx_http_finalize_request(r, rc);
+    ngx_http_behave_finish(r, (r->method == NGX_HTTP_POST)
+                              ? ngx_http_behave_wh_create(r, m)
+                              : ngx_http_behave_wh_patch(r, m));
 }
 
 
-/* m->parsed with m->root a JSON object, or the answer already sent */
+/* m->root a JSON object, or answered */
 
-static ngx_int_t
+static ngx_http_behave_step_t
 ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m)
 {
-    ngx_int_t                    rc;
     ngx_str_t                    body;
     behave_error_t               err;
     ngx_pool_cleanup_t          *cln;
+    ngx_http_behave_step_t       step;
     ngx_http_behave_loc_conf_t  *blcf;
 
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    rc = ngx_http_behave_body_string(r, blcf->max_body_size, &body);
-
-    if (rc == NGX_DECLINED) {
-        return ngx_http_behave_fail(r, BEHAVE_ERR_TOO_LARGE,
-                   "the request body is larger than behave_max_body_size");
-    }
-
-    if (rc != NGX_OK) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    step = ngx_http_behave_body_take(r, blcf->max_body_size, &body);
+    if (step.answered) {
+        return step;
     }
 
     cln = ngx_pool_cleanup_add(r->pool, 0);
     if (cln == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
     }
 
     m->root = behave_json_parse_object((char *) body.data, body.len, &err);
@@ -177,12 +161,10 @@ ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
     cln->data = m;
 
     if (m->root == NULL) {
-        return ngx_http_behave_send_error(r, &err);
+        return ngx_http_behave_answered(ngx_http_behave_send_error(r, &err));
     }
 
-    m->parsed = 1;
-
-    return NGX_OK;
+    return ngx_http_behave_go_on();
 }
 
 
@@ -202,15 +184,16 @@ ngx_http_behave_wh_mgmt_cleanup(void *data)
 static ngx_int_t
 ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
 {
-    u_char                       *slug, *owner, *created;
-    char                         *sealed;
-    size_t                        len[8], slen, alen[4];
-    cJSON                        *secret;
-    ngx_str_t                    *key[2];
-    const char                   *argv[4], *reason;
-    behave_error_t                err;
-    ngx_http_behave_ctx_t        *ctx;
-    ngx_http_behave_main_conf_t  *bmcf;
+    u_char                        *slug, *owner;
+    char                          *sealed;
+    size_t                         slen, sealed_len;
+    cJSON                         *secret;
+    ngx_str_t                     *ep, *index;
+    const char                    *reason;
+    behave_error_t                 err;
+    ngx_http_behave_ctx_t         *ctx;
+    ngx_http_behave_main_conf_t   *bmcf;
+    ngx_http_behave_redis_args_t   a;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
@@ -236,7 +219,7 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
     /* bound to the id: a record copied onto another endpoint won't open */
     if (behave_secretbox_seal(bmcf->secret_key, secret->valuestring, slen,
                               m->id, ngx_strlen(m->id), sealed,
-                              behave_secretbox_sealed_size(slen), &len[7])
+                              behave_secretbox_sealed_size(slen), &sealed_len)
         != 0)
     {
         return ngx_http_behave_webhooks_unavailable(r, "sealing",
@@ -245,42 +228,31 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
 
     m->created_at = ngx_time();
 
-    key[0] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "ep:", m->id,
-                                          ngx_strlen(m->id));
-    key[1] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "endpoints",
-                                          "", 0);
-    slug = ngx_pnalloc(r->pool, sizeof("behave:wh:slug:") + BEHAVE_SLUG_SIZE);
-    owner = ngx_pnalloc(r->pool, BEHAVE_TENANT_MAX + 1 + sizeof(m->id));
-    created = ngx_pnalloc(r->pool, NGX_TIME_T_LEN + 1);
+    ep = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "ep:", m->id,
+                                      ngx_strlen(m->id));
+    index = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "endpoints",
+                                         "", 0);
 
-    if (key[0] == NULL || key[1] == NULL || slug == NULL || owner == NULL
-        || created == NULL)
-    {
+    /* the slug key is global: the receiver knows no tenant */
+    slug = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_WH_SLUG)
+                                + BEHAVE_SLUG_SIZE);
+    owner = ngx_pnalloc(r->pool, BEHAVE_TENANT_MAX + 1 + sizeof(m->id));
+
+    if (ep == NULL || index == NULL || slug == NULL || owner == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    /* step 2's arguments, kept until step 1 answers */
-    m->argv[0] = (char *) key[0]->data;
-    m->argv[1] = (char *) key[1]->data;
-    m->argv[2] = ctx->key->tenant;
-    m->argv[3] = m->id;
-    m->argv[4] = m->slug;
-    m->argv[5] = m->provider;
-    m->argv[6] = m->auth;
-    m->argv[7] = m->description;
-    m->argv[8] = (char *) created;
-    m->argv[9] = sealed;
-
-    m->argvlen[0] = key[0]->len;
-    m->argvlen[1] = key[1]->len;
-    m->argvlen[2] = ngx_strlen(ctx->key->tenant);
-    m->argvlen[3] = ngx_strlen(m->id);
-    m->argvlen[4] = ngx_strlen(m->slug);
-    m->argvlen[5] = ngx_strlen(m->provider);
-    m->argvlen[6] = ngx_strlen(m->auth);
-    m->argvlen[7] = ngx_strlen(m->description);
-    m->argvlen[8] = ngx_sprintf(created, "%T", m->created_at) - created;
-    m->argvlen[9] = len[7];
+    ngx_http_behave_redis_args_init(&m->create);
+    ngx_http_behave_redis_arg_ngx(&m->create, ep);
+    ngx_http_behave_redis_arg_ngx(&m->create, index);
+    ngx_http_behave_redis_arg_str(&m->create, ctx->key->tenant);
+    ngx_http_behave_redis_arg_str(&m->create, m->id);
+    ngx_http_behave_redis_arg_str(&m->create, m->slug);
+    ngx_http_behave_redis_arg_str(&m->create, m->provider);
+    ngx_http_behave_redis_arg_str(&m->create, m->auth);
+    ngx_http_behave_redis_arg_str(&m->create, m->description);
+    ngx_http_behave_redis_arg_num(&m->create, m->created_at);
+    ngx_http_behave_redis_arg(&m->create, sealed, sealed_len);
 
     /*
      * Step 1: the slug, a global key in a slot of its own (the receiver
@@ -289,17 +261,20 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
      * two leaves a slug whose record does not exist: the receiver answers
      * it as an unknown slug, and nobody knows it (it was never returned).
      */
-    argv[0] = "SET";
-    alen[0] = sizeof("SET") - 1;
-    argv[1] = (char *) slug;
-    alen[1] = ngx_sprintf(slug, "behave:wh:slug:%s", m->slug) - slug;
-    argv[2] = (char *) owner;
-    alen[2] = ngx_sprintf(owner, "%s %s", ctx->key->tenant, m->id) - owner;
-    argv[3] = "NX";
-    alen[3] = sizeof("NX") - 1;
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_str(&a, "SET");
+    ngx_http_behave_redis_arg(&a, (char *) slug,
+                              ngx_sprintf(slug, NGX_HTTP_BEHAVE_KEY_WH_SLUG
+                                          "%s", m->slug)
+                              - slug);
+    ngx_http_behave_redis_arg(&a, (char *) owner,
+                              ngx_sprintf(owner, "%s %s", ctx->key->tenant,
+                                          m->id)
+                              - owner);
+    ngx_http_behave_redis_arg_str(&a, "NX");
 
-    if (ngx_http_behave_redis_command(r, "redis.webhook-slug", 4, argv, alen,
-                                      ngx_http_behave_wh_slug_reply, m,
+    if (ngx_http_behave_redis_command(r, "redis.webhook-slug", a.argc, a.argv,
+                                      a.len, ngx_http_behave_wh_slug_reply, m,
                                       &reason)
         != NGX_OK)
     {
@@ -322,7 +297,7 @@ ngx_http_behave_wh_slug_reply(ngx_http_request_t *r, void *data,
                           "behave: webhook slug: %s", reply->str);
         }
 
-        ngx_http_finalize_request(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_webhooks_unavailable(r, "storage",
                 reason ? reason
                        : (reply && reply->type == REDIS_REPLY_NIL)
@@ -330,16 +305,13 @@ ngx_http_behave_wh_slug_reply(ngx_http_request_t *r, void *data,
         return;
     }
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_create_script,
-                                   2, 10, m->argv,
-                                   m->argvlen,
-                                   ngx_http_behave_wh_create_reply, m,
-                                   &reason)
-        != NGX_OK)
-    {
-        ngx_http_finalize_request(r,
-            ngx_http_behave_webhooks_unavailable(r, "storage", reason));
-    }
+    /* NGX_DONE: the create script's reply holds the request on */
+    ngx_http_behave_finish(r,
+        ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_create_script,
+                                      2, m->create.argc, m->create.argv,
+                                      m->create.len,
+                                      ngx_http_behave_wh_create_reply, m,
+                                      "storage"));
 }
 
 
@@ -481,7 +453,7 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
                           "behave: webhook create script: %s", reply->str);
         }
 
-        ngx_http_finalize_request(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_webhooks_unavailable(r, "storage",
                 reason ? reason : "redis error"));
         return;
@@ -510,7 +482,7 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
 
     rc = ngx_http_behave_send_cjson(r, NGX_HTTP_CREATED, o);
 
-    ngx_http_finalize_request(r, rc);
+    ngx_http_behave_finish(r, rc);
 }
 
 
@@ -519,12 +491,10 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
 static ngx_int_t
 ngx_http_behave_wh_list(ngx_http_request_t *r)
 {
-    u_char                 *p;
-    size_t                  len[3];
-    ngx_str_t              *index, *prefix;
-    const char             *argv[3], *reason;
-    ngx_http_behave_ctx_t  *ctx;
-    u_char                  max[NGX_INT_T_LEN];
+    ngx_str_t                     *index, *prefix;
+    ngx_int_t                      rc;
+    ngx_http_behave_ctx_t         *ctx;
+    ngx_http_behave_redis_args_t   a;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
@@ -536,27 +506,18 @@ ngx_http_behave_wh_list(ngx_http_request_t *r)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    p = ngx_sprintf(max, "%d", NGX_HTTP_BEHAVE_WH_DELIVERIES);
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_ngx(&a, index);
+    ngx_http_behave_redis_arg_ngx(&a, prefix);
+    ngx_http_behave_redis_arg_num(&a, NGX_HTTP_BEHAVE_WH_DELIVERIES);
 
-    argv[0] = (char *) index->data;
-    len[0] = index->len;
-    argv[1] = (char *) prefix->data;
-    len[1] = prefix->len;
-    argv[2] = (char *) max;
-    len[2] = p - max;
-
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_list_script, 1, 3,
-                                   argv, len, ngx_http_behave_wh_list_reply,
-                                   NULL, &reason)
-        != NGX_OK)
-    {
-        return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
-    }
+    rc = ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_list_script, 1,
+                                       a.argc, a.argv, a.len,
+                                       ngx_http_behave_wh_list_reply, NULL,
+                                       "storage");
 
     /* no body to read: the handler itself waits for Redis */
-    r->main->count++;
-
-    return NGX_DONE;
+    return (rc == NGX_DONE) ? ngx_http_behave_wait(r) : rc;
 }
 
 
@@ -569,10 +530,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
     redisReply  *e, *ds;
 
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
-        ngx_http_finalize_request(r,
-            ngx_http_behave_webhooks_unavailable(r, "storage",
-                                                 reason ? reason
-                                                        : "redis error"));
+        ngx_http_behave_wh_storage_failed(r, reason);
         return;
     }
 
@@ -581,7 +539,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
 
     if (list == NULL) {
         cJSON_Delete(o);
-        ngx_http_finalize_request(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        ngx_http_behave_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
         return;
     }
 
@@ -617,7 +575,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
         cJSON_AddItemToArray(list, ep);
     }
 
-    ngx_http_finalize_request(r,
+    ngx_http_behave_finish(r,
         ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o));
 }
 
@@ -627,13 +585,10 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
 static ngx_int_t
 ngx_http_behave_wh_patch(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
 {
-    u_char                 *p;
-    size_t                  len[5];
-    cJSON                  *active, *descr;
-    ngx_str_t               id, *key;
-    const char             *argv[5], *reason;
-    ngx_http_behave_ctx_t  *ctx;
-    u_char                  now[NGX_TIME_T_LEN];
+    cJSON                         *active, *descr;
+    ngx_str_t                      id, *key;
+    ngx_http_behave_ctx_t         *ctx;
+    ngx_http_behave_redis_args_t   a;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
@@ -670,28 +625,19 @@ ngx_http_behave_wh_patch(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    p = ngx_sprintf(now, "%T", ngx_time());
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_ngx(&a, key);
+    ngx_http_behave_redis_arg_str(&a, active == NULL ? ""
+                                      : cJSON_IsTrue(active) ? "1" : "0");
+    ngx_http_behave_redis_arg_str(&a, descr != NULL ? "1" : "0");
+    ngx_http_behave_redis_arg_str(&a, descr != NULL ? descr->valuestring
+                                                    : "");
+    ngx_http_behave_redis_arg_num(&a, ngx_time());
 
-    argv[0] = (char *) key->data;
-    len[0] = key->len;
-    argv[1] = active == NULL ? "" : cJSON_IsTrue(active) ? "1" : "0";
-    len[1] = active == NULL ? 0 : 1;
-    argv[2] = descr != NULL ? "1" : "0";
-    len[2] = 1;
-    argv[3] = descr != NULL ? descr->valuestring : "";
-    len[3] = ngx_strlen(argv[3]);
-    argv[4] = (char *) now;
-    len[4] = p - now;
-
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_patch_script, 1, 5,
-                                   argv, len, ngx_http_behave_wh_patch_reply,
-                                   m, &reason)
-        != NGX_OK)
-    {
-        return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_patch_script,
+                                         1, a.argc, a.argv, a.len,
+                                         ngx_http_behave_wh_patch_reply, m,
+                                         "storage");
 }
 
 
@@ -702,28 +648,36 @@ ngx_http_behave_wh_patch_reply(ngx_http_request_t *r, void *data,
     cJSON  *o;
 
     if (reply != NULL && reply->type == REDIS_REPLY_NIL) {
-        ngx_http_finalize_request(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_fail(r, BEHAVE_ERR_NOT_FOUND,
                                  "no such webhook endpoint"));
         return;
     }
 
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
-        ngx_http_finalize_request(r,
-            ngx_http_behave_webhooks_unavailable(r, "storage",
-                                                 reason ? reason
-                                                        : "redis error"));
+        ngx_http_behave_wh_storage_failed(r, reason);
         return;
     }
 
     o = ngx_http_behave_wh_record(r, reply);
 
-    ngx_http_finalize_request(r,
+    ngx_http_behave_finish(r,
         ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o));
 }
 
 
 /* the record from the fields of NGX_HTTP_BEHAVE_WH_FIELDS */
+
+/* a Redis step of the management API failed: 503, and the request ends */
+
+static void
+ngx_http_behave_wh_storage_failed(ngx_http_request_t *r, const char *reason)
+{
+    ngx_http_behave_finish(r,
+        ngx_http_behave_webhooks_unavailable(r, "storage",
+                                             reason ? reason : "redis error"));
+}
+
 
 static cJSON *
 ngx_http_behave_wh_record(ngx_http_request_t *r, redisReply *f)
@@ -768,7 +722,7 @@ ngx_http_behave_wh_id_valid(ngx_str_t *id)
 {
     size_t  i;
 
-    if (id->len > 64) {
+    if (id->len > NGX_HTTP_BEHAVE_WH_ID_MAX) {
         return 0;
     }
 

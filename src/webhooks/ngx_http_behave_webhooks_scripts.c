@@ -5,15 +5,18 @@
  * (Redis down, timeout) before or during a script leaves either all of
  * its writes or none: there is no claim marker to clean up.
  *
- * Key layout: ngx_http_behave_webhooks.h.  Every script touches the keys
- * of one tenant only, which share the hash tag {<tenant>} and so one Redis
- * Cluster slot (list derives its keys inside the script: same slot).  The
- * global slug key, in a slot of its own, is read and written by plain
- * commands before the tenant's script: see create and the receiver.
+ * Key layout: ngx_http_behave_redis_keys.h.  Every script touches the
+ * keys of one tenant only, which share the hash tag {<tenant>} and so one
+ * Redis Cluster slot (list derives its keys inside the script: same
+ * slot).  The global slug key, in a slot of its own, is read and written
+ * by plain commands before the tenant's script: see create and the
+ * receiver.
  */
 
 
-#include "ngx_http_behave_webhooks.h"
+#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_webhooks_util.h"
+#include "ngx_http_behave_redis_keys.h"
 
 
 /*
@@ -35,7 +38,7 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script = {
 
 
 /*
- * KEYS: tenant index.  ARGV: "behave:wh:{<tenant>}:", deliveries to
+ * KEYS: tenant index.  ARGV: the tenant's prefix, deliveries to
  * return.  Returns { {fields...}, {delivery JSON...} } per endpoint,
  * oldest endpoint first.
  */
@@ -82,7 +85,8 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_patch_script = {
  * The one write of a delivered call.  KEYS: call, conversation's segment
  * counter, deliveries.  ARGV: summary JSON, delivery record JSON (both
  * end with '}' and get the segment appended), call TTL, segment TTL,
- * deliveries kept.  Returns { "processed" | "duplicate", summary }.
+ * deliveries kept.  Returns { "processed", segment } (the caller has the
+ * summary) or { "duplicate", segment, the stored summary }.
  *
  * A call seen before answers its stored summary and counts nothing; a
  * new one takes the next segment of its conversation, and its summary
@@ -108,6 +112,9 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_commit_script = {
     "redis.call('LPUSH', KEYS[3], string.sub(ARGV[2], 1, -2)\n"
     "    .. ',\"outcome\":\"' .. outcome .. '\",\"segment\":' .. seg .. '}')\n"
     "redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[5]) - 1)\n"
-    "return {outcome, out}\n",
+    "if prev then\n"
+    "    return {outcome, seg, out}\n"
+    "end\n"
+    "return {outcome, seg}\n",
     ""
 };

@@ -28,6 +28,8 @@ my $owner = $$;
 my $dir = tempdir('behave-cluster-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 
 END {
+    # waitpid() below sets $?, the test file's exit status: keep it
+    local $?;
     if ($$ == $owner) {
         stop_nginx2();
         kill_server($_) for keys %{ $st{servers} };
