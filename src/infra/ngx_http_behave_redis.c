@@ -20,6 +20,7 @@
  */
 
 
+#include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_node.h"
 #include "ngx_http_behave_stats.h"
 

@@ -26,6 +26,7 @@
 
 #include <openssl/sha.h>
 
+#include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_node.h"
 #include "ngx_http_behave_stats.h"
 #include "ngx_http_behave_util.h"

@@ -19,7 +19,10 @@
 #ifndef NGX_HTTP_BEHAVE_REDIS_NODE_H
 #define NGX_HTTP_BEHAVE_REDIS_NODE_H
 
-#include "ngx_http_behave_redis.h"
+#include <hiredis/hiredis.h>
+#include <hiredis/async.h>
+
+#include "ngx_http_behave_common.h"
 
 
 #define NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN   100

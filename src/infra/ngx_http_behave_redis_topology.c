@@ -19,6 +19,7 @@
  */
 
 
+#include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_node.h"
 #include "behave_slot.h"
 
