@@ -87,6 +87,7 @@
 #include "behave_annotate.h"
 #include "behave_json.h"
 #include "behave_turn.h"
+#include "behave_conv_state.h"
 
 
 #define BEHAVE_CONV_SCAN_MAX    4096
@@ -113,7 +114,6 @@ typedef enum {
 
 typedef struct {
     size_t                 prior_turns;
-    size_t                 first_turn;  /* the number of history[0] */
 
     /* failure_flags */
     int                    false_resolution;
@@ -142,16 +142,24 @@ typedef struct {
 } behave_conv_result_t;
 
 
+/*
+ * From full history: the state folded over history[0..n-1] (each turn's
+ * record pushed in order), then behave_conversation_assess_state().
+ */
 void behave_conversation_assess(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, behave_conv_result_t *out);
 
 /*
- * The same over the newest turns of a longer conversation: history[0] is
- * turn number first of it, so reasons and turn indexes are numbered over
- * the whole conversation, and prior_turns is first + n.
+ * What later turns need of turn t (behave_conv_state.h), derived from its
+ * text and annotation numbers; the same whether t was just analysed or
+ * decoded from the log.
  */
-void behave_conversation_assess_at(const behave_turn_t *history, size_t n,
-    size_t first, const behave_turn_t *current, behave_conv_result_t *out);
+void behave_conversation_record(const behave_turn_t *t,
+    behave_conv_rec_t *rec);
+
+/* the current turn's findings from the state of the turns before it */
+void behave_conversation_assess_state(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out);
 
 /* context could not be built: handoff, needs_review, never "resolved" */
 void behave_conversation_degraded(const char *reason,
