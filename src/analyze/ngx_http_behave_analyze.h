@@ -39,6 +39,7 @@ ngx_int_t ngx_http_behave_analyze_respond(ngx_http_request_t *r,
  */
 ngx_int_t ngx_http_behave_conversation_start(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an);
+void ngx_http_behave_conversation_init(void);
 
 
 #endif /* NGX_HTTP_BEHAVE_ANALYZE_H */

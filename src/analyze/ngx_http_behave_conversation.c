@@ -1,18 +1,26 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * The conversation step of /v1/analyze: one atomic Redis transaction
- * appends the turn and returns the turns before it, then the core assesses
- * them.
+ * The conversation step of /v1/analyze: one Redis script appends the
+ * turn's text to the log, pushes its compact record into the
+ * conversation's state and returns the state as it was before; the core
+ * assesses the turn from that state (src/core/conversation/
+ * behave_conv_state.h).  What a turn reads back is the same few hundred
+ * bytes however long the conversation is.
  *
- * A conversation is one key per tenant, a string in the turn log format
- * (src/core/conversation/behave_turn_log.h), its hash tag naming the conversation so
- * that everything of it lands in one Redis Cluster slot:
+ * Two keys per tenant and conversation, their hash tag naming the
+ * conversation so that both land in one Redis Cluster slot:
  *
- *     behave:{<tenant>:<conversation_id>}:log
+ *     behave:{<tenant>:<conversation_id>}:log     the text, per turn
+ *     behave:{<tenant>:<conversation_id>}:state   the state
  *
  * Tenants and ids are restricted to [A-Za-z0-9_.:@-], so neither can
  * close the hash tag or reach another tenant's keys.
+ *
+ * A conversation written by an older build has a log and no state: the
+ * script then returns the log instead, the state is recomputed from it
+ * once (the same fold as behave_conversation_assess()) and sent with the
+ * turn again as the seed, used only if the state is still missing.
  */
 
 
@@ -20,54 +28,154 @@
 #include "ngx_http_behave_redis.h"
 
 #include "behave_conversation.h"
+#include "behave_conv_state.h"
 #include "behave_turn.h"
 #include "behave_turn_log.h"
 
 
-#define NGX_HTTP_BEHAVE_CONV_KEY  "behave:{%s:%s}:log"
+#define NGX_HTTP_BEHAVE_CONV_KEY    "behave:{%s:%s}:log"
+#define NGX_HTTP_BEHAVE_STATE_KEY   "behave:{%s:%s}:state"
+
+#define ngx_http_behave_str(x)      ngx_http_behave_str2(x)
+#define ngx_http_behave_str2(x)     #x
 
 
 /*
- * Trims the front of a log, unless its front bytes are no longer those
- * the trimmer saw: another worker trimmed first, or the conversation
- * expired and began again.  Appends after the read are kept, as appends
- * only add at the end.  Rare (once per max / 2 turns): sent as EVAL.
+ * KEYS: log, state.  ARGV: 1 the turn's log record, 2 ttl, 3 "c"
+ * customer or "a" agent, 4 severity, 5 "1" when the turn denies a
+ * settled issue, 6 an agent turn's claim (0 none), 7 a customer turn's
+ * record, 8 its meaning signature, 9 turns of text the log keeps, 10 a
+ * seed state or "".  Returns the state before the turn ("" for a new
+ * conversation), or { log } when only an older build's log exists.
+ *
+ * The push is behave_conv_state_push(): keep the two in step.  Past
+ * max + max / 2 turns the log's front is cut to the newest max, behind
+ * the header "d<turns dropped>" 0xff.
  */
-static const char  ngx_http_behave_conversation_trim_script[] =
-    "if redis.call('GETRANGE', KEYS[1], 0, #ARGV[1] - 1) ~= ARGV[1] then\n"
-    "  return 0\n"
+static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
+    "redis.conversation-turn",
+
+    "local st = redis.call('GET', KEYS[2])\n"
+    "if not st then\n"
+    "  if ARGV[10] ~= '' then st = ARGV[10] else\n"
+    "    local log = redis.call('GET', KEYS[1])\n"
+    "    if log then return { log } end\n"
+    "    st = ''\n"
+    "  end\n"
     "end\n"
-    "local rest = redis.call('GETRANGE', KEYS[1], ARGV[2], -1)\n"
-    "redis.call('SET', KEYS[1], ARGV[3] .. rest, 'KEEPTTL')\n"
-    "return 1\n";
+    "local R = " ngx_http_behave_str(BEHAVE_CONV_REC_SIZE) "\n"
+    "local M = " ngx_http_behave_str(BEHAVE_MEANING_DIM) "\n"
+    "local NONE = 4294967295\n"
+    "local n, cu, pk, pkp, fr, frp = 0, 0, 0, 0, 0, 0\n"
+    "local ct, cw, cpt, cpw, dr, nr, nm = NONE, 0, NONE, 0, 0, 0, 0\n"
+    "local mr, rr = '', ''\n"
+    "if st ~= '' then\n"
+    "  if string.sub(st, 1, 2) ~= 's1' or #st < 52 then\n"
+    "    return redis.error_reply('bad conversation state')\n"
+    "  end\n"
+    "  local function h(a, b) return tonumber(string.sub(st, a, b), 16) end\n"
+    "  n, cu, pk, pkp = h(3, 10), h(11, 18), h(19, 19), h(20, 20)\n"
+    "  fr, frp, ct, cw = h(21, 21), h(22, 22), h(23, 30), h(31, 32)\n"
+    "  cpt, cpw, dr, nr, nm = h(33, 40), h(41, 42), h(43, 50), h(51, 51),"
+    " h(52, 52)\n"
+    "  mr = string.sub(st, 53, 52 + nm * M)\n"
+    "  rr = string.sub(st, 53 + nm * M)\n"
+    "end\n"
+    "if ARGV[3] == 'c' then\n"
+    "  if #ARGV[7] ~= R or #ARGV[8] ~= M then\n"
+    "    return redis.error_reply('bad turn record')\n"
+    "  end\n"
+    "  local sev = tonumber(ARGV[4])\n"
+    "  pkp, frp, cpt, cpw = pk, fr, ct, cw\n"
+    "  if sev > pk then pk = sev end\n"
+    "  if ct ~= NONE and ARGV[5] == '1' then fr = 1 end\n"
+    "  ct, cw, cu = NONE, 0, cu + 1\n"
+    "  local t = n\n"
+    "  local le = string.char(t % 256, math.floor(t / 256) % 256,"
+    " math.floor(t / 65536) % 256, math.floor(t / 16777216) % 256)\n"
+    "  rr = string.sub(le .. ARGV[7] .. rr, 1, "
+    ngx_http_behave_str(BEHAVE_CONV_RING) " * (4 + R))\n"
+    "  mr = string.sub(ARGV[8] .. mr, 1, "
+    ngx_http_behave_str(BEHAVE_CONV_MEANINGS) " * M)\n"
+    "  nr = math.min(nr + 1, " ngx_http_behave_str(BEHAVE_CONV_RING) ")\n"
+    "  nm = math.min(nm + 1, " ngx_http_behave_str(BEHAVE_CONV_MEANINGS) ")\n"
+    "elseif tonumber(ARGV[6]) > 0 then\n"
+    "  ct, cw = n, tonumber(ARGV[6])\n"
+    "end\n"
+    "n = n + 1\n"
+    "redis.call('APPEND', KEYS[1], ARGV[1])\n"
+    "local max = tonumber(ARGV[9])\n"
+    "if max > 0 and n - dr > max + math.floor(max / 2) then\n"
+    "  local log = redis.call('GET', KEYS[1])\n"
+    "  local pos = 1\n"
+    "  if string.sub(log, 1, 1) == 'd' then\n"
+    "    pos = (string.find(log, '\\255', 1, true) or 0) + 1\n"
+    "  end\n"
+    "  local cut = n - dr - max\n"
+    "  for i = 1, cut do\n"
+    "    local e = string.find(log, '\\255', pos, true)\n"
+    "    if not e then cut = i - 1 break end\n"
+    "    pos = e + 1\n"
+    "  end\n"
+    "  dr = dr + cut\n"
+    "  redis.call('SET', KEYS[1], 'd' .. dr .. '\\255' .. string.sub(log, pos))\n"
+    "end\n"
+    "redis.call('EXPIRE', KEYS[1], ARGV[2])\n"
+    "redis.call('SET', KEYS[2], string.format("
+    "'s1%08x%08x%x%x%x%x%08x%02x%08x%02x%08x%x%x', n, cu, pk, pkp, fr, frp,"
+    " ct, cw, cpt, cpw, dr, nr, nm) .. mr .. rr, 'EX', ARGV[2])\n"
+    "return st\n",
+
+    ""
+};
+
+
+/* what a turn sends, kept for the second call of an upgrade */
+typedef struct {
+    ngx_http_behave_analyze_t  *an;
+    const char                 *argv[12];
+    size_t                      len[12];
+    behave_conv_rec_t           rec;
+    u_char                      rec_enc[BEHAVE_CONV_REC_SIZE];
+    u_char                      num[4][NGX_INT_T_LEN];
+    ngx_uint_t                  seeded;
+    char                       *seed;
+    size_t                      seed_len;
+} ngx_http_behave_conv_turn_t;
 
 
 static void ngx_http_behave_conversation_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
+static ngx_int_t ngx_http_behave_conversation_send(ngx_http_request_t *r,
+    ngx_http_behave_conv_turn_t *ct, const char **reason);
 static behave_conv_result_t *ngx_http_behave_conversation_assess(
-    ngx_http_request_t *r, ngx_http_behave_analyze_t *an, redisReply *reply);
+    ngx_http_request_t *r, ngx_http_behave_conv_turn_t *ct,
+    redisReply *reply);
+static ngx_int_t ngx_http_behave_conversation_upgrade(ngx_http_request_t *r,
+    ngx_http_behave_conv_turn_t *ct, redisReply *log);
 static behave_conv_result_t *ngx_http_behave_conversation_degraded(
     ngx_http_request_t *r, ngx_http_behave_analyze_t *an, const char *reason);
-static void ngx_http_behave_conversation_turn(ngx_http_behave_analyze_t *an,
-    behave_turn_t *turn);
-static void ngx_http_behave_conversation_trim(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, const behave_turn_log_t *log, size_t max);
-static void ngx_http_behave_conversation_trimmed(redisReply *reply,
-    void *data);
+
+
+void
+ngx_http_behave_conversation_init(void)
+{
+    ngx_http_behave_redis_script_init(&ngx_http_behave_conv_script);
+}
 
 
 ngx_int_t
 ngx_http_behave_conversation_start(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an)
 {
-    u_char                      *p, *ttl, *rec;
-    size_t                       len[8], ttl_len, rec_len;
-    const char                  *argv[8], *reason;
-    behave_turn_t                turn;
-    ngx_http_behave_ctx_t       *ctx;
-    ngx_http_behave_loc_conf_t  *blcf;
-
-    static const int             argc[3] = { 2, 3, 3 };
+    u_char                       *p, *rec;
+    size_t                        rec_len, klen;
+    ngx_time_t                   *tp;
+    const char                   *reason;
+    behave_turn_t                 turn;
+    ngx_http_behave_ctx_t        *ctx;
+    ngx_http_behave_conv_turn_t  *ct;
+    ngx_http_behave_loc_conf_t   *blcf;
 
     if (!ngx_http_behave_redis_configured(r)) {
         return ngx_http_behave_analyze_respond(r, an,
@@ -79,24 +187,34 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    /* the key and the TTL, in the request pool */
-    p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_CONV_KEY)
-                             + BEHAVE_TENANT_MAX + BEHAVE_CONVERSATION_ID_MAX
-                             + NGX_TIME_T_LEN);
-    if (p == NULL) {
+    ct = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_conv_turn_t));
+    klen = sizeof(NGX_HTTP_BEHAVE_STATE_KEY) + BEHAVE_TENANT_MAX
+           + BEHAVE_CONVERSATION_ID_MAX;
+    p = ngx_pnalloc(r->pool, 2 * klen);
+
+    if (ct == NULL || p == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
+    ct->an = an;
+
+    /* the keys */
     an->conv_key.data = p;
     p = ngx_sprintf(p, NGX_HTTP_BEHAVE_CONV_KEY, ctx->key->tenant,
                     an->req.conversation_id);
     an->conv_key.len = p - an->conv_key.data;
 
-    ttl = p;
-    p = ngx_sprintf(p, "%T", blcf->conversation_ttl);
-    ttl_len = p - ttl;
+    ct->argv[3] = (char *) p;
+    ct->len[3] = ngx_sprintf(p, NGX_HTTP_BEHAVE_STATE_KEY, ctx->key->tenant,
+                             an->req.conversation_id) - p;
+    ct->argv[2] = (char *) an->conv_key.data;
+    ct->len[2] = an->conv_key.len;
 
-    ngx_http_behave_conversation_turn(an, &turn);
+    /* the turn, its log record and its compact record, derived once */
+    tp = ngx_timeofday();
+    behave_turn_from_annotation(&turn, an->req.speaker, an->text,
+                                an->text_len, &an->ann,
+                                (uint64_t) tp->sec * 1000 + tp->msec);
 
     rec_len = behave_turn_encoded_max(&turn) + 1;
     rec = ngx_pnalloc(r->pool, rec_len);
@@ -115,26 +233,30 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
                                                          "turn not storable"));
     }
 
-    /* MULTI, GET key, APPEND key turn, EXPIRE key ttl, EXEC */
-    argv[0] = "GET";
-    len[0] = sizeof("GET") - 1;
-    argv[2] = "APPEND";
-    len[2] = sizeof("APPEND") - 1;
-    argv[4] = (char *) rec;
-    len[4] = rec_len;
-    argv[5] = "EXPIRE";
-    len[5] = sizeof("EXPIRE") - 1;
-    argv[7] = (char *) ttl;
-    len[7] = ttl_len;
-    argv[1] = argv[3] = argv[6] = (char *) an->conv_key.data;
-    len[1] = len[3] = len[6] = an->conv_key.len;
+    behave_conversation_record(&turn, &ct->rec);
+    behave_conv_rec_encode(&ct->rec, ct->rec_enc);
 
-    if (ngx_http_behave_redis_multi(r, "redis.conversation-append", 3, argc,
-                                    argv, len,
-                                    ngx_http_behave_conversation_reply, an,
-                                    &reason)
-        != NGX_OK)
-    {
+    ct->argv[4] = (char *) rec;
+    ct->len[4] = rec_len;
+    ct->argv[5] = (char *) ct->num[0];
+    ct->len[5] = ngx_sprintf(ct->num[0], "%T", blcf->conversation_ttl)
+                 - ct->num[0];
+    ct->argv[6] = ct->rec.customer ? "c" : "a";
+    ct->len[6] = 1;
+    ct->argv[7] = (char *) ct->num[1];
+    ct->len[7] = ngx_sprintf(ct->num[1], "%d", ct->rec.severity)
+                 - ct->num[1];
+    ct->argv[8] = (ct->rec.flags & BEHAVE_CONV_F_DENIES) ? "1" : "0";
+    ct->len[8] = 1;
+    ct->argv[9] = (char *) ct->num[2];
+    ct->len[9] = ngx_sprintf(ct->num[2], "%ui", (ngx_uint_t) ct->rec.claim)
+                 - ct->num[2];
+    ct->argv[10] = ct->rec.customer ? (char *) ct->rec_enc : "";
+    ct->len[10] = ct->rec.customer ? BEHAVE_CONV_REC_SIZE : 0;
+    ct->argv[11] = ct->rec.customer ? (char *) ct->rec.meaning : "";
+    ct->len[11] = ct->rec.customer ? BEHAVE_MEANING_DIM : 0;
+
+    if (ngx_http_behave_conversation_send(r, ct, &reason) != NGX_OK) {
         return ngx_http_behave_analyze_respond(r, an,
                    ngx_http_behave_conversation_degraded(r, an, reason));
     }
@@ -143,17 +265,32 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
 }
 
 
-static void
-ngx_http_behave_conversation_turn(ngx_http_behave_analyze_t *an,
-    behave_turn_t *turn)
+/* the script with the turn's arguments, then max_turns and the seed */
+static ngx_int_t
+ngx_http_behave_conversation_send(ngx_http_request_t *r,
+    ngx_http_behave_conv_turn_t *ct, const char **reason)
 {
-    ngx_time_t  *tp;
+    const char                  *argv[14];
+    size_t                       len[14];
+    ngx_http_behave_loc_conf_t  *blcf;
 
-    tp = ngx_timeofday();
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    behave_turn_from_annotation(turn, an->req.speaker, an->text,
-                                an->text_len, &an->ann,
-                                (uint64_t) tp->sec * 1000 + tp->msec);
+    ngx_memcpy(argv, ct->argv, sizeof(ct->argv));
+    ngx_memcpy(len, ct->len, sizeof(ct->len));
+
+    /* argv[0..1] (EVALSHA, sha1) are filled in by the adapter */
+    argv[12] = (char *) ct->num[3];
+    len[12] = ngx_sprintf(ct->num[3], "%ui", blcf->conversation_max_turns)
+              - ct->num[3];
+
+    argv[13] = ct->seeded ? ct->seed : "";
+    len[13] = ct->seeded ? ct->seed_len : 0;
+
+    return ngx_http_behave_redis_eval(r, &ngx_http_behave_conv_script, 2, 12,
+                                      argv + 2, len + 2,
+                                      ngx_http_behave_conversation_reply, ct,
+                                      reason);
 }
 
 
@@ -161,143 +298,136 @@ static void
 ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
 {
-    behave_conv_result_t       *block;
-    ngx_http_behave_analyze_t  *an = data;
+    behave_conv_result_t         *block;
+    ngx_http_behave_conv_turn_t  *ct = data;
 
     if (reply == NULL) {
-        block = ngx_http_behave_conversation_degraded(r, an, reason);
+        block = ngx_http_behave_conversation_degraded(r, ct->an, reason);
 
     } else if (reply->type == REDIS_REPLY_ERROR) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: redis script error: %s", reply->str);
-        block = ngx_http_behave_conversation_degraded(r, an,
+        block = ngx_http_behave_conversation_degraded(r, ct->an,
                                                       "redis error");
 
+    } else if (reply->type == REDIS_REPLY_ARRAY && !ct->seeded) {
+        if (ngx_http_behave_conversation_upgrade(r, ct, reply) == NGX_OK) {
+            return;                 /* the turn is on its way again */
+        }
+
+        block = ngx_http_behave_conversation_degraded(r, ct->an,
+                                                      "redis unavailable");
+
     } else {
-        block = ngx_http_behave_conversation_assess(r, an, reply);
+        block = ngx_http_behave_conversation_assess(r, ct, reply);
     }
 
     ngx_http_finalize_request(r,
-                              ngx_http_behave_analyze_respond(r, an, block));
+                              ngx_http_behave_analyze_respond(r, ct->an,
+                                                              block));
 }
 
 
 /*
- * EXEC answers [ GET, APPEND, EXPIRE ].  The first turn of a conversation
- * has no block (spec 2.4: present once history exists); undecodable
- * records are skipped, not fatal.
+ * The state before this turn; an empty one is a new conversation, whose
+ * first turn has no block (spec 2.4: present once history exists).
  */
 
 static behave_conv_result_t *
 ngx_http_behave_conversation_assess(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, redisReply *reply)
+    ngx_http_behave_conv_turn_t *ct, redisReply *reply)
 {
-    size_t                       max, n;
-    uint64_t                     first;
-    redisReply                  *v;
-    behave_turn_t               *turns, current;
-    behave_turn_log_t            log;
-    behave_conv_result_t        *res;
-    ngx_http_behave_loc_conf_t  *blcf;
+    behave_conv_state_t   *st;
+    behave_conv_result_t  *res;
 
-    if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3) {
-        return ngx_http_behave_conversation_degraded(r, an,
+    if (reply->type != REDIS_REPLY_STRING) {
+        return ngx_http_behave_conversation_degraded(r, ct->an,
                                                      "unexpected reply");
     }
 
-    v = reply->element[0];
-
-    if (v->type == REDIS_REPLY_NIL) {
+    if (reply->len == 0) {
         return NULL;
     }
 
-    if (v->type != REDIS_REPLY_STRING) {
-        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                      "behave: redis \"%V\": %s", &an->conv_key,
-                      v->type == REDIS_REPLY_ERROR ? v->str
-                                                   : "not a turn log");
-        return ngx_http_behave_conversation_degraded(r, an, "redis error");
-    }
-
-    behave_turn_log_open(&log, v->str, v->len);
-
-    if (log.records == 0 && log.dropped == 0) {
-        return NULL;
-    }
-
-    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
-    max = blcf->conversation_max_turns;
-
-    turns = ngx_palloc(r->pool,
-                       ngx_min(log.records, max) * sizeof(behave_turn_t) + 1);
+    st = ngx_palloc(r->pool, sizeof(behave_conv_state_t));
     res = ngx_palloc(r->pool, sizeof(behave_conv_result_t));
 
-    if (turns == NULL || res == NULL) {
-        return ngx_http_behave_conversation_degraded(r, an, "out of memory");
+    if (st == NULL || res == NULL) {
+        return ngx_http_behave_conversation_degraded(r, ct->an,
+                                                     "out of memory");
     }
 
-    n = behave_turn_log_tail(&log, max, turns, &first);
+    if (behave_conv_state_decode(reply->str, reply->len, st) != 0) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave: redis \"%V\": not a conversation state",
+                      &ct->an->conv_key);
+        return ngx_http_behave_conversation_degraded(r, ct->an,
+                                                     "redis error");
+    }
 
-    ngx_http_behave_conversation_turn(an, &current);
-    behave_conversation_assess_at(turns, n, (size_t) first, &current, res);
-
-    /* every turn before this one, beyond those read back too */
-    res->prior_turns = (size_t) (log.dropped + log.records);
-
-    ngx_http_behave_conversation_trim(r, an, &log, max);
+    behave_conversation_assess_state(st, &ct->rec, res);
 
     return res;
 }
 
 
-/* past max + max / 2 turns the front goes, in the background */
-static void
-ngx_http_behave_conversation_trim(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, const behave_turn_log_t *log, size_t max)
+/*
+ * An older build's log and no state: the state of every turn it holds
+ * (those trimmed off before are counted, not seen), sent back as the seed.
+ */
+
+static ngx_int_t
+ngx_http_behave_conversation_upgrade(ngx_http_request_t *r,
+    ngx_http_behave_conv_turn_t *ct, redisReply *reply)
 {
-    u_char      *p;
-    size_t       len[7], guard, cut, hlen;
-    const char  *argv[7];
-    char         header[BEHAVE_TURN_LOG_HEADER_MAX];
+    size_t                n;
+    uint64_t              first;
+    const char           *reason;
+    redisReply           *v;
+    behave_turn_t        *turns;
+    behave_turn_log_t     log;
+    behave_conv_rec_t     rec;
+    behave_conv_state_t  *st;
+    size_t                i;
 
-    if (!behave_turn_log_trim_args(log, max, &guard, &cut, header, &hlen)) {
-        return;
+    if (reply->elements != 1 || reply->element[0]->type != REDIS_REPLY_STRING)
+    {
+        return NGX_ERROR;
     }
 
-    p = ngx_pnalloc(r->pool, NGX_SIZE_T_LEN);
-    if (p == NULL) {
-        return;
+    v = reply->element[0];
+    behave_turn_log_open(&log, v->str, v->len);
+
+    turns = ngx_palloc(r->pool, (log.records + 1) * sizeof(behave_turn_t));
+    st = ngx_palloc(r->pool, sizeof(behave_conv_state_t));
+    ct->seed = ngx_pnalloc(r->pool, BEHAVE_CONV_STATE_MAX);
+
+    if (turns == NULL || st == NULL || ct->seed == NULL) {
+        return NGX_ERROR;
     }
 
-    argv[0] = "EVAL";
-    len[0] = sizeof("EVAL") - 1;
-    argv[1] = ngx_http_behave_conversation_trim_script;
-    len[1] = sizeof(ngx_http_behave_conversation_trim_script) - 1;
-    argv[2] = "1";
-    len[2] = 1;
-    argv[3] = (char *) an->conv_key.data;
-    len[3] = an->conv_key.len;
-    argv[4] = log->value;
-    len[4] = guard;
-    argv[5] = (char *) p;
-    len[5] = ngx_sprintf(p, "%uz", cut) - p;
-    argv[6] = header;
-    len[6] = hlen;
+    n = behave_turn_log_tail(&log, log.records, turns, &first);
 
-    /* not trimmed now: the next turn past the mark tries again */
-    (void) ngx_http_behave_redis_command_bg(7, argv, len,
-                                      ngx_http_behave_conversation_trimmed,
-                                      NULL);
-}
+    behave_conv_state_init(st);
+    st->turns = (uint32_t) first;
+    st->dropped = (uint32_t) log.dropped;
 
-
-static void
-ngx_http_behave_conversation_trimmed(redisReply *reply, void *data)
-{
-    if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
-        ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
-                      "behave: redis conversation trim: %s", reply->str);
+    for (i = 0; i < n; i++) {
+        behave_conversation_record(&turns[i], &rec);
+        behave_conv_state_push(st, &rec);
     }
+
+    /* records that did not decode still count as turns */
+    st->turns = (uint32_t) (log.dropped + log.records);
+
+    ct->seed_len = behave_conv_state_encode(st, ct->seed);
+    ct->seeded = 1;
+
+    ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                  "behave: conversation \"%V\" upgraded from its log "
+                  "(%uz turns)", &ct->an->conv_key, n);
+
+    return ngx_http_behave_conversation_send(r, ct, &reason);
 }
 
 
