@@ -1367,6 +1367,25 @@ behave_conversation_assess(const behave_turn_t *history, size_t n,
 
 
 void
+behave_conversation_assess_records(const behave_conv_rec_t *history,
+    size_t n, const behave_conv_rec_t *current, behave_conv_result_t *out)
+{
+    size_t               i;
+    behave_conv_rec_t    rec;
+    behave_conv_state_t  st;
+
+    behave_conv_state_init(&st);
+
+    for (i = 0; i < n; i++) {
+        rec = history[i];
+        behave_conv_state_push(&st, &rec);
+    }
+
+    behave_conversation_assess_state(&st, current, out);
+}
+
+
+void
 behave_conversation_assess_state(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out)
 {

@@ -157,6 +157,13 @@ void behave_conversation_assess(const behave_turn_t *history, size_t n,
 void behave_conversation_record(const behave_turn_t *t,
     behave_conv_rec_t *rec);
 
+/*
+ * The same as behave_conversation_assess() from the turns' records, for a
+ * caller that assesses many windows of one call (each record derived once).
+ */
+void behave_conversation_assess_records(const behave_conv_rec_t *history,
+    size_t n, const behave_conv_rec_t *current, behave_conv_result_t *out);
+
 /* the current turn's findings from the state of the turns before it */
 void behave_conversation_assess_state(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out);
