@@ -117,11 +117,10 @@ behave_conv_rec_encode(const behave_conv_rec_t *rec, unsigned char *p)
     behave_conv_put32(p + 22, rec->ids[1]);
     p[26] = (unsigned char) rec->sketch.n;
     p[27] = (unsigned char) (rec->sketch.n >> 8);
-    p[28] = p[29] = p[30] = p[31] = 0;
 
     for (i = 0; i < BEHAVE_SIM_SKETCH_WORDS; i++) {
         for (k = 0; k < 8; k++) {
-            p[32 + 8 * i + k] = (unsigned char) (rec->sketch.bits[i] >> 8 * k);
+            p[28 + 8 * i + k] = (unsigned char) (rec->sketch.bits[i] >> 8 * k);
         }
     }
 }
@@ -154,7 +153,7 @@ behave_conv_rec_decode(const unsigned char *p, behave_conv_rec_t *rec)
     for (i = 0; i < BEHAVE_SIM_SKETCH_WORDS; i++) {
         rec->sketch.bits[i] = 0;
         for (k = 0; k < 8; k++) {
-            rec->sketch.bits[i] |= (uint64_t) p[32 + 8 * i + k] << 8 * k;
+            rec->sketch.bits[i] |= (uint64_t) p[28 + 8 * i + k] << 8 * k;
         }
     }
 }

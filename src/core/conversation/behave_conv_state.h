@@ -64,7 +64,7 @@
 #define BEHAVE_CONV_RING           13   /* BEHAVE_CONV_REP_WINDOW + 1 */
 #define BEHAVE_CONV_MEANINGS       5    /* the meaning window + 1 */
 #define BEHAVE_CONV_IDS            2
-#define BEHAVE_CONV_REC_SIZE       96
+#define BEHAVE_CONV_REC_SIZE       92
 #define BEHAVE_CONV_HEADER_SIZE    52
 #define BEHAVE_CONV_NONE           0xffffffffu
 #define BEHAVE_CONV_CLAIM_CUE      0xff  /* the annotator's claim cue */

@@ -3,9 +3,12 @@
  *
  * Conversation findings (spec 2.4): what one message cannot carry.
  *
- * Input: the stored turns of a conversation, oldest first, and the new
- * turn.  Turn numbers in reasons are 0-based indexes in that sequence
- * (history[0] is turn 0, current is turn n), as in the labelled data.
+ * Input: the state of the turns before (behave_conv_state.h: running
+ * aggregates over every turn and the records of the newest customer
+ * turns) and the new turn's record, or the turns themselves, oldest
+ * first, which are folded into that state first.  Turn numbers in reasons
+ * are 0-based over the whole conversation (history[0] is turn 0, current
+ * is turn n), as in the labelled data.
  *
  * Findings, all about the customer (agent turns only supply claims):
  *
@@ -17,7 +20,8 @@
  *                     Spec rule 4: needs both, so it fires only on the
  *                     customer turn right after the claim.
  *   repetition        the current customer turn asks again what an earlier
- *                     customer turn asked: trigram similarity (see
+ *                     customer turn asked: trigram similarity
+ *                     (estimated from the turns' sketches, see
  *                     behave_similarity.h) high enough, or lower but with a
  *                     re-ask marker ("but", "or not", "yes or no", "I don't
  *                     understand", "I'm lost").  Not when the customer
