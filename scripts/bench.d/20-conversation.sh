@@ -77,19 +77,33 @@ echo "templates: h50 $(rcli GET 'behave:{bench:h50}:state' | wc -c) bytes" \
 
 net_out() { rcli INFO stats | awk -F: '/^total_net_output_bytes/ { print $2 + 0 }'; }
 
+# CPU ticks (utime + stime) of nginx's workers, and of Redis: per request
+# they move far less with the machine's load than requests/s do
+ticks() {
+    local pids
+    pids=$(pgrep -P "$(cat "$BENCH_PREFIX/logs/nginx.pid")" | tr '\n' ' ')
+    awk '{ t += $14 + $15 } END { print t + 0 }' $(for p in $pids; do echo /proc/$p/stat; done)
+}
+rticks() { awk '{ print $14 + $15 }' "/proc/$(cat "$BENCH_PREFIX/redis.pid")/stat"; }
+hz=$(getconf CLK_TCK)
+
 # one measured run: prints req/s; appends bytes per request to $2
 run() {
-    local name=$1 before after reqs rps
-    before=$(net_out)
+    local name=$1 before after reqs rps n0 n1 r0 r1
+    before=$(net_out); n0=$(ticks); r0=$(rticks)
     rps=$(bench_wrk "$url/v1/analyze" "$body" "$auth")
-    after=$(net_out)
+    after=$(net_out); n1=$(ticks); r1=$(rticks)
     reqs=$(awk '/requests in/ { print $1 }' "$BENCH_PREFIX/wrk.out")
+    awk -v n="$name" -v a=$((n1 - n0)) -v b=$((r1 - r0)) -v r="$reqs" -v hz="$hz" \
+        'BEGIN { if (r > 0) printf "%s %.1f %.1f\n", n, a * 1e6 / hz / r, b * 1e6 / hz / r }' \
+        >> "$BENCH_PREFIX/cpu.txt"
     echo "$name $(awk -v a="$before" -v b="$after" -v r="$reqs" \
         'BEGIN { printf "%.0f", (r > 0 ? (b - a) / r : 0) }')" >> "$BENCH_PREFIX/bytes.txt"
     echo "$rps"
 }
 
 : > "$BENCH_PREFIX/bytes.txt"
+: > "$BENCH_PREFIX/cpu.txt"
 declare -a r_first r_50 r_500 r_f50 r_f500
 for round in $(seq "${BENCH_ROUNDS:-5}"); do
     BENCH_LUA=
@@ -117,6 +131,12 @@ for name in first h50 h500; do
     echo "bytes from Redis per turn, $name: median" \
          "$(bench_median $(awk -v n=$name '$1 == n { print $2 }' "$BENCH_PREFIX/bytes.txt"))" \
          "(target <= 1536)"
+done
+
+for name in first h50 h500; do
+    echo "CPU per turn, $name: nginx workers" \
+         "$(bench_median $(awk -v n=$name '$1 == n { print $2 }' "$BENCH_PREFIX/cpu.txt")) us," \
+         "Redis $(bench_median $(awk -v n=$name '$1 == n { print $3 }' "$BENCH_PREFIX/cpu.txt")) us (median of the runs)"
 done
 
 # wrk has no fixed rate: lower the connection count until throughput is

@@ -320,7 +320,8 @@ static void
 test_stored_form(void)
 {
     int                   i, bad;
-    char                  buf[BEHAVE_CONV_STATE_MAX], again[BEHAVE_CONV_STATE_MAX];
+    char                  buf[BEHAVE_CONV_STATE_MAX];
+    char                  again[BEHAVE_CONV_STATE_MAX];
     size_t                len, len2;
     behave_conv_rec_t     rec;
     behave_conv_state_t   st, st2;

@@ -60,16 +60,22 @@ typedef struct {
 
 
 /*
- * A normalised turn, and which byte pairs occur in it: a phrase whose first
- * two bytes are not there cannot match, and most phrases of a table are
- * ruled out so without a memmem() over the text.
+ * A normalised turn, and where each byte pair occurs in it: a phrase whose
+ * first two bytes are not there cannot match, and one that may is compared
+ * only where its first two bytes are (head[] and next[] chain the
+ * positions of a pair's bucket in increasing order), never searched for
+ * over the whole text.  A turn is matched against a dozen tables when its
+ * record is derived.
  */
 #define BEHAVE_CONV_PAIR_BITS  1024
+#define BEHAVE_CONV_NO_POS     0xffff
 
 typedef struct {
     char                   text[BEHAVE_CONV_SCAN_MAX + 1];
     size_t                 len;
     uint64_t               pairs[BEHAVE_CONV_PAIR_BITS / 64];
+    uint16_t               head[BEHAVE_CONV_PAIR_BITS];   /* where set */
+    uint16_t               next[BEHAVE_CONV_SCAN_MAX];
     int                    pairs_ready;
 } behave_conv_norm_t;
 
@@ -396,6 +402,8 @@ static void behave_conv_normalize(const char *in, size_t len,
 static void behave_conv_pairs(behave_conv_norm_t *t);
 static int behave_conv_is_word(unsigned char c);
 static int behave_conv_negated(const char *s, size_t at);
+static int behave_conv_at(const behave_conv_norm_t *t, const char *phrase,
+    size_t plen, size_t at, int negatable);
 static unsigned behave_conv_match(const behave_conv_norm_t *t,
     const behave_conv_phrase_t *tab, size_t ntab, int negatable,
     const behave_conv_phrase_t **first);
@@ -500,8 +508,13 @@ behave_conv_pairs(behave_conv_norm_t *t)
 
     memset(t->pairs, 0, sizeof(t->pairs));
 
-    for (i = 0; i + 1 < t->len; i++) {
+    /* backwards, so that each chain runs forwards */
+    for (i = t->len > 0 ? t->len - 1 : 0; i-- > 0; /* void */) {
         k = behave_conv_pair(t->text[i], t->text[i + 1]);
+
+        t->next[i] = (t->pairs[k / 64] >> (k % 64) & 1) ? t->head[k]
+                                                         : BEHAVE_CONV_NO_POS;
+        t->head[k] = (uint16_t) i;
         t->pairs[k / 64] |= (uint64_t) 1 << (k % 64);
     }
 
@@ -538,6 +551,32 @@ behave_conv_negated(const char *s, size_t at)
 }
 
 
+/* phrase at t->text + at, as whole words, not right after a denial */
+static int
+behave_conv_at(const behave_conv_norm_t *t, const char *phrase, size_t plen,
+    size_t at, int negatable)
+{
+    if (at + plen > t->len || memcmp(t->text + at, phrase, plen) != 0) {
+        return 0;
+    }
+
+    if (behave_conv_is_word((unsigned char) phrase[0]) && at > 0
+        && behave_conv_is_word((unsigned char) t->text[at - 1]))
+    {
+        return 0;
+    }
+
+    if (behave_conv_is_word((unsigned char) phrase[plen - 1])
+        && at + plen < t->len
+        && behave_conv_is_word((unsigned char) t->text[at + plen]))
+    {
+        return 0;
+    }
+
+    return !(negatable && behave_conv_negated(t->text, at));
+}
+
+
 /*
  * Counts the entries of tab that occur in t as whole words; with
  * negatable, an occurrence right after a denial does not count.
@@ -559,49 +598,50 @@ behave_conv_match(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
     }
 
     for (i = 0; i < ntab; i++) {
-        if (tab[i].phrase[0] != '\0' && tab[i].phrase[1] != '\0') {
+        plen = strlen(tab[i].phrase);
+
+        if (plen < 2) {
+            /* no pair to look up: the whole text (no table has these) */
+            s = t->text;
+            while ((p = memmem(s, t->len - (size_t) (s - t->text),
+                               tab[i].phrase, plen))
+                   != NULL)
+            {
+                s = p + 1;
+                if (behave_conv_at(t, tab[i].phrase, plen,
+                                   (size_t) (p - t->text), negatable))
+                {
+                    break;
+                }
+            }
+
+            if (p == NULL) {
+                continue;
+            }
+
+        } else {
             k = behave_conv_pair(tab[i].phrase[0], tab[i].phrase[1]);
 
             if (!(t->pairs[k / 64] >> (k % 64) & 1)) {
                 continue;
             }
+
+            for (at = t->head[k]; at != BEHAVE_CONV_NO_POS; at = t->next[at]) {
+                if (behave_conv_at(t, tab[i].phrase, plen, at, negatable)) {
+                    break;
+                }
+            }
+
+            if (at == BEHAVE_CONV_NO_POS) {
+                continue;
+            }
         }
 
-        plen = strlen(tab[i].phrase);
-        s = t->text;
-
-        while ((p = memmem(s, t->len - (size_t) (s - t->text), tab[i].phrase,
-                           plen))
-               != NULL)
-        {
-            at = (size_t) (p - t->text);
-            s = p + 1;
-
-            if (behave_conv_is_word((unsigned char) tab[i].phrase[0])
-                && at > 0
-                && behave_conv_is_word((unsigned char) t->text[at - 1]))
-            {
-                continue;
-            }
-
-            if (behave_conv_is_word((unsigned char) tab[i].phrase[plen - 1])
-                && at + plen < t->len
-                && behave_conv_is_word((unsigned char) t->text[at + plen]))
-            {
-                continue;
-            }
-
-            if (negatable && behave_conv_negated(t->text, at)) {
-                continue;
-            }
-
-            if (count == 0 && first != NULL) {
-                *first = &tab[i];
-            }
-
-            count++;
-            break;
+        if (count == 0 && first != NULL) {
+            *first = &tab[i];
         }
+
+        count++;
     }
 
     return count;
@@ -890,7 +930,8 @@ behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
 static const char *
 behave_conv_claim_what(unsigned k)
 {
-    if (k >= 1 && k <= sizeof(behave_conv_claims) / sizeof(behave_conv_claims[0]))
+    if (k >= 1
+        && k <= sizeof(behave_conv_claims) / sizeof(behave_conv_claims[0]))
     {
         return behave_conv_claims[k - 1].what;
     }
