@@ -167,11 +167,11 @@ behave_conv_state_encode(const behave_conv_state_t *st, char *buf)
     unsigned char  *q;
 
     p = buf;
-    p += sprintf(p, "%s%08x%08x%x%x%x%x%08x%02x%08x%02x%08x%x%x",
+    p += sprintf(p, "%s%08x%08x%x%x%08x%02x%x%x%08x%02x%08x%x%x",
                  BEHAVE_CONV_STATE_VERSION, (unsigned) st->turns,
-                 (unsigned) st->customers, st->peak, st->peak_prev,
-                 st->fr, st->fr_prev, (unsigned) st->claim_turn,
-                 st->claim_what & 0xff, (unsigned) st->claim_prev_turn,
+                 (unsigned) st->customers, st->peak, st->fr,
+                 (unsigned) st->claim_turn, st->claim_what & 0xff,
+                 st->peak_prev, st->fr_prev, (unsigned) st->claim_prev_turn,
                  st->claim_prev_what & 0xff, (unsigned) st->dropped,
                  st->nrec, st->nmean);
 
@@ -224,9 +224,11 @@ behave_conv_state_decode(const char *s, size_t len, behave_conv_state_t *st)
     uint32_t        v[13];
     const unsigned char  *q;
 
-    static const unsigned char  at[13] = { 2, 10, 18, 19, 20, 21, 22, 30,
+    /* turns, customers, peak, fr, claim, peak_prev, fr_prev, claim_prev,
+     * dropped, nrec, nmean */
+    static const unsigned char  at[13] = { 2, 10, 18, 19, 20, 28, 30, 31,
                                            32, 40, 42, 50, 51 };
-    static const unsigned char  width[13] = { 8, 8, 1, 1, 1, 1, 8, 2, 8, 2,
+    static const unsigned char  width[13] = { 8, 8, 1, 1, 8, 2, 1, 1, 8, 2,
                                               8, 1, 1 };
 
     if (s == NULL || len < BEHAVE_CONV_HEADER_SIZE
@@ -241,7 +243,7 @@ behave_conv_state_decode(const char *s, size_t len, behave_conv_state_t *st)
         }
     }
 
-    if (v[2] > 4 || v[3] > 4 || v[4] > 1 || v[5] > 1
+    if (v[2] > 4 || v[3] > 1 || v[6] > 4 || v[7] > 1
         || v[11] > BEHAVE_CONV_RING || v[12] > BEHAVE_CONV_MEANINGS
         || v[12] > v[11]
         || len != BEHAVE_CONV_HEADER_SIZE + v[12] * BEHAVE_MEANING_DIM
@@ -255,11 +257,11 @@ behave_conv_state_decode(const char *s, size_t len, behave_conv_state_t *st)
     st->turns = v[0];
     st->customers = v[1];
     st->peak = (int) v[2];
-    st->peak_prev = (int) v[3];
-    st->fr = (int) v[4];
-    st->fr_prev = (int) v[5];
-    st->claim_turn = v[6];
-    st->claim_what = v[7];
+    st->fr = (int) v[3];
+    st->claim_turn = v[4];
+    st->claim_what = v[5];
+    st->peak_prev = (int) v[6];
+    st->fr_prev = (int) v[7];
     st->claim_prev_turn = v[8];
     st->claim_prev_what = v[9];
     st->dropped = v[10];

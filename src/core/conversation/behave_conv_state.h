@@ -19,10 +19,12 @@
  * Stored form, version "s1" (at most BEHAVE_CONV_STATE_MAX bytes):
  *
  *     header  52 ASCII bytes, fixed-width lowercase hex:
- *               "s1" turns(8) customers(8) peak(1) peak_prev(1)
- *               fr(1) fr_prev(1) claim_turn(8) claim_what(2)
- *               claim_prev_turn(8) claim_prev_what(2) dropped(8)
- *               nrec(1) nmean(1)
+ *               "s1" turns(8) customers(8)
+ *               peak(1) fr(1) claim_turn(8) claim_what(2)
+ *               peak_prev(1) fr_prev(1) claim_prev_turn(8)
+ *               claim_prev_what(2) dropped(8) nrec(1) nmean(1)
+ *             (a customer turn copies the 12 bytes of the first group
+ *             to the second as they are)
  *     meanings  nmean x BEHAVE_MEANING_DIM bytes (int8), newest first
  *     records   nrec x (4-byte little-endian turn number +
  *               BEHAVE_CONV_REC_SIZE bytes), newest first
