@@ -502,8 +502,10 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
         nt = EVAL_MAX_TURNS;
     }
 
-    for (i = 0; i < nt; i++) {
-        e = cJSON_GetArrayItem(turns, i);
+    i = 0;
+
+    /* one walk of the list: cJSON_GetArrayItem(i) would start over each time */
+    for (e = turns->child; e != NULL && i < nt; e = e->next, i++) {
         msg = cJSON_GetObjectItem(e, "message");
         spk = cJSON_GetObjectItem(e, "speaker");
         text = cJSON_IsString(msg) ? msg->valuestring : "";
