@@ -5,17 +5,15 @@
  * turn's text to the log, pushes its compact record into the
  * conversation's state and returns the state as it was before; the core
  * assesses the turn from that state (src/core/conversation/
- * behave_conv_state.h).  What a turn reads back is the same few hundred
- * bytes however long the conversation is.
+ * behave_conv_state.h).  What a turn reads back is the same ~1.5 KB
+ * however long the conversation is.
  *
- * Two keys per tenant and conversation, their hash tag naming the
- * conversation so that both land in one Redis Cluster slot:
+ * Two keys per tenant and conversation (ngx_http_behave_redis_keys.h),
+ * their hash tag naming the conversation so that both land in one Redis
+ * Cluster slot:
  *
  *     behave:{<tenant>:<conversation_id>}:log     the text, per turn
  *     behave:{<tenant>:<conversation_id>}:state   the state
- *
- * Tenants and ids are restricted to [A-Za-z0-9_.:@-], so neither can
- * close the hash tag or reach another tenant's keys.
  *
  * A conversation written by an older build has a log and no state: the
  * script then returns the log instead, the state is recomputed from it
@@ -24,17 +22,14 @@
  */
 
 
-#include "ngx_http_behave_analyze.h"
+#include "ngx_http_behave_conversation.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_args.h"
+#include "ngx_http_behave_redis_keys.h"
 
-#include "behave_conversation.h"
-#include "behave_conv_state.h"
-#include "behave_turn.h"
+#include "behave_request.h"          /* BEHAVE_CONVERSATION_ID_MAX */
 #include "behave_turn_log.h"
 
-
-#define NGX_HTTP_BEHAVE_CONV_KEY    "behave:{%s:%s}:log"
-#define NGX_HTTP_BEHAVE_STATE_KEY   "behave:{%s:%s}:state"
 
 #define ngx_http_behave_str(x)      ngx_http_behave_str2(x)
 #define ngx_http_behave_str2(x)     #x
@@ -135,31 +130,18 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
 };
 
 
-/* what a turn sends, kept for the second call of an upgrade */
-typedef struct {
-    ngx_http_behave_analyze_t  *an;
-    const char                 *argv[12];
-    size_t                      len[12];
-    behave_conv_rec_t           rec;
-    u_char                      rec_enc[BEHAVE_CONV_REC_SIZE];
-    u_char                      num[4][NGX_INT_T_LEN];
-    ngx_uint_t                  seeded;
-    char                       *seed;
-    size_t                      seed_len;
-} ngx_http_behave_conv_turn_t;
-
-
 static void ngx_http_behave_conversation_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 static ngx_int_t ngx_http_behave_conversation_send(ngx_http_request_t *r,
-    ngx_http_behave_conv_turn_t *ct, const char **reason);
+    ngx_http_behave_conv_t *conv, const char **reason);
 static behave_conv_result_t *ngx_http_behave_conversation_assess(
-    ngx_http_request_t *r, ngx_http_behave_conv_turn_t *ct,
-    redisReply *reply);
+    ngx_http_request_t *r, ngx_http_behave_conv_t *conv, redisReply *reply);
 static ngx_int_t ngx_http_behave_conversation_upgrade(ngx_http_request_t *r,
-    ngx_http_behave_conv_turn_t *ct, redisReply *log);
-static behave_conv_result_t *ngx_http_behave_conversation_degraded(
-    ngx_http_request_t *r, ngx_http_behave_analyze_t *an, const char *reason);
+    ngx_http_behave_conv_t *conv, redisReply *reply);
+static ngx_int_t ngx_http_behave_conversation_degraded(ngx_http_request_t *r,
+    ngx_http_behave_conv_t *conv, const char *reason);
+static behave_conv_result_t *ngx_http_behave_conversation_block(
+    ngx_http_request_t *r, const char *reason);
 
 
 void
@@ -171,131 +153,109 @@ ngx_http_behave_conversation_init(void)
 
 ngx_int_t
 ngx_http_behave_conversation_start(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an)
+    ngx_http_behave_conv_t *conv)
 {
-    u_char                       *p, *rec;
-    size_t                        rec_len, klen;
-    ngx_time_t                   *tp;
-    const char                   *reason;
-    behave_turn_t                 turn;
-    ngx_http_behave_ctx_t        *ctx;
-    ngx_http_behave_conv_turn_t  *ct;
-    ngx_http_behave_loc_conf_t   *blcf;
+    u_char      *p, *rec;
+    size_t       rec_len, room;
+    ngx_time_t  *tp;
+    const char  *reason;
 
     if (!ngx_http_behave_redis_configured(r)) {
-        return ngx_http_behave_analyze_respond(r, an,
-                   ngx_http_behave_conversation_degraded(r, an,
-                       "conversation storage is not configured "
-                       "(behave_redis)"));
+        return ngx_http_behave_conversation_degraded(r, conv,
+                   "conversation storage is not configured (behave_redis)");
     }
 
-    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
-    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
-
-    ct = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_conv_turn_t));
-    klen = sizeof(NGX_HTTP_BEHAVE_STATE_KEY) + BEHAVE_TENANT_MAX
+    room = sizeof(NGX_HTTP_BEHAVE_KEY_CONV_STATE) + BEHAVE_TENANT_MAX
            + BEHAVE_CONVERSATION_ID_MAX;
-    p = ngx_pnalloc(r->pool, 2 * klen);
 
-    if (ct == NULL || p == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    p = ngx_pnalloc(r->pool, 2 * room);
+    if (p == NULL) {
+        return NGX_ERROR;
     }
 
-    ct->an = an;
+    conv->key.data = p;
+    conv->key.len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONVERSATION,
+                                conv->tenant, conv->conversation_id)
+                    - p;
 
-    /* the keys */
-    an->conv_key.data = p;
-    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_CONV_KEY, ctx->key->tenant,
-                    an->req.conversation_id);
-    an->conv_key.len = p - an->conv_key.data;
+    p += room;
+    conv->state_key.data = p;
+    conv->state_key.len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONV_STATE,
+                                      conv->tenant, conv->conversation_id)
+                          - p;
 
-    ct->argv[3] = (char *) p;
-    ct->len[3] = ngx_sprintf(p, NGX_HTTP_BEHAVE_STATE_KEY, ctx->key->tenant,
-                             an->req.conversation_id) - p;
-    ct->argv[2] = (char *) an->conv_key.data;
-    ct->len[2] = an->conv_key.len;
-
-    /* the turn, its log record and its compact record, derived once */
+    /* this turn, once: what is stored is what is assessed */
     tp = ngx_timeofday();
-    behave_turn_from_annotation(&turn, an->req.speaker, an->text,
-                                an->text_len, &an->ann,
+    behave_turn_from_annotation(&conv->turn, conv->speaker, conv->text,
+                                conv->text_len, conv->ann,
                                 (uint64_t) tp->sec * 1000 + tp->msec);
 
-    rec_len = behave_turn_encoded_max(&turn) + 1;
+    rec_len = behave_turn_encoded_max(&conv->turn) + 1;
     rec = ngx_pnalloc(r->pool, rec_len);
 
     if (rec == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return NGX_ERROR;
     }
 
     rec_len = behave_turn_log_record((char *) rec,
-                                     behave_turn_encode(&turn, (char *) rec,
+                                     behave_turn_encode(&conv->turn,
+                                                        (char *) rec,
                                                         rec_len),
                                      rec_len);
     if (rec_len == 0) {
-        return ngx_http_behave_analyze_respond(r, an,
-                   ngx_http_behave_conversation_degraded(r, an,
-                                                         "turn not storable"));
+        return ngx_http_behave_conversation_degraded(r, conv,
+                                                     "turn not storable");
     }
 
-    behave_conversation_record(&turn, &ct->rec);
-    behave_conv_rec_encode(&ct->rec, ct->rec_enc);
+    conv->log_record.data = rec;
+    conv->log_record.len = rec_len;
 
-    ct->argv[4] = (char *) rec;
-    ct->len[4] = rec_len;
-    ct->argv[5] = (char *) ct->num[0];
-    ct->len[5] = ngx_sprintf(ct->num[0], "%T", blcf->conversation_ttl)
-                 - ct->num[0];
-    ct->argv[6] = ct->rec.customer ? "c" : "a";
-    ct->len[6] = 1;
-    ct->argv[7] = (char *) ct->num[1];
-    ct->len[7] = ngx_sprintf(ct->num[1], "%d", ct->rec.severity)
-                 - ct->num[1];
-    ct->argv[8] = (ct->rec.flags & BEHAVE_CONV_F_DENIES) ? "1" : "0";
-    ct->len[8] = 1;
-    ct->argv[9] = (char *) ct->num[2];
-    ct->len[9] = ngx_sprintf(ct->num[2], "%ui", (ngx_uint_t) ct->rec.claim)
-                 - ct->num[2];
-    ct->argv[10] = ct->rec.customer ? (char *) ct->rec_enc : "";
-    ct->len[10] = ct->rec.customer ? BEHAVE_CONV_REC_SIZE : 0;
-    ct->argv[11] = ct->rec.customer ? (char *) ct->rec.meaning : "";
-    ct->len[11] = ct->rec.customer ? BEHAVE_MEANING_DIM : 0;
+    /* what later turns need of it, derived before Redis (pure core) */
+    behave_conversation_record(&conv->turn, &conv->rec);
+    behave_conv_rec_encode(&conv->rec, conv->rec_enc);
 
-    if (ngx_http_behave_conversation_send(r, ct, &reason) != NGX_OK) {
-        return ngx_http_behave_analyze_respond(r, an,
-                   ngx_http_behave_conversation_degraded(r, an, reason));
+    if (ngx_http_behave_conversation_send(r, conv, &reason) != NGX_OK) {
+        return ngx_http_behave_conversation_degraded(r, conv, reason);
     }
 
     return NGX_DONE;
 }
 
 
-/* the script with the turn's arguments, then max_turns and the seed */
+/* the script with the turn, and the seed when upgrading */
 static ngx_int_t
 ngx_http_behave_conversation_send(ngx_http_request_t *r,
-    ngx_http_behave_conv_turn_t *ct, const char **reason)
+    ngx_http_behave_conv_t *conv, const char **reason)
 {
-    const char                  *argv[14];
-    size_t                       len[14];
-    ngx_http_behave_loc_conf_t  *blcf;
+    int                            customer;
+    ngx_http_behave_loc_conf_t    *blcf;
+    ngx_http_behave_redis_args_t   a;
 
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+    customer = conv->rec.customer;
 
-    ngx_memcpy(argv, ct->argv, sizeof(ct->argv));
-    ngx_memcpy(len, ct->len, sizeof(ct->len));
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_ngx(&a, &conv->key);
+    ngx_http_behave_redis_arg_ngx(&a, &conv->state_key);
+    ngx_http_behave_redis_arg_ngx(&a, &conv->log_record);
+    ngx_http_behave_redis_arg_num(&a, blcf->conversation_ttl);
+    ngx_http_behave_redis_arg(&a, customer ? "c" : "a", 1);
+    ngx_http_behave_redis_arg_num(&a, conv->rec.severity);
+    ngx_http_behave_redis_arg(&a, (conv->rec.flags & BEHAVE_CONV_F_DENIES)
+                                  ? "1" : "0", 1);
+    ngx_http_behave_redis_arg_num(&a, conv->rec.claim);
+    ngx_http_behave_redis_arg(&a, (const char *) conv->rec_enc,
+                              customer ? BEHAVE_CONV_REC_SIZE : 0);
+    ngx_http_behave_redis_arg(&a, (const char *) conv->rec.meaning,
+                              customer ? BEHAVE_MEANING_DIM : 0);
+    ngx_http_behave_redis_arg_num(&a, blcf->conversation_max_turns);
+    ngx_http_behave_redis_arg(&a, conv->seeded ? conv->seed : "",
+                              conv->seeded ? conv->seed_len : 0);
 
-    /* argv[0..1] (EVALSHA, sha1) are filled in by the adapter */
-    argv[12] = (char *) ct->num[3];
-    len[12] = ngx_sprintf(ct->num[3], "%ui", blcf->conversation_max_turns)
-              - ct->num[3];
-
-    argv[13] = ct->seeded ? ct->seed : "";
-    len[13] = ct->seeded ? ct->seed_len : 0;
-
-    return ngx_http_behave_redis_eval(r, &ngx_http_behave_conv_script, 2, 12,
-                                      argv + 2, len + 2,
-                                      ngx_http_behave_conversation_reply, ct,
-                                      reason);
+    return ngx_http_behave_redis_eval(r, &ngx_http_behave_conv_script, 2,
+                                      a.argc, a.argv, a.len,
+                                      ngx_http_behave_conversation_reply,
+                                      conv, reason);
 }
 
 
@@ -303,33 +263,29 @@ static void
 ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
 {
-    behave_conv_result_t         *block;
-    ngx_http_behave_conv_turn_t  *ct = data;
+    ngx_http_behave_conv_t  *conv = data;
 
     if (reply == NULL) {
-        block = ngx_http_behave_conversation_degraded(r, ct->an, reason);
+        conv->result = ngx_http_behave_conversation_block(r, reason);
 
     } else if (reply->type == REDIS_REPLY_ERROR) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: redis script error: %s", reply->str);
-        block = ngx_http_behave_conversation_degraded(r, ct->an,
-                                                      "redis error");
+        conv->result = ngx_http_behave_conversation_block(r, "redis error");
 
-    } else if (reply->type == REDIS_REPLY_ARRAY && !ct->seeded) {
-        if (ngx_http_behave_conversation_upgrade(r, ct, reply) == NGX_OK) {
+    } else if (reply->type == REDIS_REPLY_ARRAY && !conv->seeded) {
+        if (ngx_http_behave_conversation_upgrade(r, conv, reply) == NGX_OK) {
             return;                 /* the turn is on its way again */
         }
 
-        block = ngx_http_behave_conversation_degraded(r, ct->an,
-                                                      "redis unavailable");
+        conv->result = ngx_http_behave_conversation_block(r,
+                                                     "redis unavailable");
 
     } else {
-        block = ngx_http_behave_conversation_assess(r, ct, reply);
+        conv->result = ngx_http_behave_conversation_assess(r, conv, reply);
     }
 
-    ngx_http_finalize_request(r,
-                              ngx_http_behave_analyze_respond(r, ct->an,
-                                                              block));
+    conv->done(r, conv);
 }
 
 
@@ -340,14 +296,13 @@ ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
 
 static behave_conv_result_t *
 ngx_http_behave_conversation_assess(ngx_http_request_t *r,
-    ngx_http_behave_conv_turn_t *ct, redisReply *reply)
+    ngx_http_behave_conv_t *conv, redisReply *reply)
 {
     behave_conv_state_t   *st;
     behave_conv_result_t  *res;
 
     if (reply->type != REDIS_REPLY_STRING) {
-        return ngx_http_behave_conversation_degraded(r, ct->an,
-                                                     "unexpected reply");
+        return ngx_http_behave_conversation_block(r, "unexpected reply");
     }
 
     if (reply->len == 0) {
@@ -358,19 +313,17 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
     res = ngx_palloc(r->pool, sizeof(behave_conv_result_t));
 
     if (st == NULL || res == NULL) {
-        return ngx_http_behave_conversation_degraded(r, ct->an,
-                                                     "out of memory");
+        return ngx_http_behave_conversation_block(r, "out of memory");
     }
 
     if (behave_conv_state_decode(reply->str, reply->len, st) != 0) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: redis \"%V\": not a conversation state",
-                      &ct->an->conv_key);
-        return ngx_http_behave_conversation_degraded(r, ct->an,
-                                                     "redis error");
+                      &conv->state_key);
+        return ngx_http_behave_conversation_block(r, "redis error");
     }
 
-    behave_conversation_assess_state(st, &ct->rec, res);
+    behave_conversation_assess_state(st, &conv->rec, res);
 
     return res;
 }
@@ -383,9 +336,9 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
 
 static ngx_int_t
 ngx_http_behave_conversation_upgrade(ngx_http_request_t *r,
-    ngx_http_behave_conv_turn_t *ct, redisReply *reply)
+    ngx_http_behave_conv_t *conv, redisReply *reply)
 {
-    size_t                n;
+    size_t                i, n;
     uint64_t              first;
     const char           *reason;
     redisReply           *v;
@@ -393,7 +346,6 @@ ngx_http_behave_conversation_upgrade(ngx_http_request_t *r,
     behave_turn_log_t     log;
     behave_conv_rec_t     rec;
     behave_conv_state_t  *st;
-    size_t                i;
 
     if (reply->elements != 1 || reply->element[0]->type != REDIS_REPLY_STRING)
     {
@@ -405,9 +357,9 @@ ngx_http_behave_conversation_upgrade(ngx_http_request_t *r,
 
     turns = ngx_palloc(r->pool, (log.records + 1) * sizeof(behave_turn_t));
     st = ngx_palloc(r->pool, sizeof(behave_conv_state_t));
-    ct->seed = ngx_pnalloc(r->pool, BEHAVE_CONV_STATE_MAX);
+    conv->seed = ngx_pnalloc(r->pool, BEHAVE_CONV_STATE_MAX);
 
-    if (turns == NULL || st == NULL || ct->seed == NULL) {
+    if (turns == NULL || st == NULL || conv->seed == NULL) {
         return NGX_ERROR;
     }
 
@@ -425,20 +377,31 @@ ngx_http_behave_conversation_upgrade(ngx_http_request_t *r,
     /* records that did not decode still count as turns */
     st->turns = (uint32_t) (log.dropped + log.records);
 
-    ct->seed_len = behave_conv_state_encode(st, ct->seed);
-    ct->seeded = 1;
+    conv->seed_len = behave_conv_state_encode(st, conv->seed);
+    conv->seeded = 1;
 
     ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                   "behave: conversation \"%V\" upgraded from its log "
-                  "(%uz turns)", &ct->an->conv_key, n);
+                  "(%uz turns)", &conv->key, n);
 
-    return ngx_http_behave_conversation_send(r, ct, &reason);
+    return ngx_http_behave_conversation_send(r, conv, &reason);
+}
+
+
+/* the degraded block for an answer sent now */
+
+static ngx_int_t
+ngx_http_behave_conversation_degraded(ngx_http_request_t *r,
+    ngx_http_behave_conv_t *conv, const char *reason)
+{
+    conv->result = ngx_http_behave_conversation_block(r, reason);
+
+    return NGX_OK;
 }
 
 
 static behave_conv_result_t *
-ngx_http_behave_conversation_degraded(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, const char *reason)
+ngx_http_behave_conversation_block(ngx_http_request_t *r, const char *reason)
 {
     behave_conv_result_t  *res;
 
