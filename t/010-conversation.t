@@ -317,6 +317,25 @@ sub redis_set_raw {
     like(error_log(), qr/upgraded from its log/, 'the upgrade is logged');
 }
 
+# an older build's trimmed log (a "d<dropped>" header): the turns it no
+# longer holds are counted, the upgrade answers, numbering goes on
+{
+    my $c = conv_id();
+    turn($c, "message number $_ about my parcel", path => '/small/v1/analyze',
+         quiet => 1) for 0 .. 9;
+    my ($dropped, @turns) = log_records($c);
+    ok($dropped > 0, "the log was trimmed ($dropped dropped, " . scalar(@turns) . ' kept)');
+    redis_cli("DEL 'behave:{acme:$c}:state'");
+    my $j = turn($c, 'Where is my parcel?', path => '/small/v1/analyze');
+    ok($j->{conversation} && !$j->{conversation}{degraded},
+       'a trimmed log without state: answered, not degraded');
+    is($j->{conversation}{prior_turns}, 10, 'every turn counted, trimmed ones too');
+    $j = turn($c, 'Where is my parcel?', path => '/small/v1/analyze');
+    like($j->{conversation}{recommendation}{reason},
+         qr/customer turn 11 asks again what turn 10 asked/,
+         'then incremental, numbered over the whole conversation');
+}
+
 # metering is shared through Redis: another node's usage counts here
 {
     my @t = gmtime;
