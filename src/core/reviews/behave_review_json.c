@@ -16,6 +16,7 @@
 #include "behave_response.h"
 #include "behave_review.h"
 #include "behave_turn_log.h"
+#include "behave_conv_state.h"
 
 
 static void behave_review_pair(behave_review_rec_t *rec, const char *name,
@@ -559,10 +560,13 @@ behave_review_cues_json(unsigned cues)
 
 
 /*
- * The conversation logic again at each customer turn, over the window
- * of turns before it: each turn gets its own review, and each finding
- * is listed at the turn that fired it (an escalation and a repeat-contact
- * risk where they begin, a false resolution and a repetition every time).
+ * The conversation logic again at each customer turn, from the running
+ * state of the turns before it, folded turn by turn as /v1/analyze keeps
+ * it (behave_conv_state.h): each turn gets its own review, and each
+ * finding is listed at the turn that fired it (an escalation and a
+ * repeat-contact risk where they begin, a false resolution and a
+ * repetition every time).  window is kept for the callers: the state's
+ * own ring bounds what is compared.
  */
 
 static void
@@ -570,21 +574,37 @@ behave_review_findings(cJSON *transcript, cJSON *findings,
     const behave_turn_t *turns, size_t n, size_t first, size_t window)
 {
     int                    was_escalating, was_repeat;
-    size_t                 i, from;
+    size_t                 i;
     cJSON                 *t, *rv, *e;
+    behave_conv_rec_t      rec;
+    behave_conv_state_t   *st;
     behave_conv_result_t   res;
+
+    (void) window;
+
+    st = malloc(sizeof(behave_conv_state_t));
+    if (st == NULL) {
+        return;
+    }
+
+    behave_conv_state_init(st);
+    st->turns = (uint32_t) first;
+    st->dropped = (uint32_t) first;
 
     was_escalating = 0;
     was_repeat = 0;
 
     for (i = 0; i < n; i++) {
+        behave_conversation_record(&turns[i], &rec);
+        rec.turn = st->turns;
+
         if (turns[i].speaker != BEHAVE_SPEAKER_CUSTOMER) {
+            behave_conv_state_push(st, &rec);
             continue;
         }
 
-        from = i > window ? i - window : 0;
-        behave_conversation_assess_at(&turns[from], i - from, first + from,
-                                      &turns[i], &res);
+        behave_conversation_assess_state(st, &rec, &res);
+        behave_conv_state_push(st, &rec);
 
         t = cJSON_GetArrayItem(transcript, (int) i);
         rv = (t != NULL) ? cJSON_AddObjectToObject(t, "review") : NULL;
@@ -644,6 +664,8 @@ behave_review_findings(cJSON *transcript, cJSON *findings,
         was_escalating = res.escalating;
         was_repeat |= res.repeat_contact_risk;
     }
+
+    free(st);
 }
 
 
