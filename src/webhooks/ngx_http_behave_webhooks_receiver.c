@@ -46,10 +46,13 @@
 #include "behave_webhook_parse.h"
 
 
+typedef struct ngx_http_behave_wh_lookup_s  ngx_http_behave_wh_lookup_t;
+
 typedef struct {
     ngx_str_t                   slug;
     ngx_str_t                   body;
     int64_t                     received_ms;
+    const ngx_http_behave_wh_lookup_t  *lookup;   /* the step under way */
     char                        delivery_id[NGX_HTTP_BEHAVE_WH_ID_SIZE];
 
     char                       *tenant;
@@ -68,15 +71,31 @@ typedef struct {
 } ngx_http_behave_wh_recv_t;
 
 
+/*
+ * The slug is resolved in two Redis lookups that read their reply alike:
+ * an error is a 503, a reply of another type an unknown slug (401), and
+ * the expected one goes to the next step.
+ */
+struct ngx_http_behave_wh_lookup_s {
+    const char                 *span;
+    const char                 *log;
+    int                         type;       /* the reply expected */
+    ngx_int_t                 (*next)(ngx_http_request_t *r,
+                                      ngx_http_behave_wh_recv_t *rv,
+                                      redisReply *reply);
+};
+
+
 static void ngx_http_behave_wh_recv_body(ngx_http_request_t *r);
 static ngx_int_t ngx_http_behave_wh_resolve(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
-static void ngx_http_behave_wh_slug_reply(ngx_http_request_t *r,
+static ngx_int_t ngx_http_behave_wh_lookup(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, const ngx_http_behave_wh_lookup_t *step,
+    int argc, const char **argv, const size_t *len);
+static void ngx_http_behave_wh_lookup_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 static ngx_int_t ngx_http_behave_wh_owner(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *owner);
-static void ngx_http_behave_wh_resolve_reply(ngx_http_request_t *r,
-    void *data, redisReply *reply, const char *reason);
 static ngx_int_t ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *reply);
 static ngx_int_t ngx_http_behave_wh_verify(ngx_http_request_t *r,
@@ -108,6 +127,18 @@ static ngx_int_t ngx_http_behave_wh_review_args(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, const behave_callsum_meta_t *m,
     const char ***argv, size_t **len, int *nkeys, int *argc);
 static void ngx_http_behave_wh_recv_cleanup(void *data);
+
+
+/* the slug key gives "<tenant> <id>", then the endpoint's record */
+static const ngx_http_behave_wh_lookup_t  ngx_http_behave_wh_slug_step = {
+    "redis.webhook-slug", "webhook slug", REDIS_REPLY_STRING,
+    ngx_http_behave_wh_owner
+};
+
+static const ngx_http_behave_wh_lookup_t  ngx_http_behave_wh_resolve_step = {
+    "redis.webhook-resolve", "webhook resolve", REDIS_REPLY_ARRAY,
+    ngx_http_behave_wh_endpoint
+};
 
 
 ngx_int_t
@@ -210,7 +241,7 @@ ngx_http_behave_wh_resolve(ngx_http_request_t *r,
 {
     u_char      *p;
     size_t       len[2];
-    const char  *argv[2], *reason;
+    const char  *argv[2];
 
     p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_WH_SLUG)
                              + rv->slug.len);
@@ -223,8 +254,22 @@ ngx_http_behave_wh_resolve(ngx_http_request_t *r,
     argv[1] = (char *) p;
     len[1] = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_WH_SLUG "%V", &rv->slug) - p;
 
-    if (ngx_http_behave_redis_command(r, "redis.webhook-slug", 2, argv, len,
-                                      ngx_http_behave_wh_slug_reply, rv,
+    return ngx_http_behave_wh_lookup(r, rv, &ngx_http_behave_wh_slug_step,
+                                     2, argv, len);
+}
+
+
+static ngx_int_t
+ngx_http_behave_wh_lookup(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, const ngx_http_behave_wh_lookup_t *step,
+    int argc, const char **argv, const size_t *len)
+{
+    const char  *reason;
+
+    rv->lookup = step;
+
+    if (ngx_http_behave_redis_command(r, step->span, argc, argv, len,
+                                      ngx_http_behave_wh_lookup_reply, rv,
                                       &reason)
         != NGX_OK)
     {
@@ -237,32 +282,33 @@ ngx_http_behave_wh_resolve(ngx_http_request_t *r,
 
 
 static void
-ngx_http_behave_wh_slug_reply(ngx_http_request_t *r, void *data,
+ngx_http_behave_wh_lookup_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
 {
-    ngx_int_t                   rc;
-    ngx_http_behave_wh_recv_t  *rv = data;
+    ngx_int_t                           rc;
+    ngx_http_behave_wh_recv_t          *rv = data;
+    const ngx_http_behave_wh_lookup_t  *step = rv->lookup;
 
     if (reply == NULL || reply->type == REDIS_REPLY_ERROR) {
         if (reply != NULL) {
             ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                          "behave: webhook slug: %s", reply->str);
+                          "behave: %s: %s", step->log, reply->str);
         }
 
         rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                   reason ? reason
                                                          : "redis error");
 
-    } else if (reply->type != REDIS_REPLY_STRING) {
+    } else if (reply->type != step->type) {
         ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                       "behave: webhook refused: unknown slug");
         rc = ngx_http_behave_wh_unauthorized(r);
 
     } else {
-        rc = ngx_http_behave_wh_owner(r, rv, reply);
+        rc = step->next(r, rv, reply);
     }
 
-    /* NGX_DONE: the record's step holds the request on */
+    /* NGX_DONE: the next step holds the request on */
     ngx_http_behave_finish(r, rc);
 }
 
@@ -277,7 +323,7 @@ ngx_http_behave_wh_owner(ngx_http_request_t *r,
     size_t       len[8];
     ngx_str_t   *key;
     ngx_uint_t   i;
-    const char  *argv[8], *reason;
+    const char  *argv[8];
 
     static const char  *fields[] = {
         "tenant", "id", "provider", "auth", "active", "secret"
@@ -317,47 +363,8 @@ ngx_http_behave_wh_owner(ngx_http_request_t *r,
         len[2 + i] = ngx_strlen(fields[i]);
     }
 
-    if (ngx_http_behave_redis_command(r, "redis.webhook-resolve", 8, argv,
-                                      len, ngx_http_behave_wh_resolve_reply,
-                                      rv, &reason)
-        != NGX_OK)
-    {
-        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                    reason);
-    }
-
-    return NGX_DONE;
-}
-
-
-static void
-ngx_http_behave_wh_resolve_reply(ngx_http_request_t *r, void *data,
-    redisReply *reply, const char *reason)
-{
-    ngx_int_t                   rc;
-    ngx_http_behave_wh_recv_t  *rv = data;
-
-    if (reply == NULL || reply->type == REDIS_REPLY_ERROR) {
-        if (reply != NULL) {
-            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                          "behave: webhook resolve: %s", reply->str);
-        }
-
-        rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                  reason ? reason
-                                                         : "redis error");
-
-    } else if (reply->type != REDIS_REPLY_ARRAY) {
-        ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
-                      "behave: webhook refused: unknown slug");
-        rc = ngx_http_behave_wh_unauthorized(r);
-
-    } else {
-        rc = ngx_http_behave_wh_endpoint(r, rv, reply);
-    }
-
-    /* NGX_DONE: the commit step holds the request on */
-    ngx_http_behave_finish(r, rc);
+    return ngx_http_behave_wh_lookup(r, rv, &ngx_http_behave_wh_resolve_step,
+                                     8, argv, len);
 }
 
 
