@@ -376,25 +376,6 @@ behave_jw_value_fixed3(behave_jw_t *w, double v)
 
 
 /*
- * Nonzero when none of the eight bytes needs an escape (a control byte,
- * '"' or '\\'): the bit tricks test all eight at once.
- */
-static inline int
-behave_json_plain8(uint64_t x)
-{
-    uint64_t  q, bs, t;
-
-    const uint64_t  ones = 0x0101010101010101ull;
-
-    q = x ^ (ones * '"');
-    bs = x ^ (ones * '\\');
-    t = ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs);
-
-    return (t & (ones * 0x80)) == 0;
-}
-
-
-/*
  * Room for the worst case is made once (every byte as \u00XX), so that the
  * loops write straight into the buffer; most strings here are labels and
  * keys with nothing to escape, copied eight bytes at a time.

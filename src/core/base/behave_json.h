@@ -11,6 +11,7 @@
 #define BEHAVE_JSON_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
@@ -78,6 +79,26 @@ char *behave_json_print(const cJSON *item, size_t *len);
 
 /* writes v into buf (at least 32 bytes) as JSON; returns the length */
 size_t behave_json_number(char *buf, double v);
+
+
+/*
+ * Nonzero when none of the eight bytes needs a look in a string (a
+ * control byte, '"' or '\\'): the bit tricks test all eight at once.
+ * The printer copies such words unescaped, the strict scanner skips them.
+ */
+static inline int
+behave_json_plain8(uint64_t x)
+{
+    uint64_t  q, bs, t;
+
+    const uint64_t  ones = 0x0101010101010101ull;
+
+    q = x ^ (ones * '"');
+    bs = x ^ (ones * '\\');
+    t = ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs);
+
+    return (t & (ones * 0x80)) == 0;
+}
 
 
 #endif /* BEHAVE_JSON_H */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "behave_json.h"             /* behave_json_plain8 */
 #include "behave_json_parse.h"
 #include "behave_utf8.h"
 
@@ -27,10 +28,9 @@ typedef struct {
 static int behave_json_string(behave_jscan_t *s);
 static int behave_json_escape(behave_jscan_t *s);
 static int behave_json_hex4(behave_jscan_t *s, unsigned *cp);
-static int behave_json_number(behave_jscan_t *s);
+static int behave_json_scan_number(behave_jscan_t *s);
 static int behave_json_literal(behave_jscan_t *s);
 static inline void behave_json_ws(behave_jscan_t *s);
-static inline int behave_json_plain8(uint64_t x);
 
 
 int
@@ -96,7 +96,7 @@ value:
         }
 
     } else if (c == '-' || (c >= '0' && c <= '9')) {
-        if (!behave_json_number(&s)) {
+        if (!behave_json_scan_number(&s)) {
             goto fail;
         }
 
@@ -396,7 +396,7 @@ behave_json_hex4(behave_jscan_t *s, unsigned *cp)
 
 /* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
 static int
-behave_json_number(behave_jscan_t *s)
+behave_json_scan_number(behave_jscan_t *s)
 {
     const unsigned char  *start;
 
@@ -484,23 +484,4 @@ behave_json_literal(behave_jscan_t *s)
 
     s->why = "unexpected character";
     return 0;
-}
-
-
-/*
- * Nonzero when none of the eight bytes needs a look in a string: a
- * control byte, '"' or '\\' (behave_json.c's printer uses the same test).
- */
-static inline int
-behave_json_plain8(uint64_t x)
-{
-    uint64_t  q, bs, t;
-
-    const uint64_t  ones = 0x0101010101010101ull;
-
-    q = x ^ (ones * '"');
-    bs = x ^ (ones * '\\');
-    t = ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs);
-
-    return (t & (ones * 0x80)) == 0;
 }
