@@ -84,8 +84,12 @@ static ngx_http_behave_redis_cmd_t *ngx_http_behave_redis_cmd_new(
 static void ngx_http_behave_redis_cmd_free(ngx_http_behave_redis_cmd_t *cmd);
 static int ngx_http_behave_redis_key_index(int argc, const char **argv,
     const size_t *argvlen);
-static void ngx_http_behave_redis_track(ngx_http_request_t *r,
-    ngx_http_behave_redis_cmd_t *cmd, ngx_pool_cleanup_t *cln);
+static ngx_http_behave_redis_cmd_t *ngx_http_behave_redis_cmd_of(
+    ngx_http_request_t *r, int skip, int nkeys, ngx_uint_t ncmd,
+    const int *cmd_argc, int argc, const char **argv, const size_t *argvlen,
+    ngx_http_behave_redis_pt handler, void *data, const char **reason);
+static ngx_int_t ngx_http_behave_redis_launch(ngx_http_request_t *r,
+    ngx_http_behave_redis_cmd_t *cmd, const char **reason);
 static ngx_int_t ngx_http_behave_redis_start(
     ngx_http_behave_redis_cmd_t *cmd, const char **reason);
 static ngx_int_t ngx_http_behave_redis_send(ngx_http_behave_redis_cmd_t *cmd);
@@ -128,41 +132,19 @@ ngx_http_behave_redis_eval(ngx_http_request_t *r,
     const char **argv, const size_t *argvlen,
     ngx_http_behave_redis_pt handler, void *data, const char **reason)
 {
-    ngx_pool_cleanup_t           *cln;
     ngx_http_behave_redis_cmd_t  *cmd;
 
-    if (ngx_http_behave_redis.nnodes == 0) {
-        *reason = "redis unavailable";
-        return NGX_DECLINED;
-    }
-
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-    cmd = ngx_http_behave_redis_cmd_new(r, 3, nkeys, 0, NULL, argc, argv,
-                                        argvlen);
-
-    if (cln == NULL || cmd == NULL) {
-        if (cmd != NULL) {
-            ngx_free(cmd);
-        }
-
-        *reason = "out of memory";
+    cmd = ngx_http_behave_redis_cmd_of(r, 3, nkeys, 0, NULL, argc, argv,
+                                       argvlen, handler, data, reason);
+    if (cmd == NULL) {
         return NGX_DECLINED;
     }
 
     cmd->script = script;
     cmd->name = script->name;
-    cmd->handler = handler;
-    cmd->data = data;
     cmd->key = nkeys > 0 ? 3 : -1;
 
-    if (ngx_http_behave_redis_start(cmd, reason) != NGX_OK) {
-        ngx_free(cmd);
-        return NGX_DECLINED;
-    }
-
-    ngx_http_behave_redis_track(r, cmd, cln);
-
-    return NGX_OK;
+    return ngx_http_behave_redis_launch(r, cmd, reason);
 }
 
 
@@ -174,13 +156,7 @@ ngx_http_behave_redis_multi(ngx_http_request_t *r, const char *name,
 {
     int                           total;
     ngx_uint_t                    i;
-    ngx_pool_cleanup_t           *cln;
     ngx_http_behave_redis_cmd_t  *cmd;
-
-    if (ngx_http_behave_redis.nnodes == 0) {
-        *reason = "redis unavailable";
-        return NGX_DECLINED;
-    }
 
     total = 0;
 
@@ -188,32 +164,16 @@ ngx_http_behave_redis_multi(ngx_http_request_t *r, const char *name,
         total += argc[i];
     }
 
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-    cmd = ngx_http_behave_redis_cmd_new(r, 0, -1, ncmd, argc, total, argv,
-                                        argvlen);
-
-    if (cln == NULL || cmd == NULL) {
-        if (cmd != NULL) {
-            ngx_free(cmd);
-        }
-
-        *reason = "out of memory";
+    cmd = ngx_http_behave_redis_cmd_of(r, 0, -1, ncmd, argc, total, argv,
+                                       argvlen, handler, data, reason);
+    if (cmd == NULL) {
         return NGX_DECLINED;
     }
 
     cmd->name = name;
-    cmd->handler = handler;
-    cmd->data = data;
     cmd->key = argc[0] > 1 ? 1 : -1;
 
-    if (ngx_http_behave_redis_start(cmd, reason) != NGX_OK) {
-        ngx_free(cmd);
-        return NGX_DECLINED;
-    }
-
-    ngx_http_behave_redis_track(r, cmd, cln);
-
-    return NGX_OK;
+    return ngx_http_behave_redis_launch(r, cmd, reason);
 }
 
 
@@ -222,17 +182,44 @@ ngx_http_behave_redis_command(ngx_http_request_t *r, const char *name,
     int argc, const char **argv, const size_t *argvlen,
     ngx_http_behave_redis_pt handler, void *data, const char **reason)
 {
+    ngx_http_behave_redis_cmd_t  *cmd;
+
+    cmd = ngx_http_behave_redis_cmd_of(r, 0, -1, 0, NULL, argc, argv,
+                                       argvlen, handler, data, reason);
+    if (cmd == NULL) {
+        return NGX_DECLINED;
+    }
+
+    cmd->name = name;
+    cmd->key = ngx_http_behave_redis_key_index(argc, argv, argvlen);
+
+    return ngx_http_behave_redis_launch(r, cmd, reason);
+}
+
+
+/*
+ * The record of a request's command (ngx_http_behave_redis_cmd_new()'s
+ * arguments), with the pool cleanup that will detach it made now: once
+ * sent, nothing may fail for want of memory.  NULL with *reason set.
+ */
+
+static ngx_http_behave_redis_cmd_t *
+ngx_http_behave_redis_cmd_of(ngx_http_request_t *r, int skip, int nkeys,
+    ngx_uint_t ncmd, const int *cmd_argc, int argc, const char **argv,
+    const size_t *argvlen, ngx_http_behave_redis_pt handler, void *data,
+    const char **reason)
+{
     ngx_pool_cleanup_t           *cln;
     ngx_http_behave_redis_cmd_t  *cmd;
 
     if (ngx_http_behave_redis.nnodes == 0) {
         *reason = "redis unavailable";
-        return NGX_DECLINED;
+        return NULL;
     }
 
     cln = ngx_pool_cleanup_add(r->pool, 0);
-    cmd = ngx_http_behave_redis_cmd_new(r, 0, -1, 0, NULL, argc, argv,
-                                        argvlen);
+    cmd = ngx_http_behave_redis_cmd_new(r, skip, nkeys, ncmd, cmd_argc, argc,
+                                        argv, argvlen);
 
     if (cln == NULL || cmd == NULL) {
         if (cmd != NULL) {
@@ -240,37 +227,34 @@ ngx_http_behave_redis_command(ngx_http_request_t *r, const char *name,
         }
 
         *reason = "out of memory";
-        return NGX_DECLINED;
+        return NULL;
     }
 
-    cmd->name = name;
+    /* its handler is set once the command is on its way */
+    cmd->cln = cln;
     cmd->handler = handler;
     cmd->data = data;
-    cmd->key = ngx_http_behave_redis_key_index(argc, argv, argvlen);
 
+    return cmd;
+}
+
+
+/*
+ * Sends a request's command; once on its way, time it out, and detach it
+ * when the request goes first.
+ */
+
+static ngx_int_t
+ngx_http_behave_redis_launch(ngx_http_request_t *r,
+    ngx_http_behave_redis_cmd_t *cmd, const char **reason)
+{
     if (ngx_http_behave_redis_start(cmd, reason) != NGX_OK) {
         ngx_free(cmd);
         return NGX_DECLINED;
     }
 
-    ngx_http_behave_redis_track(r, cmd, cln);
-
-    return NGX_OK;
-}
-
-
-/*
- * A command of a request is on its way: time it out, and detach it when
- * the request goes first.
- */
-
-static void
-ngx_http_behave_redis_track(ngx_http_request_t *r,
-    ngx_http_behave_redis_cmd_t *cmd, ngx_pool_cleanup_t *cln)
-{
-    cmd->cln = cln;
-    cln->handler = ngx_http_behave_redis_request_gone;
-    cln->data = cmd;
+    cmd->cln->handler = ngx_http_behave_redis_request_gone;
+    cmd->cln->data = cmd;
 
     cmd->timer.handler = ngx_http_behave_redis_cmd_timeout;
     cmd->timer.data = cmd;
@@ -283,6 +267,8 @@ ngx_http_behave_redis_track(ngx_http_request_t *r,
      * detaches this command.
      */
     r->read_event_handler = ngx_http_test_reading;
+
+    return NGX_OK;
 }
 
 
