@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "tap.h"
+#include "testdata.h"
 #include "behave_annotate.h"
 #include "behave_conversation.h"
 #include "behave_conv_state.h"
@@ -157,33 +158,6 @@ replay(const char *name, int step)
 }
 
 
-static int
-repo_path(char *path, size_t len, const char *rel)
-{
-    char     exe[PATH_MAX], *p;
-    ssize_t  n;
-    int      up;
-
-    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n <= 0) {
-        return -1;
-    }
-    exe[n] = '\0';
-
-    /* build/core[-asan]/test_x -> <repo> */
-    for (up = 0; up < 3; up++) {
-        p = strrchr(exe, '/');
-        if (p == NULL) {
-            return -1;
-        }
-        *p = '\0';
-    }
-
-    snprintf(path, len, "%s/%s", exe, rel);
-    return 0;
-}
-
-
 static void
 add_conv(cJSON *conv)
 {
@@ -269,8 +243,9 @@ test_data(void)
     if (env != NULL && env[0]) {
         snprintf(path, sizeof(path), "%s/support/conversations.jsonl", env);
 
-    } else if (repo_path(path, sizeof(path),
-                         "../shared/data/support/conversations.jsonl") != 0)
+    } else if (testdata_repo_path(path, sizeof(path),
+                                  "../shared/data/support/conversations.jsonl")
+               != 0)
     {
         path[0] = '\0';
     }
@@ -280,7 +255,7 @@ test_data(void)
     }
 
     for (i = 0; i < sizeof(corpus) / sizeof(corpus[0]); i++) {
-        if (repo_path(path, sizeof(path), corpus[i]) == 0
+        if (testdata_repo_path(path, sizeof(path), corpus[i]) == 0
             && replay_file(path, all) >= 0)
         {
             files++;

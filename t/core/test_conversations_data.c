@@ -23,6 +23,7 @@
 #include <cjson/cJSON.h>
 
 #include "tap.h"
+#include "testdata.h"
 #include "behave_annotate.h"
 #include "behave_conversation.h"
 #include "behave_turn.h"
@@ -39,9 +40,6 @@ static int  held, total;
 static int
 find_data(int argc, char **argv, char *path, size_t len)
 {
-    char        exe[PATH_MAX], *p;
-    ssize_t     n;
-    int         up;
     const char  *env;
 
     if (argc > 1) {
@@ -59,23 +57,7 @@ find_data(int argc, char **argv, char *path, size_t len)
         return 0;
     }
 
-    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n <= 0) {
-        return -1;
-    }
-    exe[n] = '\0';
-
-    /* build/core[-asan]/test_x -> <repo> */
-    for (up = 0; up < 3; up++) {
-        p = strrchr(exe, '/');
-        if (p == NULL) {
-            return -1;
-        }
-        *p = '\0';
-    }
-
-    snprintf(path, len, "%s/../shared/data/%s", exe, BEHAVE_DATA_FILE);
-    return 0;
+    return testdata_repo_path(path, len, "../shared/data/" BEHAVE_DATA_FILE);
 }
 
 
@@ -109,10 +91,9 @@ static void
 replay(cJSON *conv)
 {
     int                    t, nt, i;
-    cJSON                 *id, *turns, *expect, *e, *msg, *spk, *want;
+    cJSON                 *id, *turns, *expect, *e, *want;
     const char            *ids;
     behave_turn_t          tv[MAX_TURNS];
-    behave_annotation_t    a;
     behave_conv_result_t   r;
 
     id = cJSON_GetObjectItem(conv, "id");
@@ -120,23 +101,7 @@ replay(cJSON *conv)
     expect = cJSON_GetObjectItem(conv, "expect");
     ids = cJSON_IsString(id) ? id->valuestring : "?";
 
-    nt = cJSON_GetArraySize(turns);
-    if (nt > MAX_TURNS) {
-        nt = MAX_TURNS;
-    }
-
-    for (i = 0; i < nt; i++) {
-        e = cJSON_GetArrayItem(turns, i);
-        msg = cJSON_GetObjectItem(e, "message");
-        spk = cJSON_GetObjectItem(e, "speaker");
-
-        behave_annotate(msg->valuestring, strlen(msg->valuestring), &a);
-        behave_turn_from_annotation(&tv[i],
-            strcmp(spk->valuestring, "agent") == 0 ? BEHAVE_SPEAKER_AGENT
-                                                   : BEHAVE_SPEAKER_CUSTOMER,
-            msg->valuestring, strlen(msg->valuestring), &a,
-            (uint64_t) i * 1000);
-    }
+    nt = behave_turns_from_json(turns, tv, MAX_TURNS);
 
     if (getenv("BEHAVE_DATA_VERBOSE")) {
         for (i = 0; i < nt; i++) {

@@ -7,12 +7,14 @@
 #ifndef BEHAVE_TESTDATA_H
 #define BEHAVE_TESTDATA_H
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
-static char * __attribute__((unused))
+static __attribute__((unused)) char *
 testdata_load(const char *sub, const char *name, size_t *len)
 {
     FILE        *f;
@@ -58,6 +60,37 @@ testdata_load(const char *sub, const char *name, size_t *len)
     fclose(f);
 
     return buf;
+}
+
+
+/*
+ * <repo>/rel into path, <repo> found from the executable's own path
+ * (build/core[-asan]/test_x lives two levels below it); -1 when unknown.
+ */
+static __attribute__((unused)) int
+testdata_repo_path(char *path, size_t len, const char *rel)
+{
+    char     exe[PATH_MAX], *p;
+    ssize_t  n;
+    int      up;
+
+    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0) {
+        return -1;
+    }
+    exe[n] = '\0';
+
+    /* build/core[-asan]/test_x -> <repo> */
+    for (up = 0; up < 3; up++) {
+        p = strrchr(exe, '/');
+        if (p == NULL) {
+            return -1;
+        }
+        *p = '\0';
+    }
+
+    snprintf(path, len, "%s/%s", exe, rel);
+    return 0;
 }
 
 

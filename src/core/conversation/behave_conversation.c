@@ -1602,3 +1602,33 @@ behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
     t->has_meaning = 1;
     memcpy(t->meaning, a->meaning, sizeof(t->meaning));
 }
+
+
+int
+behave_turns_from_json(const cJSON *turns, behave_turn_t *tv, int max)
+{
+    int                   i;
+    const char           *text;
+    const cJSON          *e, *msg, *spk;
+    behave_annotation_t   a;
+
+    i = 0;
+
+    /* one walk of the list: cJSON_GetArrayItem(i) would start over each time */
+    for (e = cJSON_IsArray(turns) ? turns->child : NULL;
+         e != NULL && i < max;
+         e = e->next, i++)
+    {
+        msg = cJSON_GetObjectItem(e, "message");
+        spk = cJSON_GetObjectItem(e, "speaker");
+        text = cJSON_IsString(msg) ? msg->valuestring : "";
+
+        behave_annotate(text, strlen(text), &a);
+        behave_turn_from_annotation(&tv[i],
+            cJSON_IsString(spk) && strcmp(spk->valuestring, "agent") == 0
+                ? BEHAVE_SPEAKER_AGENT : BEHAVE_SPEAKER_CUSTOMER,
+            text, strlen(text), &a, (uint64_t) i * 1000);
+    }
+
+    return i;
+}

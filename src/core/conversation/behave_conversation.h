@@ -184,6 +184,14 @@ void behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
     const char *text, size_t len, const behave_annotation_t *a,
     uint64_t ts_ms);
 
+/*
+ * The turns of a conversation as the data sets write them, a JSON array of
+ * {"speaker": "agent"|"customer", "message": "..."}: annotated into tv (at
+ * most max, a second apart); returns how many.  A turn with no message
+ * string is an empty one.  For the tools and tests that replay data.
+ */
+int behave_turns_from_json(const cJSON *turns, behave_turn_t *tv, int max);
+
 /* severity 0..4 of one message, see the scale above */
 int behave_conversation_severity(const behave_annotation_t *a,
     const char *text, size_t len);

@@ -37,32 +37,14 @@ replay(cJSON *conv)
     int                   i, nt;
     char                 *out;
     size_t                len;
-    cJSON                *id, *turns, *e, *msg, *spk;
-    const char           *text;
+    cJSON                *id, *turns;
     behave_jw_t           w;
-    behave_annotation_t   a;
     behave_conv_result_t  r;
 
     id = cJSON_GetObjectItem(conv, "id");
     turns = cJSON_GetObjectItem(conv, "turns");
 
-    nt = cJSON_GetArraySize(turns);
-    if (nt > REPLAY_MAX_TURNS) {
-        nt = REPLAY_MAX_TURNS;
-    }
-
-    for (i = 0; i < nt; i++) {
-        e = cJSON_GetArrayItem(turns, i);
-        msg = cJSON_GetObjectItem(e, "message");
-        spk = cJSON_GetObjectItem(e, "speaker");
-        text = cJSON_IsString(msg) ? msg->valuestring : "";
-
-        behave_annotate(text, strlen(text), &a);
-        behave_turn_from_annotation(&tv[i],
-            cJSON_IsString(spk) && strcmp(spk->valuestring, "agent") == 0
-                ? BEHAVE_SPEAKER_AGENT : BEHAVE_SPEAKER_CUSTOMER,
-            text, strlen(text), &a, (uint64_t) i * 1000);
-    }
+    nt = behave_turns_from_json(turns, tv, REPLAY_MAX_TURNS);
 
     for (i = 1; i < nt; i++) {
         behave_conversation_assess(tv, (size_t) i, &tv[i], &r);

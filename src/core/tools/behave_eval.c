@@ -482,10 +482,9 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
     int *act_right)
 {
     int                    i, nt, t, k, want, got;
-    cJSON                 *id, *turns, *expect, *e, *msg, *spk, *w;
-    const char            *ids, *text;
+    cJSON                 *id, *turns, *expect, *e, *w;
+    const char            *ids;
     behave_turn_t          tv[EVAL_MAX_TURNS];
-    behave_annotation_t    a;
     behave_conv_result_t   r;
 
     id = cJSON_GetObjectItem(conv, "id");
@@ -497,25 +496,7 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
         return;
     }
 
-    nt = cJSON_GetArraySize(turns);
-    if (nt > EVAL_MAX_TURNS) {
-        nt = EVAL_MAX_TURNS;
-    }
-
-    i = 0;
-
-    /* one walk of the list: cJSON_GetArrayItem(i) would start over each time */
-    for (e = turns->child; e != NULL && i < nt; e = e->next, i++) {
-        msg = cJSON_GetObjectItem(e, "message");
-        spk = cJSON_GetObjectItem(e, "speaker");
-        text = cJSON_IsString(msg) ? msg->valuestring : "";
-
-        behave_annotate(text, strlen(text), &a);
-        behave_turn_from_annotation(&tv[i],
-            cJSON_IsString(spk) && strcmp(spk->valuestring, "agent") == 0
-                ? BEHAVE_SPEAKER_AGENT : BEHAVE_SPEAKER_CUSTOMER,
-            text, strlen(text), &a, (uint64_t) i * 1000);
-    }
+    nt = behave_turns_from_json(turns, tv, EVAL_MAX_TURNS);
 
     cJSON_ArrayForEach(e, expect) {
         w = cJSON_GetObjectItem(e, "turn");
