@@ -13,7 +13,7 @@ use IO::Socket::INET;
 use POSIX qw(:sys_wait_h);
 use Time::HiRes qw(sleep time);
 
-use Behave::Test qw($TOP free_port keys_file);
+use Behave::Test qw(free_port wait_port write_nginx_conf spawn_nginx);
 
 use Exporter 'import';
 our @EXPORT = qw(
@@ -78,18 +78,6 @@ sub server_cli {
     my $out = `redis-cli -p $port @args 2>&1`;
     chomp $out;
     return $out;
-}
-
-sub wait_port {
-    my ($port, $secs) = @_;
-    my $deadline = time + $secs;
-    while (time < $deadline) {
-        my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
-                                      PeerPort => $port, Proto => 'tcp');
-        if ($s) { close $s; return 1; }
-        sleep 0.05;
-    }
-    return 0;
 }
 
 sub wait_until {
@@ -230,41 +218,9 @@ sub start_nginx2 {
     my $prefix = tempdir('behave-t2-XXXXXX', TMPDIR => 1, CLEANUP => 1);
     make_path("$prefix/logs", "$prefix/conf", "$prefix/tmp");
     my $port = free_port();
-    my $keys = keys_file("$prefix/conf");
-    my $so = $ENV{BEHAVE_MODULE} // "$TOP/build/ngx_http_behave_module.so";
-    my $user = $> == 0 ? "user root;\n" : '';
-    my $http = $o{http};
-    $http =~ s/%%PORT%%/$port/g;
-    $http =~ s/%%KEYS%%/$keys/g;
-    $http =~ s/%%TOP%%/$TOP/g;
-    open my $fh, '>', "$prefix/conf/nginx.conf" or die $!;
-    print $fh <<"CONF";
-load_module $so;
-$user
-worker_processes @{[ $o{workers} // 2 ]};
-daemon off;
-master_process on;
-pid $prefix/logs/nginx.pid;
-error_log $prefix/logs/error.log info;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path $prefix/tmp/body;
-    proxy_temp_path $prefix/tmp/proxy;
-    fastcgi_temp_path $prefix/tmp/fastcgi;
-    uwsgi_temp_path $prefix/tmp/uwsgi;
-    scgi_temp_path $prefix/tmp/scgi;
-    $http
-}
-CONF
-    close $fh;
-    my $pid = fork // die;
-    if (!$pid) {
-        open STDOUT, '>', "$prefix/logs/stdout.log";
-        open STDERR, '>', "$prefix/logs/stderr.log";
-        exec '/usr/sbin/nginx', '-p', $prefix, '-c', "$prefix/conf/nginx.conf";
-        exit 127;
-    }
+    write_nginx_conf($prefix, $port, http => $o{http},
+                     workers => $o{workers});
+    my $pid = spawn_nginx($prefix);
     @st{qw(n2_pid n2_prefix n2_port)} = ($pid, $prefix, $port);
     wait_port($port, 10) or die "the second nginx did not start";
     return $port;

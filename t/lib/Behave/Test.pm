@@ -29,9 +29,11 @@ our @EXPORT = qw(
     http req_json raw_request error_log keys_file decode_json_ok
     check_error_log nginx_port redis_port redis_cli start_mute_server
     stop_mute_server reload_nginx nginx_prefix on_one_connection
-    start_analyze_on
+    start_analyze_on master_key_file
     KEY_ANALYZE KEY_GATEWAY KEY_PORTAL KEY_ALL KEY_QUOTA KEY_OTHER
 );
+# for the helpers that start an nginx of their own (Behave::Cluster)
+our @EXPORT_OK = qw(wait_port write_nginx_conf spawn_nginx);
 
 our $TOP = abs_path(dirname(__FILE__) . '/../../..');
 our $DATA = $ENV{BEHAVE_DATA} // abs_path("$TOP/..") . '/shared/data';
@@ -104,6 +106,18 @@ sub keys_file {
 }
 
 
+# master_key_file(): a fresh file with the test master key (32 bytes of
+# 0x6f in hex), for behave_secret_key
+
+sub master_key_file {
+    my $dir = tempdir('behave-key-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+    open my $fh, '>', "$dir/master.key" or die "$dir/master.key: $!";
+    print $fh ('6f' x 32), "\n";
+    close $fh;
+    return "$dir/master.key";
+}
+
+
 # start_nginx(http => '...', main => '...', workers => 2)
 # The http snippet may use %%PORT%%, %%PREFIX%%, %%KEYS%%, %%REDIS%%.
 
@@ -117,6 +131,35 @@ sub start_nginx {
     chmod 0755, $prefix;
 
     my $port = $o{port} // free_port();
+    write_nginx_conf($prefix, $port, %o);
+
+    if ($o{test_only}) {
+        my $out = `/usr/sbin/nginx -t -p $prefix -c $prefix/conf/nginx.conf 2>&1`;
+        return ($? == 0, $out);
+    }
+
+    my $pid = spawn_nginx($prefix);
+
+    @state{qw(nginx_pid prefix port)} = ($pid, $prefix, $port);
+
+    wait_port($port, 10) or do {
+        my $err = slurp("$prefix/logs/stderr.log") . slurp("$prefix/logs/error.log");
+        stop_nginx();
+        die "nginx did not start:\n$err";
+    };
+
+    return $port;
+}
+
+
+# write_nginx_conf(PREFIX, PORT, http => '...', main => '...',
+# workers => N): PREFIX/conf/nginx.conf (and its keys file) for a test
+# nginx on PORT; the snippets' %%PORT%%, %%PREFIX%%, %%KEYS%%, %%REDIS%%
+# (Behave::Test's Redis) and %%TOP%% are replaced.
+
+sub write_nginx_conf {
+    my ($prefix, $port, %o) = @_;
+
     my $keys = keys_file("$prefix/conf");
     my $so = $ENV{BEHAVE_MODULE} // "$TOP/build/ngx_http_behave_module.so";
     die "$so is missing: run scripts/build\n" unless -f $so;
@@ -161,11 +204,14 @@ CONF
     open my $fh, '>', "$prefix/conf/nginx.conf" or die $!;
     print $fh $conf;
     close $fh;
+}
 
-    if ($o{test_only}) {
-        my $out = `/usr/sbin/nginx -t -p $prefix -c $prefix/conf/nginx.conf 2>&1`;
-        return ($? == 0, $out);
-    }
+
+# spawn_nginx(PREFIX): nginx in the foreground of a child process, its
+# output in PREFIX/logs; returns the pid
+
+sub spawn_nginx {
+    my ($prefix) = @_;
 
     my $pid = fork // die "fork: $!";
     if ($pid == 0) {
@@ -175,15 +221,7 @@ CONF
         exit 127;
     }
 
-    @state{qw(nginx_pid prefix port)} = ($pid, $prefix, $port);
-
-    wait_port($port, 10) or do {
-        my $err = slurp("$prefix/logs/stderr.log") . slurp("$prefix/logs/error.log");
-        stop_nginx();
-        die "nginx did not start:\n$err";
-    };
-
-    return $port;
+    return $pid;
 }
 
 
