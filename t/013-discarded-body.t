@@ -12,12 +12,8 @@ use Behave::Test;
 use IO::Socket::INET;
 use Test::More;
 use Time::HiRes qw(sleep);
-use File::Temp qw(tempdir);
 
-my $dir = tempdir('behave-db-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-open my $fh, '>', "$dir/master.key" or die;
-print $fh "6f" x 32, "\n";
-close $fh;
+my $key = master_key_file();
 
 # a Redis that accepts and reads, but never answers: every command waits
 # for behave_redis_timeout
@@ -26,7 +22,7 @@ my ($rport, $pid) = start_mute_server();
 start_nginx(workers => 1, http => <<"E");
     behave_redis 127.0.0.1:$rport;
     behave_redis_timeout 400ms;
-    behave_secret_key $dir/master.key;
+    behave_secret_key $key;
     lingering_timeout 1s;
     keepalive_timeout 60s;
     server {

@@ -7,19 +7,15 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use Behave::Test;
-use File::Temp qw(tempdir);
 use Test::More;
 
-my $dir = tempdir('behave-wh-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-open my $fh, '>', "$dir/master.key" or die;
-print $fh "6f" x 32, "\n";
-close $fh;
+my $key = master_key_file();
 
 start_redis();
 my $conf = <<"E";
     behave_redis %%REDIS%%;
     behave_redis_timeout 300ms;
-    behave_secret_key $dir/master.key;
+    behave_secret_key $key;
     server {
         listen 127.0.0.1:%%PORT%%;
         behave_keys %%KEYS%%;

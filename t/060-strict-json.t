@@ -11,19 +11,15 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use Behave::Test;
 use Digest::SHA qw(hmac_sha256_hex);
-use File::Temp qw(tempdir);
 use JSON::PP;
 use Test::More;
 
-my $dir = tempdir('behave-sj-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-open my $fh, '>', "$dir/master.key" or die;
-print $fh ('6f' x 32), "\n";
-close $fh;
+my $key = master_key_file();
 
 start_redis();
 start_nginx(http => <<"E2");
     behave_redis %%REDIS%%;
-    behave_secret_key $dir/master.key;
+    behave_secret_key $key;
     behave_trace_sample 0;
     server {
         listen 127.0.0.1:%%PORT%%;

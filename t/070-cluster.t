@@ -11,7 +11,6 @@ use lib "$FindBin::Bin/lib";
 use Behave::Test;
 use Behave::Cluster;
 use Digest::SHA qw(hmac_sha256);
-use File::Temp qw(tempdir);
 use JSON::PP;
 use MIME::Base64 qw(encode_base64 decode_base64);
 use Test::More;
@@ -20,10 +19,7 @@ use Time::HiRes qw(sleep time);
 my @ports = start_cluster(3);
 pass('a 3-master cluster is up: ' . join(' ', @ports));
 
-my $dir = tempdir('behave-cl-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-open my $fh, '>', "$dir/master.key" or die;
-print $fh ('6f' x 32), "\n";
-close $fh;
+my $key = master_key_file();
 
 # one seed only: the others are found through CLUSTER SLOTS
 sub conf {
@@ -32,7 +28,7 @@ sub conf {
     behave_redis cluster 127.0.0.1:$ports[0];
     behave_redis_timeout 500ms;
     behave_node_name $name;
-    behave_secret_key $dir/master.key;
+    behave_secret_key $key;
     behave_models %%TOP%%/conf/models.json;
     behave_trace_sample 0;
     server {

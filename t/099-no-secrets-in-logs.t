@@ -17,13 +17,9 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use Behave::Test;
 use Digest::SHA qw(hmac_sha256_hex);
-use File::Temp qw(tempdir);
 use Test::More;
 
-my $dir = tempdir('behave-ns-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-open my $fh, '>', "$dir/master.key" or die;
-print $fh ('6f' x 32), "\n";
-close $fh;
+my $key = master_key_file();
 
 my @KEYS = (KEY_ANALYZE, KEY_GATEWAY, KEY_PORTAL, KEY_ALL, KEY_QUOTA,
             KEY_OTHER);
@@ -34,7 +30,7 @@ my %SECRET = (elevenlabs => 'el_secret_nolog_' . 'q8' x 10,
 start_redis();
 my $port = start_nginx(http => <<"E2");
     behave_redis %%REDIS%%;
-    behave_secret_key $dir/master.key;
+    behave_secret_key $key;
     behave_trace_sample 1;
     server {
         listen 127.0.0.1:%%PORT%%;

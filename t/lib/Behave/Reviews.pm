@@ -9,7 +9,6 @@ use warnings;
 
 use Behave::Test;
 use Digest::SHA qw(hmac_sha256);
-use File::Temp qw(tempdir);
 use JSON::PP;
 use MIME::Base64 qw(encode_base64 decode_base64);
 use Time::HiRes qw(sleep time);
@@ -52,16 +51,13 @@ use constant CALL_OK => [
 # starts Redis and nginx; the console is served from html/
 sub reviews_start {
     my (%o) = @_;
-    my $dir = tempdir('behave-rv-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-    open my $fh, '>', "$dir/master.key" or die;
-    print $fh ('6f' x 32), "\n";
-    close $fh;
+    my $key = master_key_file();
 
     start_redis();
     return start_nginx(workers => $o{workers} // 2, http => <<"E");
     behave_redis %%REDIS%%;
     behave_redis_timeout 500ms;
-    behave_secret_key $dir/master.key;
+    behave_secret_key $key;
     server {
         listen 127.0.0.1:%%PORT%%;
         behave_keys %%KEYS%%;
