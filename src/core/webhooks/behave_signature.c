@@ -61,7 +61,8 @@ static behave_sig_err_e behave_sig_standard_list(const behave_sig_str_t *hdr,
 static behave_sig_err_e behave_sig_standard_key(const char *secret,
     size_t secret_len, unsigned char *key, size_t *key_len);
 static behave_sig_err_e behave_sig_parse_pairs(const behave_sig_str_t *hdr,
-    const char *ts_key, const char *sig_key, behave_sig_pairs_t *out);
+    const char *ts_key, const char *sig_key, size_t ts_digits,
+    behave_sig_pairs_t *out, int64_t *ts);
 static behave_sig_err_e behave_sig_check(const unsigned char *key,
     size_t key_len, const behave_sig_str_t *parts, size_t nparts,
     const behave_sig_pairs_t *sent);
@@ -210,17 +211,10 @@ behave_sig_elevenlabs(const behave_sig_headers_t *h, const char *body,
     behave_sig_str_t    parts[3];
     behave_sig_pairs_t  sent;
 
-    if (h->elevenlabs_signature.data == NULL) {
-        return BEHAVE_SIG_MISSING_HEADER;
-    }
-
-    rc = behave_sig_parse_pairs(&h->elevenlabs_signature, "t", "v0", &sent);
+    rc = behave_sig_parse_pairs(&h->elevenlabs_signature, "t", "v0",
+                                BEHAVE_SIG_SEC_DIGITS, &sent, &t);
     if (rc != BEHAVE_SIG_OK) {
         return rc;
-    }
-
-    if (behave_sig_number(sent.ts, BEHAVE_SIG_SEC_DIGITS, &t) != 0) {
-        return BEHAVE_SIG_MALFORMED_HEADER;
     }
 
     parts[0] = sent.ts;
@@ -252,17 +246,10 @@ behave_sig_retell(const behave_sig_headers_t *h, const char *body,
     behave_sig_str_t    parts[2];
     behave_sig_pairs_t  sent;
 
-    if (h->retell_signature.data == NULL) {
-        return BEHAVE_SIG_MISSING_HEADER;
-    }
-
-    rc = behave_sig_parse_pairs(&h->retell_signature, "v", "d", &sent);
+    rc = behave_sig_parse_pairs(&h->retell_signature, "v", "d",
+                                BEHAVE_SIG_MS_DIGITS, &sent, &v);
     if (rc != BEHAVE_SIG_OK) {
         return rc;
-    }
-
-    if (behave_sig_number(sent.ts, BEHAVE_SIG_MS_DIGITS, &v) != 0) {
-        return BEHAVE_SIG_MALFORMED_HEADER;
     }
 
     parts[0] = (behave_sig_str_t) { body, len };
@@ -518,15 +505,21 @@ behave_sig_standard_key(const char *secret, size_t secret_len,
 
 
 /*
- * "k=v,k=v": exactly one ts_key, one or more sig_key of 64 hex digits;
- * other keys are skipped so a platform may add some.
+ * "k=v,k=v": exactly one ts_key, a number of at most ts_digits digits
+ * (into *ts), one or more sig_key of 64 hex digits; other keys are
+ * skipped so a platform may add some.  An absent header is missing.
  */
 static behave_sig_err_e
 behave_sig_parse_pairs(const behave_sig_str_t *hdr, const char *ts_key,
-    const char *sig_key, behave_sig_pairs_t *out)
+    const char *sig_key, size_t ts_digits, behave_sig_pairs_t *out,
+    int64_t *ts)
 {
     const char        *p, *end, *comma, *eq;
     behave_sig_str_t   part, key, val;
+
+    if (hdr->data == NULL) {
+        return BEHAVE_SIG_MISSING_HEADER;
+    }
 
     out->ts.data = NULL;
     out->ts.len = 0;
@@ -572,7 +565,9 @@ behave_sig_parse_pairs(const behave_sig_str_t *hdr, const char *ts_key,
         }
     }
 
-    if (out->ts.data == NULL || out->nsigs == 0) {
+    if (out->ts.data == NULL || out->nsigs == 0
+        || behave_sig_number(out->ts, ts_digits, ts) != 0)
+    {
         return BEHAVE_SIG_MALFORMED_HEADER;
     }
 
