@@ -24,6 +24,10 @@ typedef struct {
 } ngx_http_behave_rv_get_t;
 
 
+static ngx_int_t ngx_http_behave_reviews_read(ngx_http_request_t *r,
+    ngx_http_behave_redis_script_t *script, int nkeys, int argc,
+    const char **argv, const size_t *len, ngx_http_behave_redis_pt handler,
+    void *data);
 static void ngx_http_behave_reviews_list_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 static cJSON *ngx_http_behave_reviews_list_json(redisReply *reply);
@@ -46,7 +50,7 @@ ngx_http_behave_reviews_list(ngx_http_request_t *r)
     size_t                  len[11];
     int64_t                 max;
     ngx_str_t              *index, *prefix;
-    const char             *argv[11], *reason;
+    const char             *argv[11];
     behave_error_t          err;
     behave_review_query_t   q;
     ngx_http_behave_ctx_t  *ctx;
@@ -111,16 +115,33 @@ ngx_http_behave_reviews_list(ngx_http_request_t *r)
     p = ngx_sprintf(p, "%d", BEHAVE_REVIEW_SCAN_MAX);
     len[10] = p - (u_char *) argv[10];
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_rv_list_script, 1, 11,
-                                   argv, len,
-                                   ngx_http_behave_reviews_list_reply, NULL,
-                                   &reason)
+    return ngx_http_behave_reviews_read(r, &ngx_http_behave_rv_list_script,
+                                        1, 11, argv, len,
+                                        ngx_http_behave_reviews_list_reply,
+                                        NULL);
+}
+
+
+/*
+ * Sends a read's script.  There is no body to read: the handler itself
+ * holds the request on while Redis works.
+ */
+
+static ngx_int_t
+ngx_http_behave_reviews_read(ngx_http_request_t *r,
+    ngx_http_behave_redis_script_t *script, int nkeys, int argc,
+    const char **argv, const size_t *len, ngx_http_behave_redis_pt handler,
+    void *data)
+{
+    const char  *reason;
+
+    if (ngx_http_behave_redis_eval(r, script, nkeys, argc, argv, len,
+                                   handler, data, &reason)
         != NGX_OK)
     {
         return ngx_http_behave_reviews_unavailable(r, reason);
     }
 
-    /* no body to read: the handler itself waits for Redis */
     r->main->count++;
 
     return NGX_DONE;
@@ -221,7 +242,7 @@ ngx_http_behave_reviews_get(ngx_http_request_t *r, ngx_str_t *id)
 {
     size_t                     len[2];
     ngx_str_t                 *rec, *hist;
-    const char                *argv[2], *reason;
+    const char                *argv[2];
     ngx_http_behave_ctx_t     *ctx;
     ngx_http_behave_rv_get_t  *g;
 
@@ -244,18 +265,9 @@ ngx_http_behave_reviews_get(ngx_http_request_t *r, ngx_str_t *id)
     argv[1] = (char *) hist->data;
     len[1] = hist->len;
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_rv_get_script, 2, 2,
-                                   argv, len,
-                                   ngx_http_behave_reviews_get_reply, g,
-                                   &reason)
-        != NGX_OK)
-    {
-        return ngx_http_behave_reviews_unavailable(r, reason);
-    }
-
-    r->main->count++;
-
-    return NGX_DONE;
+    return ngx_http_behave_reviews_read(r, &ngx_http_behave_rv_get_script,
+                                        2, 2, argv, len,
+                                        ngx_http_behave_reviews_get_reply, g);
 }
 
 

@@ -6,6 +6,7 @@
  * copied or logged; a decoded standard key is wiped before returning.
  */
 
+#include <stddef.h>
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -42,12 +43,27 @@ typedef struct {
 } behave_sig_pairs_t;
 
 
-static behave_sig_err_e behave_sig_elevenlabs(const behave_sig_headers_t *h,
-    const char *body, size_t len, const char *secret, size_t secret_len,
-    int64_t now_ms, behave_sig_info_t *info);
-static behave_sig_err_e behave_sig_retell(const behave_sig_headers_t *h,
-    const char *body, size_t len, const char *secret, size_t secret_len,
-    int64_t now_ms, behave_sig_info_t *info);
+/*
+ * ElevenLabs and Retell sign alike, in one header of "k=v" pairs: they
+ * differ in the keys, the timestamp's unit and place in the signed bytes
+ * ("<t><sep><body>", or "<body><t>" when sep is NULL) and the window.
+ */
+typedef struct {
+    size_t       header;        /* offsetof() in behave_sig_headers_t */
+    const char  *ts_key;
+    const char  *sig_key;
+    size_t       ts_digits;
+    int64_t      ts_unit_ms;
+    const char  *sep;
+    int64_t      max_age;
+    int64_t      max_ahead;
+} behave_sig_scheme_t;
+
+
+static behave_sig_err_e behave_sig_pairs_verify(const behave_sig_scheme_t *sc,
+    const behave_sig_headers_t *h, const char *body, size_t len,
+    const char *secret, size_t secret_len, int64_t now_ms,
+    behave_sig_info_t *info);
 static behave_sig_err_e behave_sig_vapi(const behave_sig_headers_t *h,
     const char *body, size_t len, const char *secret, size_t secret_len,
     unsigned flags, int64_t now_ms, behave_sig_info_t *info);
@@ -97,6 +113,21 @@ static const char  *behave_provider_names[BEHAVE_PROVIDER_LAST] = {
 };
 
 
+/* ElevenLabs-Signature: t=<unix s>,v0=<hex> over "<t>.<body>" */
+static const behave_sig_scheme_t  behave_sig_elevenlabs = {
+    offsetof(behave_sig_headers_t, elevenlabs_signature), "t", "v0",
+    BEHAVE_SIG_SEC_DIGITS, 1000, ".",
+    BEHAVE_SIG_ELEVENLABS_MAX_AGE, BEHAVE_SIG_ELEVENLABS_MAX_AHEAD
+};
+
+/* X-Retell-Signature: v=<unix ms>,d=<hex> over "<body><v>" */
+static const behave_sig_scheme_t  behave_sig_retell = {
+    offsetof(behave_sig_headers_t, retell_signature), "v", "d",
+    BEHAVE_SIG_MS_DIGITS, 1, NULL,
+    BEHAVE_SIG_RETELL_TOLERANCE, BEHAVE_SIG_RETELL_TOLERANCE
+};
+
+
 behave_sig_err_e
 behave_sig_verify(behave_provider_e provider,
     const behave_sig_headers_t *headers, const char *body, size_t len,
@@ -128,13 +159,13 @@ behave_sig_verify(behave_provider_e provider,
     switch (provider) {
 
     case BEHAVE_PROVIDER_ELEVENLABS:
-        rc = behave_sig_elevenlabs(headers, body, len, secret, secret_len,
-                                   now_ms, info);
+        rc = behave_sig_pairs_verify(&behave_sig_elevenlabs, headers, body,
+                                     len, secret, secret_len, now_ms, info);
         break;
 
     case BEHAVE_PROVIDER_RETELL:
-        rc = behave_sig_retell(headers, body, len, secret, secret_len,
-                               now_ms, info);
+        rc = behave_sig_pairs_verify(&behave_sig_retell, headers, body, len,
+                                     secret, secret_len, now_ms, info);
         break;
 
     case BEHAVE_PROVIDER_VAPI:
@@ -200,71 +231,47 @@ behave_provider_from_name(const char *name, size_t len,
 }
 
 
-/* ElevenLabs-Signature: t=<unix s>,v0=<hex> over "<t>.<body>" */
 static behave_sig_err_e
-behave_sig_elevenlabs(const behave_sig_headers_t *h, const char *body,
-    size_t len, const char *secret, size_t secret_len, int64_t now_ms,
+behave_sig_pairs_verify(const behave_sig_scheme_t *sc,
+    const behave_sig_headers_t *h, const char *body, size_t len,
+    const char *secret, size_t secret_len, int64_t now_ms,
     behave_sig_info_t *info)
 {
     int64_t             t;
+    size_t              n;
     behave_sig_err_e    rc;
     behave_sig_str_t    parts[3];
     behave_sig_pairs_t  sent;
 
-    rc = behave_sig_parse_pairs(&h->elevenlabs_signature, "t", "v0",
-                                BEHAVE_SIG_SEC_DIGITS, &sent, &t);
+    rc = behave_sig_parse_pairs(
+             (const behave_sig_str_t *) ((const char *) h + sc->header),
+             sc->ts_key, sc->sig_key, sc->ts_digits, &sent, &t);
     if (rc != BEHAVE_SIG_OK) {
         return rc;
     }
 
-    parts[0] = sent.ts;
-    parts[1] = (behave_sig_str_t) { ".", 1 };
-    parts[2] = (behave_sig_str_t) { body, len };
+    n = 0;
 
-    rc = behave_sig_check((const unsigned char *) secret, secret_len, parts, 3,
+    if (sc->sep != NULL) {
+        parts[n++] = sent.ts;
+        parts[n++] = (behave_sig_str_t) { sc->sep, strlen(sc->sep) };
+        parts[n++] = (behave_sig_str_t) { body, len };
+
+    } else {
+        parts[n++] = (behave_sig_str_t) { body, len };
+        parts[n++] = sent.ts;
+    }
+
+    rc = behave_sig_check((const unsigned char *) secret, secret_len, parts, n,
                           &sent);
     if (rc != BEHAVE_SIG_OK) {
         return rc;
     }
 
-    info->signed_at_ms = t * 1000;
+    info->signed_at_ms = t * sc->ts_unit_ms;
 
-    return behave_sig_window(info->signed_at_ms, now_ms,
-                             BEHAVE_SIG_ELEVENLABS_MAX_AGE,
-                             BEHAVE_SIG_ELEVENLABS_MAX_AHEAD);
-}
-
-
-/* X-Retell-Signature: v=<unix ms>,d=<hex> over "<body><v>" */
-static behave_sig_err_e
-behave_sig_retell(const behave_sig_headers_t *h, const char *body,
-    size_t len, const char *secret, size_t secret_len, int64_t now_ms,
-    behave_sig_info_t *info)
-{
-    int64_t             v;
-    behave_sig_err_e    rc;
-    behave_sig_str_t    parts[2];
-    behave_sig_pairs_t  sent;
-
-    rc = behave_sig_parse_pairs(&h->retell_signature, "v", "d",
-                                BEHAVE_SIG_MS_DIGITS, &sent, &v);
-    if (rc != BEHAVE_SIG_OK) {
-        return rc;
-    }
-
-    parts[0] = (behave_sig_str_t) { body, len };
-    parts[1] = sent.ts;
-
-    rc = behave_sig_check((const unsigned char *) secret, secret_len, parts, 2,
-                          &sent);
-    if (rc != BEHAVE_SIG_OK) {
-        return rc;
-    }
-
-    info->signed_at_ms = v;
-
-    return behave_sig_window(v, now_ms, BEHAVE_SIG_RETELL_TOLERANCE,
-                             BEHAVE_SIG_RETELL_TOLERANCE);
+    return behave_sig_window(info->signed_at_ms, now_ms, sc->max_age,
+                             sc->max_ahead);
 }
 
 
