@@ -8,8 +8,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "tap.h"
-#include "behave_gateway.h"
+#include "gwtest.h"
 
 
 static cJSON *
@@ -24,13 +23,7 @@ adapt(const char *body, behave_err_e want, const char *name)
     ok(req != NULL, "%s: test body parses", name);
     rc = behave_gw_adaptive(req, 1718000000000LL, &resp, &err);
 
-    if (!is_int(rc, want, "%s: status", name)) {
-        printf("#   message: %s\n", err.message);
-    }
-
-    if (rc != BEHAVE_OK) {
-        ok(resp == NULL && err.message[0], "%s: '%s'", name, err.message);
-    }
+    gwtest_outcome(rc, want, resp, &err, BEHAVE_OK, name);
 
     cJSON_Delete(req);
     return resp;

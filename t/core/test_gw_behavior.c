@@ -9,8 +9,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "tap.h"
-#include "behave_gateway.h"
+#include "gwtest.h"
 
 
 /* builds {"session_id":"s-1","interaction_history":[...]} */
@@ -72,30 +71,10 @@ analyze(cJSON *req, const cJSON *prior, behave_err_e want, const char *name)
     memset(&err, 0, sizeof(err));
     rc = behave_gw_behavior(req, prior, 1718000000000LL, &resp, &err);
 
-    if (!is_int(rc, want, "%s: status", name)) {
-        printf("#   message: %s\n", err.message);
-    }
-
-    if (rc != BEHAVE_OK) {
-        ok(resp == NULL && err.message[0], "%s: '%s'", name, err.message);
-    }
+    gwtest_outcome(rc, want, resp, &err, BEHAVE_OK, name);
 
     cJSON_Delete(req);
     return resp;
-}
-
-
-static double
-num(const cJSON *o, const char *a, const char *b)
-{
-    const cJSON  *it;
-
-    it = cJSON_GetObjectItemCaseSensitive(o, a);
-    if (b != NULL) {
-        it = cJSON_GetObjectItemCaseSensitive(it, b);
-    }
-
-    return cJSON_IsNumber(it) ? it->valuedouble : -1.0;
 }
 
 
@@ -142,7 +121,7 @@ hesitation_with(int pauses)
 
     ev(req, "submit", t, "form", -1);
     r = analyze(req, NULL, BEHAVE_OK, "pauses");
-    h = num(r, "hesitation_score", NULL);
+    h = gw_num(r, "hesitation_score", NULL);
     cJSON_Delete(r);
     return h;
 }
@@ -173,9 +152,9 @@ hesitation(void)
     ev(req, "keystroke", 200, "q", -1);
     ev(req, "submit", 6200, "form", -1);
     r = analyze(req, NULL, BEHAVE_OK, "gap before submit");
-    is_int(num(r, "signals", "pauses_before_commit"), 1,
+    is_int(gw_num(r, "signals", "pauses_before_commit"), 1,
            "gap before submit: a pause before commit");
-    is_near(num(r, "signals", "pause_seconds"), 6.0, 0.001, "6 s pause");
+    is_near(gw_num(r, "signals", "pause_seconds"), 6.0, 0.001, "6 s pause");
     cJSON_Delete(r);
 
     /* hovering without clicking */
@@ -183,8 +162,8 @@ hesitation(void)
     ev(req, "hover", 0, "buy", 5000);
     ev(req, "click", 5500, "buy", -1);
     r = analyze(req, NULL, BEHAVE_OK, "hover then click");
-    clicked = num(r, "hesitation_score", NULL);
-    is_near(num(r, "signals", "hover_without_click_seconds"), 0, 0.001,
+    clicked = gw_num(r, "hesitation_score", NULL);
+    is_near(gw_num(r, "signals", "hover_without_click_seconds"), 0, 0.001,
             "a clicked hover is not dwell without click");
     cJSON_Delete(r);
 
@@ -192,8 +171,8 @@ hesitation(void)
     ev(req, "hover", 0, "buy", 5000);
     ev(req, "click", 5500, "cancel", -1);
     r = analyze(req, NULL, BEHAVE_OK, "hover, click elsewhere");
-    unclicked = num(r, "hesitation_score", NULL);
-    is_near(num(r, "signals", "hover_without_click_seconds"), 5, 0.001,
+    unclicked = gw_num(r, "hesitation_score", NULL);
+    is_near(gw_num(r, "signals", "hover_without_click_seconds"), 5, 0.001,
             "5 s of hover without click");
     ok(suggestion(r, "clarify_call_to_action") != NULL,
        "hover rule fires");
@@ -208,9 +187,9 @@ hesitation(void)
     }
 
     r = analyze(req, NULL, BEHAVE_OK, "backspaces");
-    is_near(num(r, "signals", "backspace_ratio"), 0.5, 0.001,
+    is_near(gw_num(r, "signals", "backspace_ratio"), 0.5, 0.001,
             "backspace ratio 0.5");
-    ok(num(r, "hesitation_score", NULL) > 0.5, "many backspaces hesitate");
+    ok(gw_num(r, "hesitation_score", NULL) > 0.5, "many backspaces hesitate");
     ok(suggestion(r, "input_assistance") != NULL, "backspace rule fires");
     cJSON_Delete(r);
 }
@@ -238,9 +217,9 @@ friction_with(int bursts, int errors, const char *name)
     ev(req, "keystroke", 90000, NULL, -1);
 
     r = analyze(req, NULL, BEHAVE_OK, name);
-    is_int(num(r, "signals", "rage_click_bursts"), bursts,
+    is_int(gw_num(r, "signals", "rage_click_bursts"), bursts,
            "%s: %d bursts counted", name, bursts);
-    f = num(r, "cognitive_friction", NULL);
+    f = gw_num(r, "cognitive_friction", NULL);
 
     if (bursts > 0) {
         ok(suggestion(r, "responsive_feedback") != NULL
@@ -280,9 +259,9 @@ friction(void)
     ev(req, "click", 3200, "b", -1);
     ev(req, "click", 3300, "c", -1);
     r = analyze(req, NULL, BEHAVE_OK, "slow clicks");
-    is_int(num(r, "signals", "rage_click_bursts"), 0,
+    is_int(gw_num(r, "signals", "rage_click_bursts"), 0,
            "slow or scattered clicks are not rage");
-    slow = num(r, "cognitive_friction", NULL);
+    slow = gw_num(r, "cognitive_friction", NULL);
     ok(slow < f1, "and add no friction");
     cJSON_Delete(r);
 
@@ -294,8 +273,8 @@ friction(void)
     }
 
     r = analyze(req, NULL, BEHAVE_OK, "scroll back and forth");
-    is_int(num(r, "signals", "scroll_reversals"), 7, "7 reversals");
-    ok(num(r, "cognitive_friction", NULL) > 0.4, "reversals add friction");
+    is_int(gw_num(r, "signals", "scroll_reversals"), 7, "7 reversals");
+    ok(gw_num(r, "cognitive_friction", NULL) > 0.4, "reversals add friction");
     ok(suggestion(r, "wayfinding") != NULL, "wayfinding rule fires");
     cJSON_Delete(r);
 }
@@ -323,12 +302,12 @@ attention(void)
     }
 
     r = analyze(req, NULL, BEHAVE_OK, "attention");
-    is_near(num(r, "attention_span", "sustained_focus_seconds"), 9, 0.001,
+    is_near(gw_num(r, "attention_span", "sustained_focus_seconds"), 9, 0.001,
             "sustained focus 9 s");
-    is_near(num(r, "attention_span", "focus_ratio"), 16.5 / 32.5, 0.001,
+    is_near(gw_num(r, "attention_span", "focus_ratio"), 16.5 / 32.5, 0.001,
             "focus ratio 16.5 / 32.5");
-    is_int(num(r, "attention_span", "blur_count"), 1, "one blur");
-    is_near(num(r, "signals", "pause_seconds"), 0, 0.001,
+    is_int(gw_num(r, "attention_span", "blur_count"), 1, "one blur");
+    is_near(gw_num(r, "signals", "pause_seconds"), 0, 0.001,
             "time away is not a pause");
     cJSON_Delete(r);
 
@@ -342,7 +321,7 @@ attention(void)
     }
 
     r = analyze(req, NULL, BEHAVE_OK, "distracted");
-    ok(num(r, "attention_span", "focus_ratio") < 0.6, "distracted: ratio");
+    ok(gw_num(r, "attention_span", "focus_ratio") < 0.6, "distracted: ratio");
     ok(suggestion(r, "shorten_task") != NULL, "shorten_task fires");
     ok(suggestion(r, "responsive_feedback") == NULL, "no rage rule");
     cJSON_Delete(r);
@@ -365,10 +344,10 @@ shape_and_history(void)
     r = analyze(req, NULL, BEHAVE_OK, "shape");
     is_str(cJSON_GetObjectItem(r, "session_id")->valuestring, "s-1",
            "session_id echoed");
-    is_int(num(r, "events_analyzed", NULL), 2, "2 events");
-    is_int(num(r, "timestamp", NULL), 99, "timestamp echoed");
-    ok(num(r, "hesitation_score", NULL) >= 0
-       && num(r, "cognitive_friction", NULL) >= 0, "scores present");
+    is_int(gw_num(r, "events_analyzed", NULL), 2, "2 events");
+    is_int(gw_num(r, "timestamp", NULL), 99, "timestamp echoed");
+    ok(gw_num(r, "hesitation_score", NULL) >= 0
+       && gw_num(r, "cognitive_friction", NULL) >= 0, "scores present");
     ok(cJSON_IsArray(cJSON_GetObjectItem(r, "adaptation_suggestions")),
        "suggestions an array");
     is_int(cJSON_GetArraySize(cJSON_GetObjectItem(r,
@@ -387,11 +366,11 @@ shape_and_history(void)
     ev(req, "keystroke", 2000, NULL, -1);
     copy = cJSON_Duplicate(req, 1);
     r = analyze(req, prior, BEHAVE_OK, "with prior");
-    is_int(num(r, "events_analyzed", NULL), 4, "merged: 2 stored + 2 new, "
+    is_int(gw_num(r, "events_analyzed", NULL), 4, "merged: 2 stored + 2 new, "
            "one duplicate dropped");
-    is_int(num(r, "events_prior", NULL), 2, "2 usable stored events");
-    is_int(num(r, "events_new", NULL), 2, "2 new events");
-    is_int(num(r, "signals", "rage_click_bursts"), 1,
+    is_int(gw_num(r, "events_prior", NULL), 2, "2 usable stored events");
+    is_int(gw_num(r, "events_new", NULL), 2, "2 new events");
+    is_int(gw_num(r, "signals", "rage_click_bursts"), 1,
            "a burst across the stored and new events");
     cJSON_Delete(r);
 
@@ -416,8 +395,8 @@ shape_and_history(void)
     ev(req, "click", 10, "a", -1);
     prior = behave_gw_behavior_history(req, NULL, 100);
     r = analyze(req, prior, BEHAVE_OK, "retry");
-    is_int(num(r, "events_analyzed", NULL), 1, "a retry counts once");
-    is_int(num(r, "events_new", NULL), 0, "nothing new");
+    is_int(gw_num(r, "events_analyzed", NULL), 1, "a retry counts once");
+    is_int(gw_num(r, "events_new", NULL), 0, "nothing new");
     cJSON_Delete(r);
     cJSON_Delete(prior);
 }

@@ -11,8 +11,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "tap.h"
-#include "behave_gateway.h"
+#include "gwtest.h"
 
 
 static const char  catalog_json[] =
@@ -49,13 +48,7 @@ route(const char *body, behave_err_e want, const char *name)
     req = cJSON_Parse(body);
     rc = behave_gw_orchestrate(req, cat, 1718000000000LL, &resp, &err);
 
-    if (!is_int(rc, want, "%s: status", name)) {
-        printf("#   message: %s\n", err.message);
-    }
-
-    if (rc != BEHAVE_OK && rc != BEHAVE_ERR_UNPROCESSABLE) {
-        ok(resp == NULL && err.message[0], "%s: '%s'", name, err.message);
-    }
+    gwtest_outcome(rc, want, resp, &err, BEHAVE_ERR_UNPROCESSABLE, name);
 
     cJSON_Delete(req);
     return resp;
@@ -69,20 +62,6 @@ str(const cJSON *o, const char *name)
 
     it = cJSON_GetObjectItemCaseSensitive(o, name);
     return cJSON_IsString(it) ? it->valuestring : "";
-}
-
-
-static double
-num(const cJSON *o, const char *a, const char *b)
-{
-    const cJSON  *it;
-
-    it = cJSON_GetObjectItemCaseSensitive(o, a);
-    if (b != NULL) {
-        it = cJSON_GetObjectItemCaseSensitive(it, b);
-    }
-
-    return cJSON_IsNumber(it) ? it->valuedouble : -1.0;
 }
 
 
@@ -213,27 +192,27 @@ shape(void)
        str(r, "routing_reason"));
     fb = cJSON_GetObjectItemCaseSensitive(r, "fallback_chain");
     is_int(cJSON_GetArraySize(fb), 3, "fallback chain has the 3 others");
-    ok(num(r, "expected_latency", NULL) > 0, "expected latency");
-    ok(num(r, "expected_cost_usd", NULL) > 0, "expected cost");
-    ok(num(r, "estimated_tokens", "input") > 8, "input tokens include "
-       "the context (%g)", num(r, "estimated_tokens", "input"));
-    is_int(num(r, "estimated_tokens", "output"), 128,
+    ok(gw_num(r, "expected_latency", NULL) > 0, "expected latency");
+    ok(gw_num(r, "expected_cost_usd", NULL) > 0, "expected cost");
+    ok(gw_num(r, "estimated_tokens", "input") > 8, "input tokens include "
+       "the context (%g)", gw_num(r, "estimated_tokens", "input"));
+    is_int(gw_num(r, "estimated_tokens", "output"), 128,
            "output estimate has a floor of 128");
-    is_int(num(r, "candidates_considered", NULL), 4, "4 considered");
-    is_int(num(r, "candidates_excluded", NULL), 0, "none excluded");
-    is_int(num(r, "timestamp", NULL), 42, "timestamp echoed");
-    is_near(num(r, "weights", "quality") + num(r, "weights", "latency")
-            + num(r, "weights", "cost"), 1.0, 0.002, "weights sum to 1");
+    is_int(gw_num(r, "candidates_considered", NULL), 4, "4 considered");
+    is_int(gw_num(r, "candidates_excluded", NULL), 0, "none excluded");
+    is_int(gw_num(r, "timestamp", NULL), 42, "timestamp echoed");
+    is_near(gw_num(r, "weights", "quality") + gw_num(r, "weights", "latency")
+            + gw_num(r, "weights", "cost"), 1.0, 0.002, "weights sum to 1");
     cJSON_Delete(r);
 
     /* 8 ASCII bytes are 2 tokens, 4 CJK characters 4, each + 4 */
     r = route("{\"query\":\"abcdefgh\"}", BEHAVE_OK, "ASCII tokens");
-    is_int(num(r, "estimated_tokens", "input"), 6, "ASCII: 8 bytes / 4 + 4");
+    is_int(gw_num(r, "estimated_tokens", "input"), 6, "ASCII: 8 bytes / 4 + 4");
     cJSON_Delete(r);
     r = route("{\"query\":\"\xe4\xbd\xa0\xe5\xa5\xbd"
               "\xe4\xb8\x96\xe7\x95\x8c\"}",
               BEHAVE_OK, "CJK tokens");
-    is_int(num(r, "estimated_tokens", "input"), 8, "CJK: 1 per char + 4");
+    is_int(gw_num(r, "estimated_tokens", "input"), 8, "CJK: 1 per char + 4");
     cJSON_Delete(r);
 }
 
@@ -247,13 +226,13 @@ constraints(void)
     r = route("{\"query\":\"Explain the tradeoffs between these two "
               "architectures in detail.\",\"latency_limit\":6000}",
               BEHAVE_OK, "loose latency");
-    slow = num(r, "expected_latency", NULL);
+    slow = gw_num(r, "expected_latency", NULL);
     cJSON_Delete(r);
 
     r = route("{\"query\":\"Explain the tradeoffs between these two "
               "architectures in detail.\",\"latency_limit\":400}",
               BEHAVE_OK, "tight latency");
-    fast = num(r, "expected_latency", NULL);
+    fast = gw_num(r, "expected_latency", NULL);
     ok(fast <= 400, "tight: selected p50 within the limit (%g)", fast);
     ok(fast < slow, "a tighter latency limit picks a faster model "
        "(%g < %g)", fast, slow);
@@ -262,8 +241,8 @@ constraints(void)
 
     r = route("{\"query\":\"Write a product description.\","
               "\"cost_constraint\":0.001}", BEHAVE_OK, "tiny budget");
-    ok(num(r, "expected_cost_usd", NULL) <= 0.001, "budget: cost %g "
-       "within the limit", num(r, "expected_cost_usd", NULL));
+    ok(gw_num(r, "expected_cost_usd", NULL) <= 0.001, "budget: cost %g "
+       "within the limit", gw_num(r, "expected_cost_usd", NULL));
     ok(excluded_for(r, "frontier", "cost"), "budget: frontier excluded");
     ok(excluded_for(r, "pro", "cost"), "budget: pro excluded");
     cJSON_Delete(r);
@@ -297,14 +276,16 @@ urgency(void)
                    "customers cannot pay, we need a fix immediately!!\"}",
                    BEHAVE_OK, "urgent query");
 
-    ok(num(urgent, "weights", "latency") > num(calm, "weights", "latency"),
+    ok(gw_num(urgent, "weights", "latency")
+       > gw_num(calm, "weights", "latency"),
        "urgency raises the latency weight (%g > %g)",
-       num(urgent, "weights", "latency"), num(calm, "weights", "latency"));
-    ok(num(urgent, "expected_latency", NULL)
-       < num(calm, "expected_latency", NULL),
+       gw_num(urgent, "weights", "latency"),
+       gw_num(calm, "weights", "latency"));
+    ok(gw_num(urgent, "expected_latency", NULL)
+       < gw_num(calm, "expected_latency", NULL),
        "urgency picks a faster model (%s %g ms vs %s %g ms)",
-       str(urgent, "selected_model"), num(urgent, "expected_latency", NULL),
-       str(calm, "selected_model"), num(calm, "expected_latency", NULL));
+       str(urgent, "selected_model"), gw_num(urgent, "expected_latency", NULL),
+       str(calm, "selected_model"), gw_num(calm, "expected_latency", NULL));
 
     cJSON_Delete(calm);
     cJSON_Delete(urgent);
@@ -328,8 +309,8 @@ impossible(void)
     is_int(cJSON_GetArraySize(closest), 3, "3 closest candidates");
     is_str(str(cJSON_GetArrayItem(closest, 0), "id"), "tiny",
            "the nearest is tiny");
-    d0 = num(cJSON_GetArrayItem(closest, 0), "distance", NULL);
-    d1 = num(cJSON_GetArrayItem(closest, 1), "distance", NULL);
+    d0 = gw_num(cJSON_GetArrayItem(closest, 0), "distance", NULL);
+    d1 = gw_num(cJSON_GetArrayItem(closest, 1), "distance", NULL);
     ok(d0 <= d1, "closest first (%g <= %g)", d0, d1);
     ok(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
            cJSON_GetArrayItem(closest, 0), "violations")) >= 1,
