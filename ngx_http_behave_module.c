@@ -18,6 +18,7 @@
 #include "ngx_http_behave_stats.h"
 #include "ngx_http_behave_gateway.h"
 #include "ngx_http_behave_webhooks.h"
+#include "ngx_http_behave_health.h"
 
 #include "behave_gateway.h"
 #include "behave_lexicon_ext.h"
@@ -29,6 +30,11 @@
 #define NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS  0x02
 #define NGX_HTTP_BEHAVE_SURFACE_GATEWAY   0x04
 #define NGX_HTTP_BEHAVE_SURFACE_METRICS   0x08
+#define NGX_HTTP_BEHAVE_SURFACE_HEALTH    0x10
+
+/* the handlers that need no key */
+#define NGX_HTTP_BEHAVE_SURFACE_KEYLESS                                     \
+    (NGX_HTTP_BEHAVE_SURFACE_METRICS|NGX_HTTP_BEHAVE_SURFACE_HEALTH)
 
 
 static ngx_int_t ngx_http_behave_postconfiguration(ngx_conf_t *cf);
@@ -45,6 +51,8 @@ static char *ngx_http_behave_webhooks(ngx_conf_t *cf, ngx_command_t *cmd,
 static char *ngx_http_behave_gateway(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_metrics(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_behave_health(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
@@ -118,6 +126,13 @@ static ngx_command_t  ngx_http_behave_commands[] = {
     { ngx_string("behave_metrics"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
       ngx_http_behave_metrics,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_health"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS|NGX_CONF_TAKE1,
+      ngx_http_behave_health,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
       NULL },
@@ -391,6 +406,12 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     ngx_http_core_loc_conf_t     *clcf;
     ngx_http_behave_main_conf_t  *bmcf;
 
+    if (conf->keys == NGX_CONF_UNSET_PTR) {
+        conf->keys_file = prev->keys_file;
+        conf->keys_mtime = prev->keys_mtime;
+        conf->keys_loaded = prev->keys_loaded;
+    }
+
     ngx_conf_merge_ptr_value(conf->keys, prev->keys, NULL);
     ngx_conf_merge_size_value(conf->max_message_size,
                               prev->max_message_size, 32 * 1024);
@@ -433,7 +454,7 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
                                   ? prev->gw_tokens_per_day : 10000000;
     }
 
-    if ((conf->surfaces & ~NGX_HTTP_BEHAVE_SURFACE_METRICS)
+    if ((conf->surfaces & ~NGX_HTTP_BEHAVE_SURFACE_KEYLESS)
         && conf->keys == NULL)
     {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
@@ -507,6 +528,23 @@ ngx_http_behave_metrics(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
 
 static char *
+ngx_http_behave_health(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_behave_loc_conf_t *blcf = conf;
+
+    char  *rv;
+
+    rv = ngx_http_behave_set_surface(cf, blcf, NGX_HTTP_BEHAVE_SURFACE_HEALTH,
+                                     ngx_http_behave_health_handler);
+    if (rv != NGX_CONF_OK) {
+        return rv;
+    }
+
+    return ngx_http_behave_health_options(cf, &blcf->health);
+}
+
+
+static char *
 ngx_http_behave_set_surface(ngx_conf_t *cf, ngx_http_behave_loc_conf_t *blcf,
     ngx_uint_t surface, ngx_http_handler_pt handler)
 {
@@ -542,8 +580,10 @@ ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
     value = cf->args->elts;
     blcf->keys_file = value[1];
+    blcf->keys_loaded = ngx_time();
 
-    return ngx_http_behave_keys_load(cf, &blcf->keys_file, &blcf->keys);
+    return ngx_http_behave_keys_load(cf, &blcf->keys_file, &blcf->keys,
+                                     &blcf->keys_mtime);
 }
 
 

@@ -58,7 +58,10 @@ typedef struct {
 typedef struct {
     ngx_array_t                *keys;          /* of behave_key_t */
     ngx_str_t                   keys_file;
+    time_t                      keys_mtime;    /* of keys_file, at load */
+    time_t                      keys_loaded;
     ngx_uint_t                  surfaces;      /* not inherited */
+    ngx_uint_t                  health;        /* behave_health options */
 
     size_t                      max_message_size;
     size_t                      max_body_size;
@@ -147,7 +150,7 @@ char *ngx_http_behave_conf_read(ngx_conf_t *cf, const char *directive,
 
 /* ngx_http_behave_auth.c */
 char *ngx_http_behave_keys_load(ngx_conf_t *cf, ngx_str_t *file,
-    ngx_array_t **keys);
+    ngx_array_t **keys, time_t *mtime);
 ngx_int_t ngx_http_behave_authenticate(ngx_http_request_t *r,
     ngx_array_t *keys, unsigned scope, const behave_key_t **key,
     behave_error_t *err);
