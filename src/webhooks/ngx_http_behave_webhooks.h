@@ -40,8 +40,8 @@
 /* the fields of an endpoint hash, in the order the scripts return them */
 #define NGX_HTTP_BEHAVE_WH_FIELDS                                           \
     "'id', 'slug', 'provider', 'auth', 'description', 'created_at', "       \
-    "'updated_at', 'active'"
-#define NGX_HTTP_BEHAVE_WH_NFIELDS        8
+    "'updated_at', 'active', 'signature'"
+#define NGX_HTTP_BEHAVE_WH_NFIELDS        9
 
 
 /* ngx_http_behave_webhooks_scripts.c */

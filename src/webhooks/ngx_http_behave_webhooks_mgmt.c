@@ -25,6 +25,7 @@ typedef struct {
     char                        slug[BEHAVE_SLUG_SIZE];
     const char                 *provider;
     const char                 *auth;
+    char                        signature[256]; /* Vapi's, stored form */
     const char                 *description;
     time_t                      created_at;
     unsigned                    parsed:1;
@@ -40,6 +41,8 @@ static ngx_int_t ngx_http_behave_wh_create(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m);
 static ngx_int_t ngx_http_behave_wh_create_check(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m, cJSON **secret, behave_error_t *err);
+static ngx_int_t ngx_http_behave_wh_signature(ngx_http_behave_wh_mgmt_t *m,
+    behave_provider_e provider, behave_error_t *err);
 static void ngx_http_behave_wh_create_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 
@@ -208,7 +211,7 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
     size_t                        len[8], slen, keylen[3];
     cJSON                        *secret;
     ngx_str_t                    *key[3];  /* [0] unused */
-    const char                   *argv[11], *reason;
+    const char                   *argv[12], *reason;
     behave_error_t                err;
     ngx_http_behave_ctx_t        *ctx;
     ngx_http_behave_main_conf_t  *bmcf;
@@ -275,9 +278,10 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
     argv[8] = m->description;
     argv[9] = (char *) created;
     argv[10] = sealed;
+    argv[11] = m->signature;
 
     {
-        size_t  all[11];
+        size_t  all[12];
 
         all[0] = keylen[0];
         all[1] = keylen[1];
@@ -290,9 +294,10 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
         all[8] = ngx_strlen(m->description);
         all[9] = p - created;
         all[10] = len[7];
+        all[11] = ngx_strlen(m->signature);
 
         if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_create_script,
-                                       3, 11, argv, all,
+                                       3, 12, argv, all,
                                        ngx_http_behave_wh_create_reply, m,
                                        &reason)
             != NGX_OK)
@@ -357,6 +362,10 @@ ngx_http_behave_wh_create_check(ngx_http_request_t *r,
                              "with provider vapi");
             return NGX_ERROR;
         }
+    }
+
+    if (ngx_http_behave_wh_signature(m, provider, err) != NGX_OK) {
+        return NGX_ERROR;
     }
 
     v = cJSON_GetObjectItemCaseSensitive(m->root, "description");
@@ -427,6 +436,42 @@ ngx_http_behave_wh_create_check(ngx_http_request_t *r,
 }
 
 
+/* "signature": Vapi's HMAC options, kept in their stored form */
+
+static ngx_int_t
+ngx_http_behave_wh_signature(ngx_http_behave_wh_mgmt_t *m,
+    behave_provider_e provider, behave_error_t *err)
+{
+    cJSON              *v;
+    behave_sig_vapi_t   vapi;
+
+    m->signature[0] = '\0';
+
+    v = cJSON_GetObjectItemCaseSensitive(m->root, "signature");
+
+    if (provider != BEHAVE_PROVIDER_VAPI) {
+        if (v != NULL && !cJSON_IsNull(v)) {
+            behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                             "signature options are for provider vapi "
+                             "only");
+            return NGX_ERROR;
+        }
+
+        return NGX_OK;
+    }
+
+    if (behave_endpoint_vapi_parse(v, &vapi, err) != BEHAVE_OK
+        || behave_sig_vapi_format(&vapi, m->signature,
+                                  sizeof(m->signature))
+           != 0)
+    {
+        return NGX_ERROR;
+    }
+
+    return NGX_OK;
+}
+
+
 static void
 ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
@@ -459,6 +504,7 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
     e.receiver_url = ngx_http_behave_webhooks_receiver_url(r, m->slug);
     e.provider = m->provider;
     e.auth = m->auth;
+    e.signature = m->signature;
     e.description = m->description;
     e.active = 1;
     e.created_at = m->created_at;
@@ -723,6 +769,7 @@ ngx_http_behave_wh_record(ngx_http_request_t *r, redisReply *f)
     e.created_at = v[5] ? strtoll(v[5], NULL, 10) : 0;
     e.updated_at = v[6] ? strtoll(v[6], NULL, 10) : 0;
     e.active = v[7] != NULL && v[7][0] == '1';
+    e.signature = v[8];
 
     return behave_endpoint_json(&e);
 }

@@ -42,6 +42,7 @@ typedef struct {
     char                       *tenant;
     char                       *endpoint_id;
     behave_provider_e           provider;
+    behave_sig_vapi_t           vapi;           /* Vapi's options */
     unsigned                    shared_secret:1;
     unsigned                    active:1;
 
@@ -61,7 +62,9 @@ static ngx_int_t ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
 static ngx_int_t ngx_http_behave_wh_verify(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *sealed, ngx_int_t *answer);
 static void ngx_http_behave_wh_headers(ngx_http_request_t *r,
-    behave_sig_headers_t *h);
+    ngx_http_behave_wh_recv_t *rv, behave_sig_headers_t *h);
+static void ngx_http_behave_wh_header(ngx_http_request_t *r,
+    const char *name, behave_sig_str_t *slot);
 static ngx_int_t ngx_http_behave_wh_process(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
 static ngx_int_t ngx_http_behave_wh_commit(ngx_http_request_t *r,
@@ -246,7 +249,11 @@ ngx_http_behave_wh_resolve_reply(ngx_http_request_t *r, void *data,
 }
 
 
-/* { tenant, id, provider, auth, active, sealed secret } */
+/*
+ * { tenant, id, provider, auth, active, sealed secret, Vapi options }:
+ * the options are nil on endpoints of other providers and on endpoints
+ * stored before they existed (the defaults apply).
+ */
 
 static ngx_int_t
 ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
@@ -256,7 +263,7 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     ngx_int_t   rc;
     redisReply  *e;
 
-    if (reply->elements != 6) {
+    if (reply->elements != 7) {
         return ngx_http_behave_wh_unauthorized(r);
     }
 
@@ -289,6 +296,14 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
 
     rv->shared_secret = ngx_strcmp(reply->element[3]->str, "shared_secret")
                         == 0;
+
+    e = reply->element[6];
+
+    if (e->type != REDIS_REPLY_STRING
+        || behave_sig_vapi_parse(e->str, e->len, &rv->vapi) != 0)
+    {
+        behave_sig_vapi_default(&rv->vapi);
+    }
     rv->active = reply->element[4]->str[0] == '1';
 
     if (ngx_http_behave_wh_verify(r, rv, reply->element[5], &rc)
@@ -348,14 +363,14 @@ ngx_http_behave_wh_verify(ngx_http_request_t *r,
         return NGX_DECLINED;
     }
 
-    ngx_http_behave_wh_headers(r, &h);
+    ngx_http_behave_wh_headers(r, rv, &h);
 
     tp = ngx_timeofday();
 
     rc = behave_sig_verify(rv->provider, &h, (char *) rv->body.data,
                            rv->body.len, secret, slen,
                            rv->shared_secret
-                           ? BEHAVE_SIG_ALLOW_SHARED_SECRET : 0,
+                           ? BEHAVE_SIG_ALLOW_SHARED_SECRET : 0, &rv->vapi,
                            (int64_t) tp->sec * 1000 + tp->msec, NULL);
 
     ngx_explicit_memzero(secret, sealed->len + 1);
@@ -384,7 +399,8 @@ ngx_http_behave_wh_verify(ngx_http_request_t *r,
 
 
 static void
-ngx_http_behave_wh_headers(ngx_http_request_t *r, behave_sig_headers_t *h)
+ngx_http_behave_wh_headers(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, behave_sig_headers_t *h)
 {
     ngx_uint_t         i, k;
     ngx_list_part_t   *part;
@@ -399,14 +415,15 @@ ngx_http_behave_wh_headers(ngx_http_request_t *r, behave_sig_headers_t *h)
           offsetof(behave_sig_headers_t, elevenlabs_signature) },
         { "x-retell-signature",
           offsetof(behave_sig_headers_t, retell_signature) },
-        { "x-timestamp", offsetof(behave_sig_headers_t, vapi_timestamp) },
-        { "x-signature", offsetof(behave_sig_headers_t, vapi_signature) },
         { "x-vapi-secret", offsetof(behave_sig_headers_t, vapi_secret) },
         { "webhook-id", offsetof(behave_sig_headers_t, webhook_id) },
         { "webhook-timestamp",
           offsetof(behave_sig_headers_t, webhook_timestamp) },
         { "webhook-signature",
           offsetof(behave_sig_headers_t, webhook_signature) },
+        { "svix-id", offsetof(behave_sig_headers_t, svix_id) },
+        { "svix-timestamp", offsetof(behave_sig_headers_t, svix_timestamp) },
+        { "svix-signature", offsetof(behave_sig_headers_t, svix_signature) },
     };
 
     ngx_memzero(h, sizeof(behave_sig_headers_t));
@@ -444,6 +461,34 @@ ngx_http_behave_wh_headers(ngx_http_request_t *r, behave_sig_headers_t *h)
             }
         }
     }
+
+    /* Vapi's names are the endpoint's (x-signature, x-timestamp) */
+
+    if (rv->provider == BEHAVE_PROVIDER_VAPI) {
+        ngx_http_behave_wh_header(r, rv->vapi.header, &h->vapi_signature);
+        ngx_http_behave_wh_header(r, rv->vapi.timestamp_header,
+                                  &h->vapi_timestamp);
+    }
+}
+
+
+static void
+ngx_http_behave_wh_header(ngx_http_request_t *r, const char *name,
+    behave_sig_str_t *slot)
+{
+    ngx_str_t         key;
+    ngx_table_elt_t  *e;
+
+    key.data = (u_char *) name;
+    key.len = ngx_strlen(name);
+
+    e = ngx_http_behave_find_header(r, &key);
+
+    if (e != NULL) {
+        slot->data = (char *) e->value.data;
+        slot->len = e->value.len;
+    }
+
 }
 
 

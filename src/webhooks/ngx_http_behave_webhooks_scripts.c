@@ -17,7 +17,8 @@
 
 /*
  * KEYS: slug, record, tenant index.  ARGV: tenant, id, slug, provider,
- * auth, description, created_at, sealed secret.  The slug is claimed
+ * auth, description, created_at, sealed secret, Vapi options ("" for
+ * other providers: not stored).  The slug is claimed
  * with SETNX so two endpoints can never share one (at 144 bits a clash
  * is not expected; if it comes, the caller answers 503 and the client
  * retries with a new slug).
@@ -31,6 +32,9 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script = {
     "    'slug', ARGV[3], 'provider', ARGV[4], 'auth', ARGV[5],\n"
     "    'description', ARGV[6], 'created_at', ARGV[7], 'updated_at', '0',\n"
     "    'active', '1', 'secret', ARGV[8])\n"
+    "if ARGV[9] ~= '' then\n"
+    "    redis.call('HSET', KEYS[2], 'signature', ARGV[9])\n"
+    "end\n"
     "redis.call('ZADD', KEYS[3], ARGV[7], ARGV[2])\n"
     "return 1\n",
     ""
@@ -83,7 +87,7 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_patch_script = {
 
 /*
  * KEYS: slug.  Returns { tenant, id, provider, auth, active, sealed
- * secret }, or nil for an unknown slug.
+ * secret, Vapi options or false }, or nil for an unknown slug.
  */
 ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script = {
     "redis.webhook-resolve",
@@ -97,7 +101,8 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script = {
     "end\n"
     "local ep = redis.call('HMGET', 'behave:wh:{' .. string.sub(v, 1, sp - 1)\n"
     "    .. '}:ep:' .. string.sub(v, sp + 1),\n"
-    "    'tenant', 'id', 'provider', 'auth', 'active', 'secret')\n"
+    "    'tenant', 'id', 'provider', 'auth', 'active', 'secret',\n"
+    "    'signature')\n"
     "if not ep[1] or not ep[6] then\n"
     "    return nil\n"
     "end\n"
