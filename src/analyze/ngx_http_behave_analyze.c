@@ -223,11 +223,9 @@ ngx_http_behave_analyze_respond(ngx_http_request_t *r,
     resp.conversation_id = an->req.conversation_id;
     resp.redacted = (int) an->redacted;
 
-    if (an->req.metadata != NULL) {
-        resp.metadata = cJSON_DetachItemViaPointer(an->req.root,
-                                                   an->req.metadata);
-        an->req.metadata = NULL;
-    }
+    /* the body lives in the request pool: the span is still valid */
+    resp.metadata = an->req.metadata;
+    resp.metadata_len = an->req.metadata_len;
 
     resp.gateway_latency_ms = ngx_http_behave_now_ms() - ctx->started_ms;
 
