@@ -25,6 +25,8 @@
 #include "behave_error.h"
 #include "behave_keys.h"
 
+#include "ngx_http_behave_confcheck.h"
+
 
 #define NGX_HTTP_BEHAVE_SHM_NAME     "behave"
 #define NGX_HTTP_BEHAVE_SHM_DEFAULT  (1024 * 1024)
@@ -62,6 +64,14 @@ typedef struct {
     time_t                      keys_loaded;
     ngx_uint_t                  surfaces;      /* not inherited */
     ngx_uint_t                  health;        /* behave_health options */
+
+    /* where directives were written, for errors found while merging */
+    ngx_str_t                   surface_name;  /* "behave_analyze"... */
+    ngx_http_handler_pt         handler;       /* the surface's */
+    ngx_http_behave_conf_pos_t  surface_pos;
+    ngx_http_behave_conf_pos_t  return_pos;    /* "return", location level */
+    ngx_http_behave_conf_pos_t  message_size_pos;
+    ngx_http_behave_conf_pos_t  body_size_pos;
 
     size_t                      max_message_size;
     size_t                      max_body_size;
