@@ -22,8 +22,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "behave_annotate.h"
 #include "behave_error.h"
 #include "behave_keys.h"
+#include "behave_routing.h"
 
 #include "ngx_http_behave_confcheck.h"
 
@@ -117,6 +119,17 @@ typedef struct {
     u_char                      span_id[17];
     ngx_uint_t                  nspans;
     ngx_http_behave_span_t      spans[NGX_HTTP_BEHAVE_SPANS];
+
+    /*
+     * What the surface publishes for the $behave_* variables (read by
+     * the access log after the answer): all in the request's pool or
+     * the configuration's, NULL or empty where it has none.
+     */
+    const char                 *tenant;         /* else key->tenant */
+    const behave_annotation_t  *ann;
+    const behave_routing_t     *routing;
+    ngx_str_t                   session_id;
+    ngx_str_t                   conversation_id;
 
     unsigned                    sampled:1;
     unsigned                    error_replaced:1;

@@ -79,6 +79,8 @@ static void ngx_http_behave_wh_record_done(redisReply *reply, void *data);
 static void ngx_http_behave_wh_bill(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, ngx_uint_t n);
 static ngx_int_t ngx_http_behave_wh_unauthorized(ngx_http_request_t *r);
+static void ngx_http_behave_wh_publish(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv);
 static ngx_int_t ngx_http_behave_wh_slug_valid(ngx_str_t *slug);
 static void ngx_http_behave_wh_recv_cleanup(void *data);
 
@@ -259,9 +261,10 @@ static ngx_int_t
 ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *reply)
 {
-    size_t      i;
-    ngx_int_t   rc;
-    redisReply  *e;
+    size_t                  i;
+    ngx_int_t               rc;
+    redisReply             *e;
+    ngx_http_behave_ctx_t  *ctx;
 
     if (reply->elements != 7) {
         return ngx_http_behave_wh_unauthorized(r);
@@ -305,6 +308,9 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
         behave_sig_vapi_default(&rv->vapi);
     }
     rv->active = reply->element[4]->str[0] == '1';
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    ctx->tenant = rv->tenant;
 
     if (ngx_http_behave_wh_verify(r, rv, reply->element[5], &rc)
         != NGX_OK)
@@ -569,6 +575,8 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
                                                     "no delivery id");
     }
 
+    ngx_http_behave_wh_publish(r, rv);
+
     key[0] = ngx_http_behave_webhooks_key(r, rv->tenant, "call:", dedup,
                                           ngx_strlen(dedup));
     key[1] = ngx_http_behave_webhooks_key(r, rv->tenant, "conv:",
@@ -784,6 +792,8 @@ ngx_http_behave_wh_record(ngx_http_request_t *r,
         return;
     }
 
+    ngx_http_behave_wh_publish(r, rv);
+
     key = ngx_http_behave_webhooks_key(r, rv->tenant, "deliveries:",
                                        rv->endpoint_id,
                                        ngx_strlen(rv->endpoint_id));
@@ -907,4 +917,24 @@ ngx_http_behave_wh_slug_valid(ngx_str_t *slug)
     }
 
     return 1;
+}
+
+
+/* $behave_session_id is the delivery, $behave_conversation_id the call's */
+
+static void
+ngx_http_behave_wh_publish(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv)
+{
+    ngx_http_behave_ctx_t  *ctx;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    ctx->session_id.data = (u_char *) rv->delivery_id;
+    ctx->session_id.len = ngx_strlen(rv->delivery_id);
+
+    if (rv->call.conversation_id != NULL) {
+        ctx->conversation_id.data = (u_char *) rv->call.conversation_id;
+        ctx->conversation_id.len = rv->call.conversation_id_len;
+    }
 }
