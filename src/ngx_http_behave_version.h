@@ -2,7 +2,7 @@
  * Copyright (C) ngx_http_behave_module authors
  *
  * The module's version: reported by behave_health, and the upstream part
- * of the Debian package's version (debian/changelog; t/060-package.t
+ * of the Debian package's version (debian/changelog; t/080-debian-package.t
  * checks that the two agree).
  */
 
