@@ -9,16 +9,7 @@
 #ifndef NGX_HTTP_BEHAVE_CONFCHECK_H
 #define NGX_HTTP_BEHAVE_CONFCHECK_H
 
-#include <ngx_config.h>
-#include <ngx_core.h>
-#include <ngx_http.h>
-
-
-/* where a directive was written; file.len == 0: not written */
-typedef struct {
-    ngx_str_t                   file;
-    ngx_uint_t                  line;
-} ngx_http_behave_conf_pos_t;
+#include "ngx_http_behave_common.h"
 
 
 void ngx_http_behave_conf_pos(ngx_conf_t *cf,

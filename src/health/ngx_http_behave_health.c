@@ -13,6 +13,7 @@
 #include "ngx_http_behave_common.h"
 #include "ngx_http_behave_health.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_version.h"
 
 #include "behave_annotate.h"

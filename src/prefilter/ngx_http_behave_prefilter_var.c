@@ -193,28 +193,18 @@ static ngx_int_t
 ngx_http_behave_prefilter_json(ngx_http_request_t *r,
     const behave_annotation_t *ann, ngx_str_t *cache, ngx_str_t *s)
 {
-    char   *json;
-    cJSON  *obj;
-    size_t  len;
+    char    *json;
+    size_t   len;
 
     if (cache != NULL && cache->data != NULL) {
         *s = *cache;
         return NGX_OK;
     }
 
-    obj = behave_annotation_json(ann);
-    if (obj == NULL) {
-        return NGX_ERROR;
-    }
-
-    json = behave_json_print(obj, NULL);
-    cJSON_Delete(obj);
-
+    json = behave_annotation_json(ann, &len);
     if (json == NULL) {
         return NGX_ERROR;
     }
-
-    len = ngx_strlen(json);
 
     s->data = ngx_pnalloc(r->pool, len);
     if (s->data == NULL) {
