@@ -137,7 +137,10 @@ for my $k (sort keys %variant) {
 
     my $h = $sign->($body);
     my ($name) = grep { /signature/ } keys %$h;
-    $h->{$name} =~ s/^(.*)(.)(=*)$/$1 . ($2 eq 'A' ? 'B' : 'A') . $3/e;
+    # the digest's first character, another value in hex and in base64
+    # alike (a last one may be padding bits, or a case hex ignores)
+    my $at = length($opts->{prefix} // '');
+    substr($h->{$name}, $at, 1) = substr($h->{$name}, $at, 1) eq '0' ? '1' : '0';
     $r = deliver($ep->{json}{slug}, $body, $h);
     is($r->{status}, 401, "vapi $k: one character of the signature changed 401");
     $r = deliver($ep->{json}{slug}, vapi_body(), $sign->('{"other":1}'));
