@@ -115,6 +115,13 @@ static ngx_command_t  ngx_http_behave_commands[] = {
       0,
       NULL },
 
+    { ngx_string("behave_error_page"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_behave_error_page,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
     { ngx_string("behave_metrics"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
       ngx_http_behave_metrics,

@@ -197,6 +197,10 @@ void ngx_http_behave_span(ngx_http_request_t *r, const char *name,
 void ngx_http_behave_trace_record(ngx_http_request_t *r,
     ngx_http_behave_ctx_t *ctx, const char *surface, double total_ms);
 
+/* ngx_http_behave_error_page.c */
+char *ngx_http_behave_error_page(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+
 /* ngx_http_behave_metrics.c */
 ngx_int_t ngx_http_behave_metrics_handler(ngx_http_request_t *r);
 

@@ -19,6 +19,7 @@
 #include "behave_json.h"
 #include "behave_gateway.h"
 #include "behave_request.h"
+#include "behave_utf8.h"
 
 
 typedef struct {
@@ -325,6 +326,13 @@ ngx_http_behave_gw_args(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
         value.data = dst;
         ngx_unescape_uri(&dst, &src, value.len, NGX_UNESCAPE_URI);
         *dst = '\0';
+
+        /* as in JSON bodies: no NUL to cut the string short, UTF-8 only */
+        if (!behave_utf8_valid_text(value.data, dst - value.data)) {
+            return ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_FIELD,
+                       "a query argument is not UTF-8 text (%00 or a bad "
+                       "byte)");
+        }
 
         if (i < 3) {
             if (!cJSON_HasObjectItem(gw->req, names[i])) {

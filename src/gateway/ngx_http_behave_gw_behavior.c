@@ -40,6 +40,9 @@ static void ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason);
 static ngx_int_t ngx_http_behave_beh_compute(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw, cJSON *prior, const char *history);
+static ngx_int_t ngx_http_behave_beh_args(cJSON *store, const char **argv,
+    size_t *len);
+static void ngx_http_behave_beh_args_free(const char **argv, int n);
 
 
 void
@@ -49,42 +52,52 @@ ngx_http_behave_behavior_init(void)
 }
 
 
+/*
+ * The request is validated before anything is stored: a request the core
+ * refuses touches no Redis, and what is stored is the core's reduced form
+ * of the events (behave_gw_behavior_store()), never the client's JSON.
+ */
+
 ngx_int_t
 ngx_http_behave_behavior_start(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw)
 {
-    int                          n, i, first;
+    int                          n;
     char                         digest[65];
     u_char                      *p;
-    cJSON                       *sid, *events, *e;
+    cJSON                       *sid, *store;
     size_t                      *len;
+    ngx_int_t                    rc;
     const char                 **argv, *reason;
+    behave_error_t               err;
     ngx_http_behave_loc_conf_t  *blcf;
 
-    sid = cJSON_GetObjectItemCaseSensitive(gw->req, "session_id");
-    events = cJSON_GetObjectItemCaseSensitive(gw->req, "interaction_history");
-
-    /* a request the core will refuse is refused without touching Redis */
-    if (!ngx_http_behave_redis_configured(r) || !cJSON_IsString(sid)
-        || (events != NULL && !cJSON_IsArray(events)))
-    {
+    if (!ngx_http_behave_redis_configured(r)) {
         return ngx_http_behave_beh_compute(r, gw, NULL, "request_only");
     }
 
+    if (behave_gw_behavior_store(gw->req, NGX_HTTP_BEHAVE_BEH_PER_CALL,
+                                 &store, &err)
+        != BEHAVE_OK)
+    {
+        return ngx_http_behave_send_error(r, &err);
+    }
+
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+    sid = cJSON_GetObjectItemCaseSensitive(gw->req, "session_id");
 
-    n = events ? cJSON_GetArraySize(events) : 0;
-    first = n > NGX_HTTP_BEHAVE_BEH_PER_CALL
-            ? n - NGX_HTTP_BEHAVE_BEH_PER_CALL : 0;
+    n = cJSON_GetArraySize(store);
 
-    argv = ngx_palloc(r->pool, (n - first + 3) * sizeof(char *));
-    len = ngx_palloc(r->pool, (n - first + 3) * sizeof(size_t));
+    argv = ngx_palloc(r->pool, (n + 3) * sizeof(char *));
+    len = ngx_palloc(r->pool, (n + 3) * sizeof(size_t));
     p = ngx_pnalloc(r->pool, 64 + BEHAVE_TENANT_MAX + 2 * NGX_INT_T_LEN);
 
     if (argv == NULL || len == NULL || p == NULL) {
+        cJSON_Delete(store);
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
+    /* validated: a string of 1..128 bytes without NUL */
     behave_sha256_hex(sid->valuestring, ngx_strlen(sid->valuestring),
                       digest);
 
@@ -101,36 +114,60 @@ ngx_http_behave_behavior_start(ngx_http_request_t *r,
     p = ngx_sprintf(p, "%d", NGX_HTTP_BEHAVE_BEH_KEEP);
     len[2] = p - (u_char *) argv[2];
 
-    for (i = first; i < n; i++) {
-        e = cJSON_GetArrayItem(events, i);
-        argv[3 + i - first] = behave_json_print(e, NULL);
+    rc = ngx_http_behave_beh_args(store, argv + 3, len + 3);
+    cJSON_Delete(store);
 
-        if (argv[3 + i - first] == NULL) {
-            while (--i >= first) {
-                cJSON_free((char *) argv[3 + i - first]);
-            }
-
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
-        len[3 + i - first] = ngx_strlen(argv[3 + i - first]);
+    if (rc != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
     /* the command copies its arguments */
-    i = ngx_http_behave_redis_eval(r, &ngx_http_behave_beh_script, 1,
-                                   n - first + 3, argv, len,
-                                   ngx_http_behave_beh_reply, gw, &reason);
+    rc = ngx_http_behave_redis_eval(r, &ngx_http_behave_beh_script, 1,
+                                    n + 3, argv, len,
+                                    ngx_http_behave_beh_reply, gw, &reason);
 
-    for (n = n - first + 3; n > 3; n--) {
-        cJSON_free((char *) argv[n - 1]);
-    }
+    ngx_http_behave_beh_args_free(argv + 3, n);
 
-    if (i != NGX_OK) {
+    if (rc != NGX_OK) {
         ngx_http_behave_redis_log_degraded(r, "analyze-behavior", reason);
         return ngx_http_behave_beh_compute(r, gw, NULL, "request_only");
     }
 
     return NGX_DONE;
+}
+
+
+/* each stored event as compact JSON, walking the list once */
+
+static ngx_int_t
+ngx_http_behave_beh_args(cJSON *store, const char **argv, size_t *len)
+{
+    int     i;
+    cJSON  *e;
+
+    i = 0;
+
+    cJSON_ArrayForEach(e, store) {
+        argv[i] = behave_json_print(e, &len[i]);
+
+        if (argv[i] == NULL) {
+            ngx_http_behave_beh_args_free(argv, i);
+            return NGX_ERROR;
+        }
+
+        i++;
+    }
+
+    return NGX_OK;
+}
+
+
+static void
+ngx_http_behave_beh_args_free(const char **argv, int n)
+{
+    while (n-- > 0) {
+        free((char *) argv[n]);
+    }
 }
 
 

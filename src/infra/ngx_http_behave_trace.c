@@ -477,13 +477,19 @@ ngx_http_behave_traces_respond(ngx_http_request_t *r,
         list = cJSON_ParseWithLength(x->str, x->len);
 
         cJSON_ArrayForEach(s, list) {
+            cJSON       *f;
             const char  *name, *err;
             double       start, dur;
 
-            name = cJSON_GetStringValue(cJSON_GetArrayItem(s, 0));
-            start = cJSON_GetNumberValue(cJSON_GetArrayItem(s, 1));
-            dur = cJSON_GetNumberValue(cJSON_GetArrayItem(s, 2));
-            err = cJSON_GetStringValue(cJSON_GetArrayItem(s, 3));
+            /* a span is [name, start, duration, error?]: walked once */
+            f = s->child;
+            name = cJSON_GetStringValue(f);
+            f = f ? f->next : NULL;
+            start = cJSON_GetNumberValue(f);
+            f = f ? f->next : NULL;
+            dur = cJSON_GetNumberValue(f);
+            f = f ? f->next : NULL;
+            err = cJSON_GetStringValue(f);
 
             if (name == NULL) {
                 continue;

@@ -30,6 +30,7 @@
 #include "ngx_http_behave_stats.h"
 
 #include "behave_extract.h"
+#include "behave_json_parse.h"
 #include "behave_utf8.h"
 
 
@@ -284,14 +285,16 @@ ngx_http_behave_prefilter_text(ngx_http_request_t *r,
     char                        *text;
     size_t                       len;
     cJSON                       *root;
+    behave_error_t               err;
     behave_extract_e             rc;
     ngx_http_behave_loc_conf_t  *blcf;
 
-    root = cJSON_ParseWithLength((char *) body->data, body->len);
+    /* the same strict JSON as the module's own surfaces, see there */
+    root = behave_json_parse_strict((char *) body->data, body->len, &err);
 
     if (root == NULL) {
-        ngx_log_debug0(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
-                       "behave prefilter: the body is not JSON");
+        ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "behave prefilter: %s", err.message);
         return NGX_HTTP_BEHAVE_PREFILTER_UNPARSED;
     }
 

@@ -14,9 +14,9 @@
 #include "ngx_http_behave_webhooks.h"
 
 #include "behave_callsum.h"
+#include "behave_json_parse.h"
 #include "behave_secretbox.h"
 #include "behave_signature.h"
-#include "behave_utf8.h"
 
 
 typedef struct {
@@ -145,6 +145,7 @@ ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
 {
     ngx_int_t                    rc;
     ngx_str_t                    body;
+    behave_error_t               err;
     ngx_pool_cleanup_t          *cln;
     ngx_http_behave_loc_conf_t  *blcf;
 
@@ -161,24 +162,18 @@ ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    if (!behave_utf8_valid(body.data, body.len)) {
-        return ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_UTF8,
-                                    "the body is not valid UTF-8");
-    }
-
     cln = ngx_pool_cleanup_add(r->pool, 0);
     if (cln == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    m->root = cJSON_ParseWithLength((char *) body.data, body.len);
+    m->root = behave_json_parse_object((char *) body.data, body.len, &err);
 
     cln->handler = ngx_http_behave_wh_mgmt_cleanup;
     cln->data = m;
 
-    if (!cJSON_IsObject(m->root)) {
-        return ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_JSON,
-                                    "the body must be a JSON object");
+    if (m->root == NULL) {
+        return ngx_http_behave_send_error(r, &err);
     }
 
     m->parsed = 1;

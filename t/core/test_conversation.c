@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "tap.h"
+#include "behave_annotate.h"
 #include "behave_conversation.h"
 
 
@@ -37,6 +38,17 @@ turn(int i, behave_speaker_e who, const char *text, int severity)
     t->severity = severity;
     t->ts_ms = (uint64_t) i;
     return t;
+}
+
+
+static void
+annotated(int i, behave_speaker_e who, const char *text)
+{
+    behave_annotation_t  a;
+
+    behave_annotate(text, strlen(text), &a);
+    behave_turn_from_annotation(&tv[i], who, text, strlen(text), &a,
+                                (uint64_t) i);
 }
 
 
@@ -95,6 +107,27 @@ test_false_resolution(void)
     turn(3, C, "Thanks. It's still not working though.", 1);
     assess(3);
     ok(r.false_resolution, "politeness does not cancel a denial");
+
+    /* with the annotator's cues, as the module builds turns */
+    annotated(0, C, "my line keeps dropping since tuesday");
+    annotated(1, A, "I've reset your profile. You should be good to go now.");
+    annotated(2, C, "just dropped again two mins after you said that");
+    assess(2);
+    ok(r.false_resolution, "'good to go' then 'dropped again'");
+
+    annotated(1, A, "Your claim has been approved and the settlement paid.");
+    annotated(2, C, "No payment of any sum has been received by me.");
+    assess(2);
+    ok(r.false_resolution, "a claim then 'no payment has been received'");
+
+    annotated(2, C, "Perfect, no problem at all, thank you!");
+    assess(2);
+    ok(!r.false_resolution, "'no problem' with thanks confirms");
+
+    annotated(1, A, "Sua remarcação para sábado foi concluída, sem taxa.");
+    annotated(2, C, "Continua aparecendo o voo de sexta. Não mudou nada.");
+    assess(2);
+    ok(r.false_resolution, "Portuguese: 'concluída' then 'não mudou nada'");
 
     turn(1, A, "Done, the card is unblocked.", 0);
     turn(2, C, "ok", 0);
@@ -170,6 +203,19 @@ test_repetition(void)
     assess(2);
     ok(!r.repetition, "another order number: no repetition");
 
+    turn(0, C, "Are my 3 knives gone after the update or what?", 0);
+    turn(1, A, "Try logging out and back in.", 0);
+    turn(2, C, "Did that 5 times. Are my knives gone after the update or "
+         "what?", 0);
+    assess(2);
+    ok(r.repetition, "amounts (3, 5) are no order numbers: repetition");
+
+    annotated(0, C, "wheres my parcel, when does it get here");
+    annotated(1, A, "Order 5521907 was dispatched on Friday with DPD.");
+    annotated(2, C, "ok but when does it actually get here");
+    assess(2);
+    ok(r.repetition, "'ok but when...' without '?' asks again");
+
     turn(0, C, "How do I reset my password?", 0);
     turn(1, A, "Use the link on the login page.", 0);
     turn(2, C, "What time do you open on Sunday?", 0);
@@ -227,9 +273,20 @@ test_escalation(void)
     assess(2);
     ok(!r.escalating, "two customer turns are not a trend yet");
 
-    /* a slide in exact 0.1 steps, as stored turns carry it */
-    turn(0, C, "The app logs me out.", 2)->valence_score = 0.5;
-    turn(1, C, "Again logged out.", 2)->valence_score = 0.4;
+    /* a new peak of a distress already there */
+    turn(0, C, "The app logs me out.", 2);
+    turn(1, C, "Again logged out.", 2);
+    turn(2, C, "Third time today, this is useless.", 3);
+    assess(2);
+    ok(r.escalating, "severity 2, 2, 3: a new peak is escalating");
+
+    turn(1, C, "Again logged out, I'm furious.", 4);
+    assess(2);
+    ok(!r.escalating, "severity 2, 4, 3: below the peak is not");
+
+    /* a slide in exact 0.1 steps, as stored turns carry it (one level) */
+    turn(0, C, "The app logs me out.", 3)->valence_score = 0.5;
+    turn(1, C, "Again logged out.", 3)->valence_score = 0.4;
     turn(2, C, "Third time today, this is useless.", 3)->valence_score = 0.1;
     assess(2);
     ok(r.escalating, "valence 0.5, 0.4, 0.1 at severity 3: a slide");

@@ -117,6 +117,8 @@ load_errors(void)
         const char  *want;
     } bad[] = {
         { "nope", "not valid JSON" },
+        { "[{\"id\":\"a\\u0000b\"}]", "\\u0000 in a string at byte 9" },
+        { "{\"models\":[]} {}", "data after the JSON value" },
         { "{\"models\":[]}", "1..1024 models" },
         { "[{\"provider\":\"x\"}]", "models[0].id" },
         { "[{\"id\":\"a\",\"provider\":\"x\",\"p50_latency_ms\":1,"

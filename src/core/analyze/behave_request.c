@@ -38,36 +38,6 @@ static const char  *const behave_simple_fields[BEHAVE_F_N] = {
 };
 
 
-cJSON *
-behave_json_parse_object(const char *body, size_t len, behave_error_t *err)
-{
-    cJSON  *root;
-
-    if (!behave_utf8_valid((const unsigned char *) body, len)) {
-        behave_error_set(err, BEHAVE_ERR_INVALID_UTF8,
-                         "request body is not valid UTF-8");
-        return NULL;
-    }
-
-    root = cJSON_ParseWithLength(body, len);
-
-    if (root == NULL) {
-        behave_error_set(err, BEHAVE_ERR_INVALID_JSON,
-                         "request body is not valid JSON");
-        return NULL;
-    }
-
-    if (!cJSON_IsObject(root)) {
-        cJSON_Delete(root);
-        behave_error_set(err, BEHAVE_ERR_INVALID_JSON,
-                         "request body must be a JSON object");
-        return NULL;
-    }
-
-    return root;
-}
-
-
 int
 behave_conversation_id_valid(const char *id, size_t len)
 {

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "behave_error.h"
+#include "behave_json_parse.h"     /* behave_json_parse_object */
 #include "behave_turn.h"           /* behave_speaker_e */
 
 
@@ -40,11 +41,9 @@ behave_err_e behave_analyze_req_parse(const char *body, size_t len,
 void behave_analyze_req_free(behave_analyze_req_t *req);
 
 /*
- * Shared checks, also used by the other surfaces: a JSON object body in
- * valid UTF-8, and a conversation id made of [A-Za-z0-9_.:@-], 1..128.
+ * Shared check, also used by the other surfaces: a conversation id made
+ * of [A-Za-z0-9_.:@-], 1..128.
  */
-cJSON *behave_json_parse_object(const char *body, size_t len,
-    behave_error_t *err);
 int behave_conversation_id_valid(const char *id, size_t len);
 
 

@@ -29,6 +29,11 @@ typedef enum {
     BEHAVE_ERR_RATE_LIMITED,
     BEHAVE_ERR_INTERNAL,
     BEHAVE_ERR_UNAVAILABLE,
+    /* nginx's own refusals, answered by "behave_error_page" */
+    BEHAVE_ERR_BAD_REQUEST,
+    BEHAVE_ERR_TIMEOUT,
+    BEHAVE_ERR_URI_TOO_LONG,
+    BEHAVE_ERR_NOT_IMPLEMENTED,
     BEHAVE_ERR_LAST
 } behave_err_e;
 
@@ -45,6 +50,15 @@ const char *behave_error_code(behave_err_e err);
 /* sets e and returns e->err; message is printf-like */
 behave_err_e behave_error_set(behave_error_t *e, behave_err_e err,
     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * The error of an HTTP status nginx itself answers (an error_page): its
+ * kind, the status the client sees (*sent: 494..497 go out as 400, as
+ * nginx sends them) and a message.  A status without a kind of its own
+ * keeps its number, with bad_request (4xx) or internal_error (5xx).
+ */
+behave_err_e behave_error_for_status(int status, int *sent,
+    behave_error_t *e);
 
 /*
  * {"error":{"code":"...","message":"..."}}, malloc()ed, NUL-terminated;

@@ -39,6 +39,7 @@
 #define BEHAVE_CONV_REP_FLOOR   0.15
 
 #define BEHAVE_CONV_ESC_WINDOW  4       /* customer turns looked at */
+#define BEHAVE_CONV_ID_MIN      4       /* chars of an order number */
 
 /*
  * Repetition by meaning: the cosine of two turns' meaning signatures
@@ -110,6 +111,16 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "should work now", "it works now" },
     { "should be working now", "it works now" },
     { "back online", "it works now" },
+    { "working now", "it works now" },
+    { "working again", "it works now" },
+    { "working normally", "it works now" },
+    { "up and running", "it works now" },
+    { "back to normal", "it works now" },
+    { "good to go", "the issue was settled" },
+    { "ready for collection", "it is ready" },
+    { "ready to collect", "it is ready" },
+    { "on its way", "it is on its way" },
+    { "from now on", "it works from now on" },
     { "done", "it was done" },
 };
 
@@ -751,7 +762,8 @@ behave_conv_ids_differ(const behave_conv_norm_t *a, const behave_conv_norm_t *b)
             continue;
         }
 
-        if (!digit) {
+        /* "23 kg", "5 times" are amounts; an order or a plan is longer */
+        if (!digit || ai - i < BEHAVE_CONV_ID_MIN) {
             continue;
         }
 
@@ -783,11 +795,17 @@ behave_conv_ids_differ(const behave_conv_norm_t *a, const behave_conv_norm_t *b)
         return 0;
     }
 
-    for (j = 0; j < b->len; j++) {
-        if (b->text[j] >= '0' && b->text[j] <= '9') {
-            b_ids = 1;
-            break;
+    for (j = 0; j < b->len && !b_ids; j = bj) {
+        bj = j;
+        digit = 0;
+        while (bj < b->len && behave_conv_is_word((unsigned char) b->text[bj]))
+        {
+            digit |= (b->text[bj] >= '0' && b->text[bj] <= '9');
+            bj++;
         }
+
+        b_ids = digit && bj - j >= BEHAVE_CONV_ID_MIN;
+        bj += (bj == j);
     }
 
     return b_ids;
@@ -868,6 +886,14 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
                                1, NULL);
 
     if (cues & BEHAVE_CUE_NOT_RESOLVED) {
+        neg++;
+    }
+
+    /*
+     * Right after a claim, a negation that nothing confirms answers it:
+     * "no payment has been received", "nothing on file", "rien".
+     */
+    if (neg == 0 && conf == 0 && (cues & BEHAVE_CUE_NEGATION)) {
         neg++;
     }
 
@@ -1143,6 +1169,16 @@ behave_conv_escalation(const behave_turn_t *history, size_t n,
      * thing (a third ask is friction even when worded calmly).
      */
     out->escalating = cur >= base + 2 && (high >= 1 || reasks >= 2);
+
+    /*
+     * Or a new peak of a distress that was already there: at least as
+     * high as every turn of the window, above its calmest, from 3 up.
+     */
+    if (!out->escalating && cur >= 3 && cur >= high && cur > base
+        && high >= 2)
+    {
+        out->escalating = 1;
+    }
 
     /*
      * Or a steady slide: valence fell at each of the last three customer

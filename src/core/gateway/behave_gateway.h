@@ -82,6 +82,17 @@ behave_err_e behave_gw_behavior(const cJSON *req, const cJSON *prior_events,
     int64_t now_ms, cJSON **resp, behave_error_t *err);
 
 /*
+ * What the glue stores of a request, decided before anything is stored:
+ * req is validated as behave_gw_behavior() validates it (the same error
+ * for the same request), and on BEHAVE_OK *out is a new array of the
+ * request's events sorted by time, exact duplicates dropped, the last
+ * max_events, each reduced to type, t and when given target, duration,
+ * delta (the stored form).  Free it with cJSON_Delete().
+ */
+behave_err_e behave_gw_behavior_store(const cJSON *req, size_t max_events,
+    cJSON **out, behave_error_t *err);
+
+/*
  * The history to store after a successful behave_gw_behavior() of the
  * same req and prior_events: both merged, sorted by time, exact
  * duplicates dropped, the last max_events kept (at most

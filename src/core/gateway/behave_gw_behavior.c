@@ -64,6 +64,11 @@ typedef struct {
 } behave_gw_rule_t;
 
 
+static behave_err_e behave_gw_behavior_fields(const cJSON *req,
+    int64_t now_ms, int64_t *ts, const char **sid, const cJSON **events,
+    behave_error_t *err);
+static cJSON *behave_gw_events_reduced(const behave_gw_events_t *evs,
+    size_t max_events);
 static int behave_gw_event_parse(const cJSON *item, behave_gw_event_t *e,
     const char *path, size_t i, behave_error_t *err);
 static behave_err_e behave_gw_events_load(const cJSON *events,
@@ -143,48 +148,17 @@ behave_err_e
 behave_gw_behavior(const cJSON *req, const cJSON *prior_events,
     int64_t now_ms, cJSON **resp, behave_error_t *err)
 {
-    int                    rc;
     int64_t                ts;
     const char            *sid;
-    const cJSON           *user_data, *events;
+    const cJSON           *events;
     behave_gw_behavior_t   m;
 
     *resp = NULL;
 
-    if (behave_gw_timestamp(req, now_ms, &ts, err) != BEHAVE_OK) {
+    if (behave_gw_behavior_fields(req, now_ms, &ts, &sid, &events, err)
+        != BEHAVE_OK)
+    {
         return err->err;
-    }
-
-    rc = behave_gw_string(req, "", "session_id", BEHAVE_CONVERSATION_ID_MAX,
-                          &sid, err);
-    if (rc < 0) {
-        return err->err;
-    }
-
-    if (rc == 0) {
-        return behave_error_set(err, BEHAVE_ERR_MISSING_FIELD,
-                                "field \"session_id\" is required");
-    }
-
-    if (!behave_conversation_id_valid(sid, strlen(sid))) {
-        return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                                "field \"session_id\" must be 1..%d "
-                                "characters of [A-Za-z0-9_.:@-]",
-                                BEHAVE_CONVERSATION_ID_MAX);
-    }
-
-    if (behave_gw_object(req, "", "user_data", &user_data, err) < 0) {
-        return err->err;
-    }
-
-    rc = behave_gw_array(req, "", "interaction_history", &events, err);
-    if (rc < 0) {
-        return err->err;
-    }
-
-    if (rc == 0) {
-        return behave_error_set(err, BEHAVE_ERR_MISSING_FIELD,
-                                "field \"interaction_history\" is required");
     }
 
     if (behave_gw_behavior_from_events(events, "interaction_history",
@@ -203,19 +177,44 @@ behave_gw_behavior(const cJSON *req, const cJSON *prior_events,
 }
 
 
+behave_err_e
+behave_gw_behavior_store(const cJSON *req, size_t max_events, cJSON **out,
+    behave_error_t *err)
+{
+    int64_t              ts;
+    const char          *sid;
+    const cJSON         *events;
+    behave_gw_events_t   evs;
+
+    *out = NULL;
+
+    if (behave_gw_behavior_fields(req, 0, &ts, &sid, &events, err)
+        != BEHAVE_OK
+        || behave_gw_events_load(events, "interaction_history", NULL, &evs,
+                                 err)
+           != BEHAVE_OK)
+    {
+        return err->err;
+    }
+
+    *out = behave_gw_events_reduced(&evs, max_events);
+    free(evs.ev);
+
+    if (*out == NULL) {
+        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+    }
+
+    return BEHAVE_OK;
+}
+
+
 cJSON *
 behave_gw_behavior_history(const cJSON *req, const cJSON *prior_events,
     size_t max_events)
 {
-    size_t               i, first;
-    cJSON               *arr, *e;
+    cJSON               *arr;
     behave_error_t       err;
     behave_gw_events_t   evs;
-
-    arr = cJSON_CreateArray();
-    if (arr == NULL) {
-        return NULL;
-    }
 
     if (behave_gw_events_load(
             cJSON_GetObjectItemCaseSensitive(req, "interaction_history"),
@@ -223,24 +222,94 @@ behave_gw_behavior_history(const cJSON *req, const cJSON *prior_events,
         != BEHAVE_OK)
     {
         /* the request did not validate: store nothing new */
-        return arr;
+        return cJSON_CreateArray();
+    }
+
+    arr = behave_gw_events_reduced(&evs, max_events);
+    free(evs.ev);
+
+    return arr;
+}
+
+
+/*
+ * The request's own fields, checked in the order of the error messages
+ * the tests know: timestamp, session_id, user_data, interaction_history
+ * (its events are checked by behave_gw_events_load()).
+ */
+static behave_err_e
+behave_gw_behavior_fields(const cJSON *req, int64_t now_ms, int64_t *ts,
+    const char **sid, const cJSON **events, behave_error_t *err)
+{
+    int           rc;
+    const cJSON  *user_data;
+
+    if (behave_gw_timestamp(req, now_ms, ts, err) != BEHAVE_OK) {
+        return err->err;
+    }
+
+    rc = behave_gw_string(req, "", "session_id", BEHAVE_CONVERSATION_ID_MAX,
+                          sid, err);
+    if (rc < 0) {
+        return err->err;
+    }
+
+    if (rc == 0) {
+        return behave_error_set(err, BEHAVE_ERR_MISSING_FIELD,
+                                "field \"session_id\" is required");
+    }
+
+    if (!behave_conversation_id_valid(*sid, strlen(*sid))) {
+        return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                                "field \"session_id\" must be 1..%d "
+                                "characters of [A-Za-z0-9_.:@-]",
+                                BEHAVE_CONVERSATION_ID_MAX);
+    }
+
+    if (behave_gw_object(req, "", "user_data", &user_data, err) < 0) {
+        return err->err;
+    }
+
+    rc = behave_gw_array(req, "", "interaction_history", events, err);
+    if (rc < 0) {
+        return err->err;
+    }
+
+    if (rc == 0) {
+        return behave_error_set(err, BEHAVE_ERR_MISSING_FIELD,
+                                "field \"interaction_history\" is required");
+    }
+
+    return BEHAVE_OK;
+}
+
+
+/* the last max_events of evs in the stored form; NULL when out of memory */
+static cJSON *
+behave_gw_events_reduced(const behave_gw_events_t *evs, size_t max_events)
+{
+    size_t   i, first;
+    cJSON   *arr, *e;
+
+    arr = cJSON_CreateArray();
+    if (arr == NULL) {
+        return NULL;
     }
 
     max_events = max_events < BEHAVE_GW_EVENTS_MAX
                  ? max_events : BEHAVE_GW_EVENTS_MAX;
-    first = evs.n > max_events ? evs.n - max_events : 0;
+    first = evs->n > max_events ? evs->n - max_events : 0;
 
-    for (i = first; i < evs.n; i++) {
-        e = behave_gw_event_json(&evs.ev[i]);
+    for (i = first; i < evs->n; i++) {
+        e = behave_gw_event_json(&evs->ev[i]);
 
+        /* appending is O(1): cJSON keeps the last item in child->prev */
         if (!cJSON_AddItemToArray(arr, e)) {
             cJSON_Delete(arr);
-            arr = NULL;
-            break;
+            return NULL;
         }
     }
 
-    free(evs.ev);
     return arr;
 }
 

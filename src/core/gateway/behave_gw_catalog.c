@@ -15,6 +15,7 @@
 
 #include "behave_gateway.h"
 #include "behave_gw_internal.h"
+#include "behave_json_parse.h"
 
 
 static int behave_gw_model_load(const cJSON *item, size_t i,
@@ -44,10 +45,19 @@ behave_gw_catalog_load(const char *json, size_t len,
 {
     size_t                i, j, n;
     cJSON                *root;
+    const char           *why;
     const cJSON          *list, *item;
     behave_gw_catalog_t  *cat;
 
     *out = NULL;
+
+    /* the request bodies' rules: no \u0000 to shorten a model id */
+    if (!behave_json_check(json, len, &i, &why)) {
+        snprintf(errbuf, errlen, "the model catalog is not valid JSON: %s "
+                 "at byte %zu", why, i);
+        return -1;
+    }
+
     root = cJSON_ParseWithLength(json, len);
 
     if (root == NULL) {

@@ -78,6 +78,7 @@ typedef enum {
 #define BEHAVE_CUE_REPEAT_CONTACT    0x0100  /* "third time I ask" */
 #define BEHAVE_CUE_CONTRAST          0x0200  /* "but", "pero", "aber" */
 #define BEHAVE_CUE_ASKS              0x0400  /* a question, any language */
+#define BEHAVE_CUE_NEGATION          0x0800  /* "nothing", "rien", "nada" */
 
 
 /* the meaning signature: what a message asks, for repetition */

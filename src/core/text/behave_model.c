@@ -343,10 +343,17 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 
     m->since_neg = (cs & BEHAVE_C_NEG) ? 0 : m->since_neg + 1;
 
-    /* "where is it", "¿dónde está?", "wo ist es" without a '?' */
-    if (m->clause_words++ == 0 && (cs & BEHAVE_C_QWORD)) {
+    /*
+     * "where is it", "¿dónde está?", "wo ist es", "ok but when does it
+     * come" without a '?': a question word opening a clause or after "but"
+     */
+    if ((m->clause_words++ == 0 || m->after_contrast)
+        && (cs & BEHAVE_C_QWORD))
+    {
         m->asks++;
     }
+
+    m->after_contrast = (cs & BEHAVE_C_CONTRAST) != 0;
 }
 
 
@@ -405,7 +412,7 @@ behave_model_claims(behave_model_state_t *m, uint64_t c, unsigned question)
     }
 
     if ((c & BEHAVE_C_STILL) || m->claim_negated
-        || ((c & BEHAVE_C_NEG) && (c & BEHAVE_C_WORK)))
+        || ((c & BEHAVE_C_NEG) && (c & (BEHAVE_C_WORK | BEHAVE_C_CHANGED))))
     {
         m->denials++;
     }
@@ -542,6 +549,7 @@ behave_model_clause_end(behave_model_state_t *m, unsigned question)
 
     c = m->clause;
     m->prev = 0;
+    m->after_contrast = 0;
 
     if (c == 0) {
         return;
@@ -791,6 +799,11 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     /* "I still love the app" denies nothing */
     if (m->denials && a->valence != BEHAVE_VALENCE_POSITIVE) {
         a->cues |= BEHAVE_CUE_NOT_RESOLVED;
+    }
+
+    /* weaker: after a claim, "no record at all" may deny it */
+    if ((m->seen & BEHAVE_C_NEG) && a->valence != BEHAVE_VALENCE_POSITIVE) {
+        a->cues |= BEHAVE_CUE_NEGATION;
     }
 
     if (m->seen & BEHAVE_C_CONTRAST) {

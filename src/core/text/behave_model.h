@@ -51,6 +51,7 @@ typedef struct {
     unsigned               asks;            /* clauses asking */
     unsigned               clause_words;
     unsigned               since_neg;       /* words since a negation */
+    unsigned               after_contrast;  /* the last word: "but" */
     unsigned               claim_said;      /* this clause: "fixed" */
     unsigned               claim_negated;   /* this clause: "not fixed" */
     unsigned               denials;         /* clauses denying */

@@ -502,8 +502,10 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
         nt = EVAL_MAX_TURNS;
     }
 
-    for (i = 0; i < nt; i++) {
-        e = cJSON_GetArrayItem(turns, i);
+    i = 0;
+
+    /* one walk of the list: cJSON_GetArrayItem(i) would start over each time */
+    for (e = turns->child; e != NULL && i < nt; e = e->next, i++) {
         msg = cJSON_GetObjectItem(e, "message");
         spk = cJSON_GetObjectItem(e, "speaker");
         text = cJSON_IsString(msg) ? msg->valuestring : "";
@@ -540,12 +542,18 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
             pr[k].fn += want && !got;
             pr[k].tn += !want && !got;
 
-            if (ev->verbose && want != got) {
+            /* -v: the misses; -v -v -v: every labelled finding */
+            if (ev->verbose && (want != got || ev->verbose > 2)) {
                 printf("  %-4s turn %-2d %-16s want %-5s got %-5s "
-                       "(sim %.2f sev %d) | %.70s\n", ids, t,
-                       eval_findings[k], want ? "true" : "false",
-                       got ? "true" : "false", r.repetition_similarity,
-                       r.peak_severity, tv[t].text);
+                       "(sim %.2f sev", ids, t, eval_findings[k],
+                       want ? "true" : "false", got ? "true" : "false",
+                       r.repetition_similarity);
+                for (i = 0; i <= t; i++) {
+                    if (tv[i].speaker == BEHAVE_SPEAKER_CUSTOMER) {
+                        printf(" %d", tv[i].severity);
+                    }
+                }
+                printf(") | %.70s\n", tv[t].text);
             }
         }
 

@@ -1,0 +1,538 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The worst case of every operation at its documented maximum size, in
+ * process: what one request can cost a worker's event loop in the core
+ * (from the raw body to the response text), before any network or Redis
+ * time.  scripts/bench prints it; README quotes it.
+ *
+ *     behave_worst [runs]        (default 5; prints max and median ms)
+ *
+ * Times are the process's CPU time: on a loaded machine wall time would
+ * measure the neighbours; a worker alone on a core spends about this.
+ *
+ * Each body is built to the limit docs/API.md gives for its surface and
+ * of the shape that costs the most (the most tokens, events, turns).
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "behave_annotate.h"
+#include "behave_callsum.h"
+#include "behave_gateway.h"
+#include "behave_json.h"
+#include "behave_json_parse.h"
+#include "behave_request.h"
+#include "behave_response.h"
+#include "behave_routing.h"
+#include "behave_webhook_parse.h"
+
+
+#define WORST_BODY_MAX      (1024 * 1024)       /* behave_max_body_size */
+#define WORST_HOOK_MAX      (4 * 1024 * 1024)   /* the webhooks' 4m */
+#define WORST_MESSAGE_MAX   32768               /* behave_max_message_size */
+#define WORST_PRIOR         1000                /* stored events a session */
+
+
+typedef struct {
+    const char   *name;
+    const char   *size;
+    char         *body;
+    size_t        len;
+    void        (*run)(const char *body, size_t len, void *data);
+    void         *data;
+} worst_case_t;
+
+
+static double worst_now(void);
+static int worst_cmp(const void *a, const void *b);
+static void worst_measure(worst_case_t *c, int runs);
+static void worst_text(behave_jw_t *w, size_t bytes, size_t seed);
+static char *worst_done(behave_jw_t *w, size_t *len);
+static void worst_put(behave_jw_t *w, const char *s);
+
+static void run_check(const char *body, size_t len, void *data);
+static void run_analyze(const char *body, size_t len, void *data);
+static void run_signals(const char *body, size_t len, void *data);
+static void run_behavior(const char *body, size_t len, void *data);
+static void run_adaptive(const char *body, size_t len, void *data);
+static void run_orchestrate(const char *body, size_t len, void *data);
+static void run_webhook(const char *body, size_t len, void *data);
+
+
+static const char  *const worst_sentences[] = {
+    "I was charged twice for the same order and nobody answers my emails. ",
+    "This is the third time I am calling about it, it is still not fixed! ",
+    "Could you please check the status of my refund, it has been weeks. ",
+    "Thanks, that helps a lot, I appreciate you taking the time today. ",
+    "I am not sure which plan fits, the pricing page is confusing to me. ",
+    "Cancel my account right now, this is unacceptable and ridiculous. ",
+    "The app crashes whenever I open the settings screen on my phone. ",
+    "Great, it works now, have a nice evening and thank you again. "
+};
+
+static const char  *const worst_events[] = {
+    "keystroke", "backspace", "pause", "click", "hover", "scroll", "focus",
+    "blur", "submit", "error"
+};
+
+
+int
+main(int argc, char **argv)
+{
+    int                   runs;
+    char                  errbuf[256];
+    size_t                i;
+    behave_jw_t           w;
+    behave_gw_catalog_t  *cat;
+    worst_case_t          cases[8];
+    int                   n;
+
+    runs = argc > 1 ? atoi(argv[1]) : 5;
+    runs = runs > 0 ? runs : 5;
+    n = 0;
+
+    /* strict JSON check: a 1 MiB array of one-digit numbers, most tokens */
+    behave_jw_init(&w, WORST_BODY_MAX);
+    behave_jw_literal(&w, "[0");
+    while (w.len + 3 < WORST_BODY_MAX) {
+        behave_jw_literal(&w, ",0");
+    }
+    behave_jw_literal(&w, "]");
+    cases[n++] = (worst_case_t) { "strict JSON check", "1 MiB of 0,0,...",
+                                  NULL, 0, run_check, NULL };
+    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+
+    /* analyze: 32 KiB message, metadata filling the 1 MiB body */
+    behave_jw_init(&w, WORST_BODY_MAX);
+    behave_jw_literal(&w, "{\"message\":\"");
+    worst_text(&w, WORST_MESSAGE_MAX - 64, 0);
+    behave_jw_literal(&w, "\",\"metadata\":{\"k\":[");
+    for (i = 0; w.len + 64 < WORST_BODY_MAX; i++) {
+        worst_put(&w, i ? ",{\"a\":1,\"b\":\"x\"}" : "{\"a\":1}");
+    }
+    behave_jw_literal(&w, "]}}");
+    cases[n++] = (worst_case_t) { "analyze", "32 KiB message, 1 MiB body",
+                                  NULL, 0, run_analyze, NULL };
+    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+
+    /* behavioral-signals: every modality, 32 KiB of text */
+    behave_jw_init(&w, 64 * 1024);
+    behave_jw_literal(&w, "{\"signals\":{\"voice\":{\"pitch_hz\":260,"
+                      "\"pitch_variability\":0.4,\"energy_db\":82,"
+                      "\"speech_rate_wpm\":210,\"pause_ratio\":0.1},"
+                      "\"visual\":{\"angry\":0.8,\"neutral\":0.1,"
+                      "\"happy\":0.1,\"gaze_on_screen\":0.5},"
+                      "\"semantic\":{\"text\":\"");
+    worst_text(&w, BEHAVE_GW_TEXT_MAX - 64, 1);
+    behave_jw_literal(&w, "\"}}}");
+    cases[n++] = (worst_case_t) { "gateway behavioral-signals",
+                                  "32 KiB text, 3 modalities",
+                                  NULL, 0, run_signals, NULL };
+    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+
+    /* analyze-behavior: 10,000 events with targets, 1,000 stored */
+    behave_jw_init(&w, WORST_BODY_MAX);
+    behave_jw_literal(&w, "{\"session_id\":\"worst-case\",\"user_data\":{},"
+                      "\"interaction_history\":[");
+    for (i = 0; i < BEHAVE_GW_EVENTS_MAX; i++) {
+        char  ev[160];
+        int   k;
+
+        k = snprintf(ev, sizeof(ev), "%s{\"type\":\"%s\",\"t\":%zu,"
+                     "\"target\":\"button-%zu\",\"duration\":%zu,"
+                     "\"delta\":%d}", i ? "," : "",
+                     worst_events[(i * 7) % 10], 1700000000000 + i * 150,
+                     i % 37, i % 900, (int) (i % 3) - 1);
+        behave_jw_append(&w, ev, (size_t) k);
+    }
+    behave_jw_literal(&w, "]}");
+    cases[n++] = (worst_case_t) { "gateway analyze-behavior",
+                                  "10,000 events + 1,000 stored",
+                                  NULL, 0, run_behavior, NULL };
+    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+
+    /* adaptive-ui: its events as analyze-behavior's, 64 components */
+    behave_jw_init(&w, WORST_BODY_MAX);
+    behave_jw_literal(&w, "{\"current_state\":{\"screen\":\"checkout\","
+                      "\"components\":[");
+    for (i = 0; i < 64; i++) {
+        char  c[32];
+
+        behave_jw_append(&w, c, (size_t) snprintf(c, sizeof(c),
+                         "%s\"block_%zu\"", i ? "," : "", i));
+    }
+    behave_jw_literal(&w, "]},\"behavioral_data\":{\"interaction_history\":[");
+    for (i = 0; i < BEHAVE_GW_EVENTS_MAX; i++) {
+        char  ev[128];
+
+        behave_jw_append(&w, ev, (size_t) snprintf(ev, sizeof(ev),
+                         "%s{\"type\":\"%s\",\"t\":%zu,\"target\":\"b%zu\"}",
+                         i ? "," : "", worst_events[(i * 3) % 10],
+                         1700000000000 + i * 90, i % 5));
+    }
+    behave_jw_literal(&w, "]},\"user_profile\":{\"expertise\":\"novice\","
+                      "\"accessibility_needs\":[\"screen_reader\","
+                      "\"motor\"],\"locale\":\"ar-EG\"}}");
+    cases[n++] = (worst_case_t) { "gateway adaptive-ui",
+                                  "10,000 events, 64 components",
+                                  NULL, 0, run_adaptive, NULL };
+    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+
+    /* orchestrate-models: 1,024 models, 1,000 context messages, ~1 MiB */
+    behave_jw_init(&w, 256 * 1024);
+    behave_jw_literal(&w, "{\"models\":[");
+    for (i = 0; i < 1024; i++) {
+        char  m[320];
+
+        behave_jw_append(&w, m, (size_t) snprintf(m, sizeof(m),
+            "%s{\"id\":\"model-%zu\",\"provider\":\"p%zu\","
+            "\"p50_latency_ms\":%zu,\"cost_per_1k_input\":0.%03zu,"
+            "\"cost_per_1k_output\":0.%03zu,\"context_window\":%zu,"
+            "\"quality_tier\":%zu,\"capabilities\":[\"chat\",\"json\","
+            "\"tools\",\"vision\"]}", i ? "," : "", i, i % 17, 100 + i,
+            i % 1000 + 1, (i * 7) % 1000 + 1, 8192 + i * 64, 1 + i % 5));
+    }
+    behave_jw_literal(&w, "]}");
+    {
+        char    *catj;
+        size_t   catlen;
+
+        catj = worst_done(&w, &catlen);
+        if (behave_gw_catalog_load(catj, catlen, &cat, errbuf,
+                                   sizeof(errbuf)) != 0)
+        {
+            fprintf(stderr, "catalog: %s\n", errbuf);
+            return 1;
+        }
+        free(catj);
+    }
+
+    behave_jw_init(&w, WORST_BODY_MAX);
+    behave_jw_literal(&w, "{\"query\":\"");
+    worst_text(&w, WORST_BODY_MAX / 2, 2);
+    behave_jw_literal(&w, "\",\"context\":[");
+    for (i = 0; i < 1000; i++) {
+        worst_put(&w, i ? ",{\"role\":\"user\",\"content\":\""
+                        : "{\"role\":\"user\",\"content\":\"");
+        worst_text(&w, (WORST_BODY_MAX / 2 - 64 * 1024) / 1000, i);
+        behave_jw_literal(&w, "\"}");
+    }
+    behave_jw_literal(&w, "],\"required_capabilities\":[\"chat\"]}");
+    cases[n++] = (worst_case_t) { "gateway orchestrate-models",
+                                  "1 MiB: query + 1,000 messages; "
+                                  "1,024 models",
+                                  NULL, 0, run_orchestrate, cat };
+    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+
+    /* a webhook call: 5,000 turns in the 4 MiB the docs advise */
+    behave_jw_init(&w, WORST_HOOK_MAX);
+    behave_jw_literal(&w, "{\"type\":\"call.transcript\",\"data\":{"
+                      "\"call_id\":\"worst-call\",\"verdict\":\"success\","
+                      "\"transcript\":[");
+    for (i = 0; i < BEHAVE_CALL_MAX_TURNS; i++) {
+        worst_put(&w, i ? ",{\"speaker\":" : "{\"speaker\":");
+        if (i % 2) {
+            behave_jw_literal(&w, "\"customer\",\"text\":\"");
+        } else {
+            behave_jw_literal(&w, "\"agent\",\"text\":\"");
+        }
+        worst_text(&w, (WORST_HOOK_MAX - 64 * 1024) / BEHAVE_CALL_MAX_TURNS
+                       - 48, i);
+        behave_jw_literal(&w, "\"}");
+    }
+    behave_jw_literal(&w, "]}}");
+    cases[n++] = (worst_case_t) { "webhook call (standard)",
+                                  "5,000 turns, 4 MiB",
+                                  NULL, 0, run_webhook, NULL };
+    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+
+    printf("worst case per request, in process, %d runs each "
+           "(max / median ms)\n", runs);
+
+    for (i = 0; i < (size_t) n; i++) {
+        if (cases[i].body == NULL) {
+            fprintf(stderr, "out of memory\n");
+            return 1;
+        }
+
+        worst_measure(&cases[i], runs);
+        free(cases[i].body);
+    }
+
+    behave_gw_catalog_free(cat);
+
+    return 0;
+}
+
+
+static void
+worst_measure(worst_case_t *c, int runs)
+{
+    int      i;
+    double   t0, *ms;
+
+    ms = malloc(runs * sizeof(double));
+    if (ms == NULL) {
+        return;
+    }
+
+    for (i = 0; i < runs; i++) {
+        t0 = worst_now();
+        c->run(c->body, c->len, c->data);
+        ms[i] = worst_now() - t0;
+    }
+
+    qsort(ms, runs, sizeof(double), worst_cmp);
+
+    printf("  %-28s %-44s %7.2f / %6.2f ms  (%zu KiB)\n", c->name, c->size,
+           ms[runs - 1], ms[runs / 2], c->len / 1024);
+    fflush(stdout);
+    free(ms);
+}
+
+
+/* bytes of sentences, cycling from seed: no character to escape */
+static void
+worst_text(behave_jw_t *w, size_t bytes, size_t seed)
+{
+    size_t       n, k;
+    const char  *s;
+
+    for (k = seed; bytes > 0; k++) {
+        s = worst_sentences[k % (sizeof(worst_sentences)
+                                 / sizeof(worst_sentences[0]))];
+        n = strlen(s);
+        n = n < bytes ? n : bytes;
+        behave_jw_append(w, s, n);
+        bytes -= n;
+    }
+}
+
+
+/* behave_jw_literal() takes sizeof: not for a choice of two strings */
+static void
+worst_put(behave_jw_t *w, const char *s)
+{
+    behave_jw_append(w, s, strlen(s));
+}
+
+
+static char *
+worst_done(behave_jw_t *w, size_t *len)
+{
+    return behave_jw_finish(w, len);
+}
+
+
+static void
+run_check(const char *body, size_t len, void *data)
+{
+    size_t       at;
+    const char  *why;
+
+    if (!behave_json_check(body, len, &at, &why)) {
+        fprintf(stderr, "check: %s at %zu\n", why, at);
+        exit(1);
+    }
+}
+
+
+static void
+run_analyze(const char *body, size_t len, void *data)
+{
+    char                  *out;
+    size_t                 olen;
+    behave_error_t         err;
+    behave_routing_t       routing;
+    behave_annotation_t    ann;
+    behave_analyze_req_t   req;
+    behave_analyze_resp_t  resp;
+
+    if (behave_analyze_req_parse(body, len, WORST_MESSAGE_MAX, &req, &err)
+        != BEHAVE_OK)
+    {
+        fprintf(stderr, "analyze: %s\n", err.message);
+        exit(1);
+    }
+
+    behave_annotate(req.message, req.message_len, &ann);
+    behave_route(&ann, &routing);
+
+    memset(&resp, 0, sizeof(resp));
+    resp.session_id = "ses_0123456789abcdef0123456789abcdef";
+    resp.tenant_remaining = -1;
+    resp.meter = "shared";
+    resp.annotation = &ann;
+    resp.routing = &routing;
+    resp.metadata = cJSON_DetachItemViaPointer(req.root, req.metadata);
+
+    out = behave_analyze_response_json(&resp, &olen);
+    free(out);
+    behave_analyze_req_free(&req);
+}
+
+
+/* parse, compute, print: what the gateway's glue does with the core */
+static void
+run_gw(const char *body, size_t len,
+    behave_err_e (*op)(const cJSON *req, int64_t now_ms, cJSON **resp,
+                       behave_error_t *err))
+{
+    char            *out;
+    cJSON           *req, *resp;
+    behave_error_t   err;
+
+    req = behave_json_parse_object(body, len, &err);
+    if (req == NULL || op(req, 1700000000000, &resp, &err) != BEHAVE_OK) {
+        fprintf(stderr, "gateway: %s\n", err.message);
+        exit(1);
+    }
+
+    out = behave_json_print(resp, NULL);
+    free(out);
+    cJSON_Delete(resp);
+    cJSON_Delete(req);
+}
+
+
+static void
+run_signals(const char *body, size_t len, void *data)
+{
+    run_gw(body, len, behave_gw_signals);
+}
+
+
+static void
+run_adaptive(const char *body, size_t len, void *data)
+{
+    run_gw(body, len, behave_gw_adaptive);
+}
+
+
+/*
+ * With Redis: validate and reduce what is stored, print each stored event
+ * (the script's arguments), parse the 1,000 stored ones back, analyse.
+ */
+static void
+run_behavior(const char *body, size_t len, void *data)
+{
+    char            *s;
+    cJSON           *req, *store, *prior, *e, *resp;
+    size_t           slen;
+    behave_error_t   err;
+
+    req = behave_json_parse_object(body, len, &err);
+    if (req == NULL
+        || behave_gw_behavior_store(req, WORST_PRIOR, &store, &err)
+           != BEHAVE_OK)
+    {
+        fprintf(stderr, "analyze-behavior: %s\n", err.message);
+        exit(1);
+    }
+
+    prior = cJSON_CreateArray();
+
+    cJSON_ArrayForEach(e, store) {
+        s = behave_json_print(e, &slen);
+        cJSON_AddItemToArray(prior, cJSON_ParseWithLength(s, slen));
+        free(s);
+    }
+
+    if (behave_gw_behavior(req, prior, 1700000000000, &resp, &err)
+        != BEHAVE_OK)
+    {
+        fprintf(stderr, "analyze-behavior: %s\n", err.message);
+        exit(1);
+    }
+
+    s = behave_json_print(resp, NULL);
+    free(s);
+    cJSON_Delete(resp);
+    cJSON_Delete(prior);
+    cJSON_Delete(store);
+    cJSON_Delete(req);
+}
+
+
+static void
+run_orchestrate(const char *body, size_t len, void *data)
+{
+    char            *out;
+    cJSON           *req, *resp;
+    behave_err_e     rc;
+    behave_error_t   err;
+
+    req = behave_json_parse_object(body, len, &err);
+    if (req == NULL) {
+        fprintf(stderr, "orchestrate: %s\n", err.message);
+        exit(1);
+    }
+
+    rc = behave_gw_orchestrate(req, data, 1700000000000, &resp, &err);
+    if (rc != BEHAVE_OK && rc != BEHAVE_ERR_UNPROCESSABLE) {
+        fprintf(stderr, "orchestrate: %s\n", err.message);
+        exit(1);
+    }
+
+    out = resp ? behave_json_print(resp, NULL) : NULL;
+    free(out);
+    cJSON_Delete(resp);
+    cJSON_Delete(req);
+}
+
+
+static void
+run_webhook(const char *body, size_t len, void *data)
+{
+    char                   *out;
+    size_t                  olen;
+    behave_call_t           call;
+    behave_error_t          err;
+    behave_callsum_t        sum;
+    behave_callsum_meta_t   m;
+
+    if (behave_call_parse(&call, BEHAVE_PROVIDER_STANDARD, body, len, &err)
+        != BEHAVE_OK)
+    {
+        fprintf(stderr, "webhook: %s\n", err.message);
+        exit(1);
+    }
+
+    if (behave_callsum_run(&call, &sum) != 0) {
+        fprintf(stderr, "webhook: out of memory\n");
+        exit(1);
+    }
+
+    memset(&m, 0, sizeof(m));
+    m.status = "processed";
+    m.provider = "standard";
+    m.call_id = call.call_id;
+
+    out = behave_callsum_json(&sum, &m, &olen);
+    free(out);
+    behave_call_free(&call);
+}
+
+
+static double
+worst_now(void)
+{
+    struct timespec  ts;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+
+static int
+worst_cmp(const void *a, const void *b)
+{
+    double  x = *(const double *) a, y = *(const double *) b;
+
+    return (x > y) - (x < y);
+}
