@@ -3,15 +3,17 @@
  *
  * The compact JSON printer (behave_json.c) that writes every answer: any
  * tree cJSON reads is printed, read back, and must be the same tree.
- * Also the request-body check every surface shares
- * (behave_json_parse_object).
+ * Also the strict check every request body passes first
+ * (behave_json_check): what it accepts cJSON reads, what it refuses is
+ * refused with a reason and an offset inside the input, and the
+ * printer's own output always passes it.
  */
 
 #include <math.h>
 
 #include "fuzz.h"
 #include "behave_json.h"
-#include "behave_request.h"
+#include "behave_json_parse.h"
 
 
 /* "1e999" is JSON that cJSON reads as infinity, which prints as null */
@@ -76,8 +78,9 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char            *text;
-    size_t           len;
+    size_t           len, at;
     cJSON           *root, *back;
+    const char      *why;
     behave_error_t   err;
 
     root = behave_json_parse_object((const char *) data, size, &err);
@@ -86,6 +89,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cJSON_Delete(root);
     } else {
         FUZZ_CHECK(err.err != BEHAVE_OK);
+    }
+
+    why = NULL;
+    if (behave_json_check((const char *) data, size, &at, &why)) {
+        root = behave_json_parse_strict((const char *) data, size, &err);
+        FUZZ_CHECK(root != NULL);
+        cJSON_Delete(root);
+
+    } else {
+        FUZZ_CHECK(why != NULL && at <= size);
+        FUZZ_CHECK(behave_json_parse_strict((const char *) data, size, &err)
+                   == NULL);
+        FUZZ_CHECK(err.err == BEHAVE_ERR_INVALID_JSON);
     }
 
     root = cJSON_ParseWithLength((const char *) data, size);
@@ -99,6 +115,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     back = cJSON_ParseWithLength(text, len);
     FUZZ_CHECK(back != NULL);
+
+    /* what the module writes is strict JSON (strings without a NUL:
+     * cJSON's own strings end at their first one) */
+    FUZZ_CHECK(behave_json_check(text, len, &at, &why));
     if (fuzz_json_finite(root)) {
         FUZZ_CHECK(fuzz_json_same(root, back));
     }
