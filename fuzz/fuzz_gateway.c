@@ -37,10 +37,10 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char             errbuf[160];
-    cJSON           *req, *resp, *hist;
+    cJSON           *req, *resp, *hist, *stored;
     const cJSON     *prior;
-    behave_err_e     rc;
-    behave_error_t   err;
+    behave_err_e     rc, src;
+    behave_error_t   err, serr;
 
     if (fuzz_catalog == NULL) {
         FUZZ_CHECK(behave_gw_catalog_load(fuzz_catalog_json,
@@ -73,7 +73,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         prior = cJSON_IsArray(prior) ? prior : NULL;
         rc = behave_gw_behavior(req, prior, FUZZ_NOW_MS, &resp, &err);
 
+        /* what the glue stores is validated the same way, first */
+        stored = NULL;
+        src = behave_gw_behavior_store(req, BEHAVE_GW_EVENTS_MAX, &stored,
+                                       &serr);
+        FUZZ_CHECK((src == BEHAVE_OK) == (rc == BEHAVE_OK));
+        FUZZ_CHECK(src == BEHAVE_OK || src == rc);
+        FUZZ_CHECK((src == BEHAVE_OK) == (stored != NULL));
+        FUZZ_CHECK(stored == NULL
+                   || cJSON_GetArraySize(stored) <= BEHAVE_GW_EVENTS_MAX);
+
         if (rc == BEHAVE_OK) {
+            fuzz_gw_answer(rc, resp, &err);
+
+            /* the stored form read back as a session's history */
+            resp = NULL;
+            rc = behave_gw_behavior(req, stored, FUZZ_NOW_MS, &resp, &err);
             fuzz_gw_answer(rc, resp, &err);
 
             hist = behave_gw_behavior_history(req, prior,
@@ -87,6 +102,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                     &err);
             cJSON_Delete(hist);
         }
+
+        cJSON_Delete(stored);
         break;
 
     case 2:
