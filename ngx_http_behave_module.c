@@ -13,10 +13,21 @@
 #include <ngx_http.h>
 
 #include "ngx_http_behave_common.h"
-#include "ngx_http_behave_analyze.h"
+#include "ngx_http_behave_auth.h"
+#include "ngx_http_behave_error_page.h"
+#include "ngx_http_behave_filter.h"
+#include "ngx_http_behave_util.h"
+#include "ngx_http_behave_meter.h"
+#include "ngx_http_behave_metrics.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_trace.h"
+#include "ngx_http_behave_analyze.h"
+#include "ngx_http_behave_agents.h"
 #include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_gw_behavior.h"
+#include "ngx_http_behave_limits.h"
+#include "ngx_http_behave_traces.h"
 #include "ngx_http_behave_webhooks.h"
 
 #include "behave_gateway.h"
@@ -284,7 +295,8 @@ static ngx_int_t
 ngx_http_behave_postconfiguration(ngx_conf_t *cf)
 {
     if (ngx_http_behave_filter_init(cf) != NGX_OK
-        || ngx_http_behave_stats_init(cf) != NGX_OK)
+        || ngx_http_behave_stats_init(cf) != NGX_OK
+        || ngx_http_behave_trace_init(cf) != NGX_OK)
     {
         return NGX_ERROR;
     }
@@ -434,10 +446,14 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
 
     if (!conf->gw_limits_set) {
         conf->gw_limits_set = prev->gw_limits_set;
-        conf->gw_rpm = prev->gw_limits_set ? prev->gw_rpm : 600;
-        conf->gw_concurrent = prev->gw_limits_set ? prev->gw_concurrent : 100;
+        conf->gw_rpm = prev->gw_limits_set
+                       ? prev->gw_rpm : NGX_HTTP_BEHAVE_GW_RPM_DEFAULT;
+        conf->gw_concurrent = prev->gw_limits_set
+                              ? prev->gw_concurrent
+                              : NGX_HTTP_BEHAVE_GW_CONCURRENT_DEFAULT;
         conf->gw_tokens_per_day = prev->gw_limits_set
-                                  ? prev->gw_tokens_per_day : 10000000;
+                                  ? prev->gw_tokens_per_day
+                                  : NGX_HTTP_BEHAVE_GW_TOKENS_DEFAULT;
     }
 
     if ((conf->surfaces & ~NGX_HTTP_BEHAVE_SURFACE_METRICS)
@@ -588,7 +604,7 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
     ngx_http_behave_limits_init();
     ngx_http_behave_behavior_init();
     ngx_http_behave_agents_init();
-    ngx_http_behave_trace_init();
+    ngx_http_behave_traces_init();
     ngx_http_behave_webhooks_init();
 
     return NGX_OK;
@@ -728,9 +744,9 @@ ngx_http_behave_gateway_limits(ngx_conf_t *cf, ngx_command_t *cmd,
         return "is duplicate";
     }
 
-    blcf->gw_rpm = 600;
-    blcf->gw_concurrent = 100;
-    blcf->gw_tokens_per_day = 10000000;
+    blcf->gw_rpm = NGX_HTTP_BEHAVE_GW_RPM_DEFAULT;
+    blcf->gw_concurrent = NGX_HTTP_BEHAVE_GW_CONCURRENT_DEFAULT;
+    blcf->gw_tokens_per_day = NGX_HTTP_BEHAVE_GW_TOKENS_DEFAULT;
     blcf->gw_limits_set = 1;
 
     value = cf->args->elts;

@@ -7,7 +7,8 @@
  */
 
 
-#include "ngx_http_behave_common.h"
+#include "ngx_http_behave_auth.h"
+#include "ngx_http_behave_util.h"
 
 
 #define NGX_HTTP_BEHAVE_KEYS_MAX_FILE  (4 * 1024 * 1024)

@@ -6,7 +6,7 @@
  */
 
 
-#include "ngx_http_behave_common.h"
+#include "ngx_http_behave_body.h"
 
 
 static ngx_int_t ngx_http_behave_is_json(ngx_http_request_t *r);
@@ -64,6 +64,45 @@ ngx_http_behave_is_json(ngx_http_request_t *r)
     }
 
     return p == last || *p == ';';
+}
+
+
+ngx_int_t
+ngx_http_behave_read_body(ngx_http_request_t *r,
+    ngx_http_client_body_handler_pt post_handler)
+{
+    ngx_int_t  rc;
+
+    rc = ngx_http_read_client_request_body(r, post_handler);
+
+    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
+        return rc;
+    }
+
+    /* the post handler finishes the request */
+    return NGX_DONE;
+}
+
+
+ngx_http_behave_step_t
+ngx_http_behave_body_take(ngx_http_request_t *r, size_t max_body_size,
+    ngx_str_t *body)
+{
+    ngx_int_t  rc;
+
+    rc = ngx_http_behave_body_string(r, max_body_size, body);
+
+    if (rc == NGX_DECLINED) {
+        return ngx_http_behave_answered(ngx_http_behave_fail(r,
+                   BEHAVE_ERR_TOO_LARGE,
+                   "the request body is larger than behave_max_body_size"));
+    }
+
+    if (rc != NGX_OK) {
+        return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
+    }
+
+    return ngx_http_behave_go_on();
 }
 
 

@@ -1,12 +1,15 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * Types shared by the nginx glue of ngx_http_behave_module.
+ * Types shared by the nginx glue of ngx_http_behave_module: types only;
+ * each .c declares its functions in its own .h.
  *
  * Ownership rules, stated once:
- * - Every handler that reads a body returns NGX_DONE after
- *   ngx_http_read_client_request_body(); its post handler ends every path
- *   with exactly one ngx_http_finalize_request().
+ * - Every handler that reads a body returns ngx_http_behave_read_body();
+ *   its post handler ends every path with exactly one
+ *   ngx_http_behave_finish() (ngx_http_behave_reply.h).
+ * - A step that may refuse the request returns ngx_http_behave_step_t:
+ *   either it hands back its result, or the request's answer is decided.
  * - Anything the core returns with malloc() (cJSON trees and strings) is
  *   freed before the handler returns; what goes to the client is copied
  *   into the request pool first.
@@ -28,6 +31,13 @@
 
 #define NGX_HTTP_BEHAVE_SHM_NAME     "behave"
 #define NGX_HTTP_BEHAVE_SHM_DEFAULT  (1024 * 1024)
+
+#define NGX_HTTP_BEHAVE_DAY          86400      /* seconds in a UTC day */
+
+/* behave_gateway_limits when not set anywhere */
+#define NGX_HTTP_BEHAVE_GW_RPM_DEFAULT         600
+#define NGX_HTTP_BEHAVE_GW_CONCURRENT_DEFAULT  100
+#define NGX_HTTP_BEHAVE_GW_TOKENS_DEFAULT      10000000
 
 
 typedef struct ngx_http_behave_shm_s  ngx_http_behave_shm_t;
@@ -118,40 +128,6 @@ typedef struct {
 } ngx_http_behave_usage_t;
 
 
-extern ngx_module_t  ngx_http_behave_module;
-
-
-/* ngx_http_behave_reply.c */
-ngx_int_t ngx_http_behave_send_json(ngx_http_request_t *r, ngx_uint_t status,
-    u_char *json, size_t len);
-ngx_int_t ngx_http_behave_send_error(ngx_http_request_t *r,
-    behave_error_t *err);
-ngx_int_t ngx_http_behave_send_cjson(ngx_http_request_t *r, ngx_uint_t status,
-    cJSON *obj);
-ngx_int_t ngx_http_behave_fail(ngx_http_request_t *r, behave_err_e code,
-    const char *message);
-ngx_int_t ngx_http_behave_add_header(ngx_http_request_t *r, const char *name,
-    const char *value);
-ngx_int_t ngx_http_behave_method_not_allowed(ngx_http_request_t *r,
-    const char *allow);
-
-/* ngx_http_behave_body.c */
-ngx_int_t ngx_http_behave_check_body(ngx_http_request_t *r,
-    size_t max_body_size, behave_error_t *err);
-ngx_int_t ngx_http_behave_body_string(ngx_http_request_t *r,
-    size_t max_body_size, ngx_str_t *body);
-
-/* ngx_http_behave_util.c: a whole file at configuration time */
-char *ngx_http_behave_conf_read(ngx_conf_t *cf, const char *directive,
-    ngx_str_t *file, size_t max, ngx_str_t *text);
-
-/* ngx_http_behave_auth.c */
-char *ngx_http_behave_keys_load(ngx_conf_t *cf, ngx_str_t *file,
-    ngx_array_t **keys);
-ngx_int_t ngx_http_behave_authenticate(ngx_http_request_t *r,
-    ngx_array_t *keys, unsigned scope, const behave_key_t **key,
-    behave_error_t *err);
-
 /* a gateway limit decision, from Redis or from the node-local window */
 typedef struct {
     ngx_uint_t                  rpm;
@@ -168,48 +144,7 @@ typedef struct {
 } ngx_http_behave_limit_t;
 
 
-/* ngx_http_behave_meter.c */
-ngx_int_t ngx_http_behave_meter_init_zone(ngx_shm_zone_t *shm_zone,
-    void *data);
-void ngx_http_behave_meter_count(ngx_http_request_t *r,
-    const behave_key_t *key, ngx_uint_t n, ngx_http_behave_usage_t *usage);
-void ngx_http_behave_meter_init_process(ngx_cycle_t *cycle);
-ngx_int_t ngx_http_behave_meter_concurrency(ngx_http_request_t *r,
-    const char *id, ngx_int_t delta, ngx_uint_t limit);
-ngx_int_t ngx_http_behave_meter_window(ngx_http_request_t *r, const char *id,
-    ngx_http_behave_limit_t *lim);
-
-/* ngx_http_behave_analyze.c */
-ngx_int_t ngx_http_behave_analyze_handler(ngx_http_request_t *r);
-
-/* ngx_http_behave_webhooks.c */
-ngx_int_t ngx_http_behave_webhooks_handler(ngx_http_request_t *r);
-
-/* ngx_http_behave_filter.c */
-ngx_int_t ngx_http_behave_filter_init(ngx_conf_t *cf);
-
-/* ngx_http_behave_trace.c */
-void ngx_http_behave_trace_init(void);
-void ngx_http_behave_trace_begin(ngx_http_request_t *r,
-    ngx_http_behave_ctx_t *ctx, ngx_uint_t header);
-void ngx_http_behave_span(ngx_http_request_t *r, const char *name,
-    double start_ms, const char *error);
-void ngx_http_behave_trace_record(ngx_http_request_t *r,
-    ngx_http_behave_ctx_t *ctx, const char *surface, double total_ms);
-
-/* ngx_http_behave_error_page.c */
-char *ngx_http_behave_error_page(ngx_conf_t *cf, ngx_command_t *cmd,
-    void *conf);
-
-/* ngx_http_behave_metrics.c */
-ngx_int_t ngx_http_behave_metrics_handler(ngx_http_request_t *r);
-
-/* ngx_http_behave_util.c */
-ngx_table_elt_t *ngx_http_behave_find_header(ngx_http_request_t *r,
-    ngx_str_t *name);
-ngx_http_behave_ctx_t *ngx_http_behave_get_ctx(ngx_http_request_t *r);
-double ngx_http_behave_now_ms(void);
-ngx_int_t ngx_http_behave_random_hex(u_char *out, size_t bytes);
+extern ngx_module_t  ngx_http_behave_module;
 
 
 #endif /* NGX_HTTP_BEHAVE_COMMON_H */

@@ -22,7 +22,8 @@
  */
 
 
-#include "ngx_http_behave_common.h"
+#include "ngx_http_behave_error_page.h"
+#include "ngx_http_behave_reply.h"
 
 
 static ngx_int_t ngx_http_behave_error_page_handler(ngx_http_request_t *r);

@@ -9,7 +9,8 @@
  */
 
 
-#include "ngx_http_behave_common.h"
+#include "ngx_http_behave_filter.h"
+#include "ngx_http_behave_util.h"
 
 
 static ngx_int_t ngx_http_behave_header_filter(ngx_http_request_t *r);

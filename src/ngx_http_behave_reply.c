@@ -1,18 +1,63 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * Sending JSON answers and JSON errors.
+ * Sending JSON answers and JSON errors, and the end of a request.
  */
 
 
-#include "ngx_http_behave_common.h"
+#include "ngx_http_behave_reply.h"
 
 #include "behave_json.h"
+
+
+static ngx_int_t ngx_http_behave_send(ngx_http_request_t *r,
+    ngx_uint_t status, u_char *json, size_t len, ngx_uint_t copy);
+static void ngx_http_behave_free(void *data);
 
 
 ngx_int_t
 ngx_http_behave_send_json(ngx_http_request_t *r, ngx_uint_t status,
     u_char *json, size_t len)
+{
+    return ngx_http_behave_send(r, status, json, len, 1);
+}
+
+
+/* json (malloc()ed) is sent where it is and freed with the request */
+
+ngx_int_t
+ngx_http_behave_send_malloced(ngx_http_request_t *r, ngx_uint_t status,
+    char *json, size_t len)
+{
+    ngx_pool_cleanup_t  *cln;
+
+    if (json == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+    if (cln == NULL) {
+        free(json);
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    cln->handler = ngx_http_behave_free;
+    cln->data = json;
+
+    return ngx_http_behave_send(r, status, (u_char *) json, len, 0);
+}
+
+
+static void
+ngx_http_behave_free(void *data)
+{
+    free(data);
+}
+
+
+static ngx_int_t
+ngx_http_behave_send(ngx_http_request_t *r, ngx_uint_t status, u_char *json,
+    size_t len, ngx_uint_t copy)
 {
     ngx_int_t     rc;
     ngx_buf_t    *b;
@@ -30,12 +75,25 @@ ngx_http_behave_send_json(ngx_http_request_t *r, ngx_uint_t status,
         return rc;
     }
 
-    b = ngx_create_temp_buf(r->pool, len);
-    if (b == NULL) {
-        return NGX_ERROR;
+    if (copy) {
+        b = ngx_create_temp_buf(r->pool, len);
+        if (b == NULL) {
+            return NGX_ERROR;
+        }
+
+        b->last = ngx_cpymem(b->pos, json, len);
+
+    } else {
+        b = ngx_calloc_buf(r->pool);
+        if (b == NULL) {
+            return NGX_ERROR;
+        }
+
+        b->pos = json;
+        b->last = json + len;
+        b->memory = 1;
     }
 
-    b->last = ngx_cpymem(b->pos, json, len);
     b->last_buf = (r == r->main) ? 1 : 0;
     b->last_in_chain = 1;
 
@@ -51,7 +109,6 @@ ngx_http_behave_send_error(ngx_http_request_t *r, behave_error_t *err)
 {
     char       *json;
     size_t      len;
-    ngx_int_t   rc;
     ngx_uint_t  status, level;
 
     status = behave_error_status(err->err);
@@ -72,14 +129,8 @@ ngx_http_behave_send_error(ngx_http_request_t *r, behave_error_t *err)
     }
 
     json = behave_error_json(err, &len);
-    if (json == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
 
-    rc = ngx_http_behave_send_json(r, status, (u_char *) json, len);
-    free(json);
-
-    return rc;
+    return ngx_http_behave_send_malloced(r, status, json, len);
 }
 
 
@@ -117,9 +168,24 @@ ngx_http_behave_add_header(ngx_http_request_t *r, const char *name,
 
 
 ngx_int_t
+ngx_http_behave_refuse(ngx_http_request_t *r, behave_error_t *err)
+{
+    if (ngx_http_discard_request_body(r) != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    return ngx_http_behave_send_error(r, err);
+}
+
+
+ngx_int_t
 ngx_http_behave_method_not_allowed(ngx_http_request_t *r, const char *allow)
 {
     behave_error_t  err;
+
+    if (ngx_http_discard_request_body(r) != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
 
     if (ngx_http_behave_add_header(r, "Allow", allow) != NGX_OK) {
         return NGX_ERROR;
@@ -140,9 +206,8 @@ ngx_int_t
 ngx_http_behave_send_cjson(ngx_http_request_t *r, ngx_uint_t status,
     cJSON *obj)
 {
-    char       *json;
-    size_t      len;
-    ngx_int_t   rc;
+    char    *json;
+    size_t   len;
 
     if (obj == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
@@ -151,12 +216,27 @@ ngx_http_behave_send_cjson(ngx_http_request_t *r, ngx_uint_t status,
     json = behave_json_print(obj, &len);
     cJSON_Delete(obj);
 
-    if (json == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    return ngx_http_behave_send_malloced(r, status, json, len);
+}
+
+
+void
+ngx_http_behave_finish(ngx_http_request_t *r, ngx_int_t rc)
+{
+    if (rc == NGX_DONE) {
+        /* a Redis step answers later: keep the request until it does */
+        r->main->count++;
     }
 
-    rc = ngx_http_behave_send_json(r, status, (u_char *) json, len);
-    free(json);
+    ngx_http_finalize_request(r, rc);
+}
 
-    return rc;
+
+ngx_int_t
+ngx_http_behave_wait(ngx_http_request_t *r)
+{
+    /* the content phase's NGX_DONE releases what this takes */
+    r->main->count++;
+
+    return NGX_DONE;
 }

@@ -5,7 +5,7 @@
 
 #include <openssl/rand.h>
 
-#include "ngx_http_behave_common.h"
+#include "ngx_http_behave_util.h"
 
 
 /* a monotonic clock with microsecond resolution, for reported latencies */
@@ -165,6 +165,28 @@ ngx_http_behave_find_header(ngx_http_request_t *r, ngx_str_t *name)
 }
 
 
+/* a handler of one phase, from a postconfiguration */
+
+ngx_int_t
+ngx_http_behave_phase_handler_add(ngx_conf_t *cf, ngx_http_phases phase,
+    ngx_http_handler_pt handler)
+{
+    ngx_http_handler_pt        *h;
+    ngx_http_core_main_conf_t  *cmcf;
+
+    cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
+
+    h = ngx_array_push(&cmcf->phases[phase].handlers);
+    if (h == NULL) {
+        return NGX_ERROR;
+    }
+
+    *h = handler;
+
+    return NGX_OK;
+}
+
+
 /*
  * Reads a whole file named by a directive (relative to the prefix) into
  * cf->temp_pool, NUL-terminated; files over max are refused.  Errors name
@@ -227,4 +249,27 @@ done:
 
     ngx_close_file(fd);
     return rv;
+}
+
+
+/* a span of the request's trace, noted in its context */
+
+void
+ngx_http_behave_span(ngx_http_request_t *r, const char *name,
+    double start_ms, const char *error)
+{
+    ngx_http_behave_ctx_t   *ctx;
+    ngx_http_behave_span_t  *s;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    if (ctx == NULL || ctx->nspans == NGX_HTTP_BEHAVE_SPANS) {
+        return;
+    }
+
+    s = &ctx->spans[ctx->nspans++];
+    s->name = name;
+    s->start_ms = start_ms - ctx->started_ms;
+    s->dur_ms = ngx_http_behave_now_ms() - start_ms;
+    s->error = error;
 }

@@ -35,6 +35,7 @@ sub inflight {
 }
 
 my $before = inflight();
+like($before, qr/^\d+$/, 'behave_inflight_requests is exported');
 for my $text ('I want to kill myself tonight, I have the pills ready',
               'hello there, how are you') {
     for (1 .. 5) {
@@ -43,7 +44,10 @@ for my $text ('I want to kill myself tonight, I have the pills ready',
         is($r->{status}, 200, 'pre-filtered request answered');
     }
 }
-is(inflight(), $before, 'nothing left in flight after routed and passed requests');
+my $after = inflight();
+ok(defined $after && $after == $before,
+   'nothing left in flight after routed and passed requests')
+    or diag('before ' . ($before // 'absent') . ', after ' . ($after // 'absent'));
 
 # a 413 behind a large response on a full socket: the JSON must arrive
 mkdir nginx_prefix() . '/big';

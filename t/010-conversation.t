@@ -288,16 +288,7 @@ sub log_records {
 # a Redis that accepts but never answers: timeout, degraded, in time
 {
     my ($mute_port, $pid) = start_mute_server();
-    start_nginx(http => <<"E3");
-    behave_redis 127.0.0.1:$mute_port;
-    behave_redis_timeout 100ms;
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location = /v1/analyze { behave_analyze; }
-    }
-E3
-    sleep 0.3;
+    start_analyze_on($mute_port, '100ms');
     for my $round (1, 2) {
         my $t0 = time;
         my $j = turn('mute-1', 'hello?');

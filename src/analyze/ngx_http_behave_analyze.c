@@ -7,9 +7,13 @@
  */
 
 
-#include "ngx_http_behave_common.h"
 #include "ngx_http_behave_analyze.h"
-#include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_auth.h"
+#include "ngx_http_behave_body.h"
+#include "ngx_http_behave_meter.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_trace.h"
+#include "ngx_http_behave_util.h"
 
 #include "behave_redact.h"
 
@@ -17,6 +21,10 @@
 static void ngx_http_behave_analyze_body(ngx_http_request_t *r);
 static ngx_int_t ngx_http_behave_analyze_process(ngx_http_request_t *r,
     ngx_str_t *body);
+static void ngx_http_behave_analyze_conversation_done(ngx_http_request_t *r,
+    ngx_http_behave_conv_t *conv);
+static ngx_int_t ngx_http_behave_analyze_respond(ngx_http_request_t *r,
+    ngx_http_behave_analyze_t *an, const behave_conv_result_t *conversation);
 static ngx_int_t ngx_http_behave_analyze_redact(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an);
 static void ngx_http_behave_analyze_cleanup(void *data);
@@ -25,23 +33,16 @@ static void ngx_http_behave_analyze_cleanup(void *data);
 ngx_int_t
 ngx_http_behave_analyze_handler(ngx_http_request_t *r)
 {
-    ngx_int_t                    rc;
     behave_error_t               err;
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_loc_conf_t  *blcf;
 
-    ctx = ngx_http_behave_get_ctx(r);
+    ctx = ngx_http_behave_trace_enter(r, NGX_HTTP_BEHAVE_STAT_ANALYZE);
     if (ctx == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    ngx_http_behave_stats_enter(r, NGX_HTTP_BEHAVE_STAT_ANALYZE);
-
     if (r->method != NGX_HTTP_POST) {
-        if (ngx_http_discard_request_body(r) != NGX_OK) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
         return ngx_http_behave_method_not_allowed(r, "POST");
     }
 
@@ -52,51 +53,27 @@ ngx_http_behave_analyze_handler(ngx_http_request_t *r)
         != NGX_OK
         || ngx_http_behave_check_body(r, blcf->max_body_size, &err) != NGX_OK)
     {
-        if (ngx_http_discard_request_body(r) != NGX_OK) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
-        return ngx_http_behave_send_error(r, &err);
+        return ngx_http_behave_refuse(r, &err);
     }
 
-    rc = ngx_http_read_client_request_body(r, ngx_http_behave_analyze_body);
-
-    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
-        return rc;
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_read_body(r, ngx_http_behave_analyze_body);
 }
 
 
 static void
 ngx_http_behave_analyze_body(ngx_http_request_t *r)
 {
-    ngx_int_t                    rc;
     ngx_str_t                    body;
+    ngx_http_behave_step_t       step;
     ngx_http_behave_loc_conf_t  *blcf;
 
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    rc = ngx_http_behave_body_string(r, blcf->max_body_size, &body);
+    step = ngx_http_behave_body_take(r, blcf->max_body_size, &body);
 
-    if (rc == NGX_DECLINED) {
-        rc = ngx_http_behave_fail(r, BEHAVE_ERR_TOO_LARGE,
-                 "the request body is larger than behave_max_body_size");
-
-    } else if (rc == NGX_OK) {
-        rc = ngx_http_behave_analyze_process(r, &body);
-
-    } else {
-        rc = NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    if (rc == NGX_DONE) {
-        /* the conversation step answers later: keep the request */
-        r->main->count++;
-    }
-
-    ngx_http_finalize_request(r, rc);
+    ngx_http_behave_finish(r, step.answered
+                              ? step.rc
+                              : ngx_http_behave_analyze_process(r, &body));
 }
 
 
@@ -142,11 +119,47 @@ ngx_http_behave_analyze_process(ngx_http_request_t *r, ngx_str_t *body)
 
     ngx_http_behave_meter_count(r, ctx->key, 1, &an->usage);
 
-    if (an->req.conversation_id != NULL) {
-        return ngx_http_behave_conversation_start(r, an);
+    if (an->req.conversation_id == NULL) {
+        return ngx_http_behave_analyze_respond(r, an, NULL);
     }
 
-    return ngx_http_behave_analyze_respond(r, an, NULL);
+    an->conv.tenant = ctx->key->tenant;
+    an->conv.conversation_id = an->req.conversation_id;
+    an->conv.speaker = an->req.speaker;
+    an->conv.text = an->text;
+    an->conv.text_len = an->text_len;
+    an->conv.ann = &an->ann;
+    an->conv.done = ngx_http_behave_analyze_conversation_done;
+
+    switch (ngx_http_behave_conversation_start(r, &an->conv)) {
+
+    case NGX_DONE:
+        return NGX_DONE;
+
+    case NGX_OK:
+        /* degraded at once: the answer is sent now */
+        return ngx_http_behave_analyze_respond(r, an, an->conv.result);
+
+    default:
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+}
+
+
+/* the conversation step's callback: the answer, then the request's end */
+
+static void
+ngx_http_behave_analyze_conversation_done(ngx_http_request_t *r,
+    ngx_http_behave_conv_t *conv)
+{
+    ngx_http_behave_analyze_t  *an;
+
+    an = (ngx_http_behave_analyze_t *) ((u_char *) conv
+                                        - offsetof(ngx_http_behave_analyze_t,
+                                                   conv));
+
+    ngx_http_behave_finish(r, ngx_http_behave_analyze_respond(r, an,
+                                                              conv->result));
 }
 
 
@@ -191,13 +204,12 @@ ngx_http_behave_analyze_redact(ngx_http_request_t *r,
 }
 
 
-ngx_int_t
+static ngx_int_t
 ngx_http_behave_analyze_respond(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an, const behave_conv_result_t *conversation)
 {
     char                    *json;
     size_t                   len;
-    ngx_int_t                rc;
     u_char                   session_id[4 + 32 + 1];
     behave_analyze_resp_t    resp;
     ngx_http_behave_ctx_t   *ctx;
@@ -232,14 +244,8 @@ ngx_http_behave_analyze_respond(ngx_http_request_t *r,
     resp.gateway_latency_ms = ngx_http_behave_now_ms() - ctx->started_ms;
 
     json = behave_analyze_response_json(&resp, &len);
-    if (json == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
 
-    rc = ngx_http_behave_send_json(r, NGX_HTTP_OK, (u_char *) json, len);
-    free(json);
-
-    return rc;
+    return ngx_http_behave_send_malloced(r, NGX_HTTP_OK, json, len);
 }
 
 

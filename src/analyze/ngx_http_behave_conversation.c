@@ -16,15 +16,13 @@
  */
 
 
-#include "ngx_http_behave_analyze.h"
+#include "ngx_http_behave_conversation.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_args.h"
+#include "ngx_http_behave_redis_keys.h"
 
-#include "behave_conversation.h"
-#include "behave_turn.h"
+#include "behave_request.h"          /* BEHAVE_CONVERSATION_ID_MAX */
 #include "behave_turn_log.h"
-
-
-#define NGX_HTTP_BEHAVE_CONV_KEY  "behave:{%s:%s}:log"
 
 
 /*
@@ -45,98 +43,89 @@ static const char  ngx_http_behave_conversation_trim_script[] =
 static void ngx_http_behave_conversation_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 static behave_conv_result_t *ngx_http_behave_conversation_assess(
-    ngx_http_request_t *r, ngx_http_behave_analyze_t *an, redisReply *reply);
-static behave_conv_result_t *ngx_http_behave_conversation_degraded(
-    ngx_http_request_t *r, ngx_http_behave_analyze_t *an, const char *reason);
-static void ngx_http_behave_conversation_turn(ngx_http_behave_analyze_t *an,
-    behave_turn_t *turn);
+    ngx_http_request_t *r, ngx_http_behave_conv_t *conv, redisReply *reply);
+static ngx_int_t ngx_http_behave_conversation_degraded(ngx_http_request_t *r,
+    ngx_http_behave_conv_t *conv, const char *reason);
+static behave_conv_result_t *ngx_http_behave_conversation_block(
+    ngx_http_request_t *r, const char *reason);
 static void ngx_http_behave_conversation_trim(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, const behave_turn_log_t *log, size_t max);
+    ngx_http_behave_conv_t *conv, const behave_turn_log_t *log, size_t max);
 static void ngx_http_behave_conversation_trimmed(redisReply *reply,
     void *data);
 
 
 ngx_int_t
 ngx_http_behave_conversation_start(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an)
+    ngx_http_behave_conv_t *conv)
 {
-    u_char                      *p, *ttl, *rec;
-    size_t                       len[8], ttl_len, rec_len;
-    const char                  *argv[8], *reason;
-    behave_turn_t                turn;
-    ngx_http_behave_ctx_t       *ctx;
-    ngx_http_behave_loc_conf_t  *blcf;
+    u_char                        *p, *rec;
+    size_t                         rec_len;
+    ngx_time_t                    *tp;
+    const char                    *reason;
+    ngx_http_behave_loc_conf_t    *blcf;
+    ngx_http_behave_redis_args_t   a;
 
-    static const int             argc[3] = { 2, 3, 3 };
+    static const int               argc[3] = { 2, 3, 3 };
 
     if (!ngx_http_behave_redis_configured(r)) {
-        return ngx_http_behave_analyze_respond(r, an,
-                   ngx_http_behave_conversation_degraded(r, an,
-                       "conversation storage is not configured "
-                       "(behave_redis)"));
+        return ngx_http_behave_conversation_degraded(r, conv,
+                   "conversation storage is not configured (behave_redis)");
     }
 
-    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    /* the key and the TTL, in the request pool */
-    p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_CONV_KEY)
-                             + BEHAVE_TENANT_MAX + BEHAVE_CONVERSATION_ID_MAX
-                             + NGX_TIME_T_LEN);
+    p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_CONVERSATION)
+                             + BEHAVE_TENANT_MAX + BEHAVE_CONVERSATION_ID_MAX);
     if (p == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return NGX_ERROR;
     }
 
-    an->conv_key.data = p;
-    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_CONV_KEY, ctx->key->tenant,
-                    an->req.conversation_id);
-    an->conv_key.len = p - an->conv_key.data;
+    conv->key.data = p;
+    conv->key.len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONVERSATION,
+                                conv->tenant, conv->conversation_id)
+                    - p;
 
-    ttl = p;
-    p = ngx_sprintf(p, "%T", blcf->conversation_ttl);
-    ttl_len = p - ttl;
+    /* this turn, once: what is stored is what is assessed */
+    tp = ngx_timeofday();
+    behave_turn_from_annotation(&conv->turn, conv->speaker, conv->text,
+                                conv->text_len, conv->ann,
+                                (uint64_t) tp->sec * 1000 + tp->msec);
 
-    ngx_http_behave_conversation_turn(an, &turn);
-
-    rec_len = behave_turn_encoded_max(&turn) + 1;
+    rec_len = behave_turn_encoded_max(&conv->turn) + 1;
     rec = ngx_pnalloc(r->pool, rec_len);
 
     if (rec == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return NGX_ERROR;
     }
 
     rec_len = behave_turn_log_record((char *) rec,
-                                     behave_turn_encode(&turn, (char *) rec,
+                                     behave_turn_encode(&conv->turn,
+                                                        (char *) rec,
                                                         rec_len),
                                      rec_len);
     if (rec_len == 0) {
-        return ngx_http_behave_analyze_respond(r, an,
-                   ngx_http_behave_conversation_degraded(r, an,
-                                                         "turn not storable"));
+        return ngx_http_behave_conversation_degraded(r, conv,
+                                                     "turn not storable");
     }
 
     /* MULTI, GET key, APPEND key turn, EXPIRE key ttl, EXEC */
-    argv[0] = "GET";
-    len[0] = sizeof("GET") - 1;
-    argv[2] = "APPEND";
-    len[2] = sizeof("APPEND") - 1;
-    argv[4] = (char *) rec;
-    len[4] = rec_len;
-    argv[5] = "EXPIRE";
-    len[5] = sizeof("EXPIRE") - 1;
-    argv[7] = (char *) ttl;
-    len[7] = ttl_len;
-    argv[1] = argv[3] = argv[6] = (char *) an->conv_key.data;
-    len[1] = len[3] = len[6] = an->conv_key.len;
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_str(&a, "GET");
+    ngx_http_behave_redis_arg_ngx(&a, &conv->key);
+    ngx_http_behave_redis_arg_str(&a, "APPEND");
+    ngx_http_behave_redis_arg_ngx(&a, &conv->key);
+    ngx_http_behave_redis_arg(&a, (char *) rec, rec_len);
+    ngx_http_behave_redis_arg_str(&a, "EXPIRE");
+    ngx_http_behave_redis_arg_ngx(&a, &conv->key);
+    ngx_http_behave_redis_arg_num(&a, blcf->conversation_ttl);
 
     if (ngx_http_behave_redis_multi(r, "redis.conversation-append", 3, argc,
-                                    argv, len,
-                                    ngx_http_behave_conversation_reply, an,
+                                    a.argv, a.len,
+                                    ngx_http_behave_conversation_reply, conv,
                                     &reason)
         != NGX_OK)
     {
-        return ngx_http_behave_analyze_respond(r, an,
-                   ngx_http_behave_conversation_degraded(r, an, reason));
+        return ngx_http_behave_conversation_degraded(r, conv, reason);
     }
 
     return NGX_DONE;
@@ -144,41 +133,24 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
 
 
 static void
-ngx_http_behave_conversation_turn(ngx_http_behave_analyze_t *an,
-    behave_turn_t *turn)
-{
-    ngx_time_t  *tp;
-
-    tp = ngx_timeofday();
-
-    behave_turn_from_annotation(turn, an->req.speaker, an->text,
-                                an->text_len, &an->ann,
-                                (uint64_t) tp->sec * 1000 + tp->msec);
-}
-
-
-static void
 ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
 {
-    behave_conv_result_t       *block;
-    ngx_http_behave_analyze_t  *an = data;
+    ngx_http_behave_conv_t  *conv = data;
 
     if (reply == NULL) {
-        block = ngx_http_behave_conversation_degraded(r, an, reason);
+        conv->result = ngx_http_behave_conversation_block(r, reason);
 
     } else if (reply->type == REDIS_REPLY_ERROR) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: redis script error: %s", reply->str);
-        block = ngx_http_behave_conversation_degraded(r, an,
-                                                      "redis error");
+        conv->result = ngx_http_behave_conversation_block(r, "redis error");
 
     } else {
-        block = ngx_http_behave_conversation_assess(r, an, reply);
+        conv->result = ngx_http_behave_conversation_assess(r, conv, reply);
     }
 
-    ngx_http_finalize_request(r,
-                              ngx_http_behave_analyze_respond(r, an, block));
+    conv->done(r, conv);
 }
 
 
@@ -190,19 +162,18 @@ ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
 
 static behave_conv_result_t *
 ngx_http_behave_conversation_assess(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, redisReply *reply)
+    ngx_http_behave_conv_t *conv, redisReply *reply)
 {
     size_t                       max, n;
     uint64_t                     first;
     redisReply                  *v;
-    behave_turn_t               *turns, current;
+    behave_turn_t               *turns;
     behave_turn_log_t            log;
     behave_conv_result_t        *res;
     ngx_http_behave_loc_conf_t  *blcf;
 
     if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3) {
-        return ngx_http_behave_conversation_degraded(r, an,
-                                                     "unexpected reply");
+        return ngx_http_behave_conversation_block(r, "unexpected reply");
     }
 
     v = reply->element[0];
@@ -213,10 +184,10 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
 
     if (v->type != REDIS_REPLY_STRING) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                      "behave: redis \"%V\": %s", &an->conv_key,
+                      "behave: redis \"%V\": %s", &conv->key,
                       v->type == REDIS_REPLY_ERROR ? v->str
                                                    : "not a turn log");
-        return ngx_http_behave_conversation_degraded(r, an, "redis error");
+        return ngx_http_behave_conversation_block(r, "redis error");
     }
 
     behave_turn_log_open(&log, v->str, v->len);
@@ -233,18 +204,17 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
     res = ngx_palloc(r->pool, sizeof(behave_conv_result_t));
 
     if (turns == NULL || res == NULL) {
-        return ngx_http_behave_conversation_degraded(r, an, "out of memory");
+        return ngx_http_behave_conversation_block(r, "out of memory");
     }
 
     n = behave_turn_log_tail(&log, max, turns, &first);
 
-    ngx_http_behave_conversation_turn(an, &current);
-    behave_conversation_assess_at(turns, n, (size_t) first, &current, res);
+    behave_conversation_assess_at(turns, n, (size_t) first, &conv->turn, res);
 
     /* every turn before this one, beyond those read back too */
     res->prior_turns = (size_t) (log.dropped + log.records);
 
-    ngx_http_behave_conversation_trim(r, an, &log, max);
+    ngx_http_behave_conversation_trim(r, conv, &log, max);
 
     return res;
 }
@@ -253,39 +223,28 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
 /* past max + max / 2 turns the front goes, in the background */
 static void
 ngx_http_behave_conversation_trim(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, const behave_turn_log_t *log, size_t max)
+    ngx_http_behave_conv_t *conv, const behave_turn_log_t *log, size_t max)
 {
-    u_char      *p;
-    size_t       len[7], guard, cut, hlen;
-    const char  *argv[7];
-    char         header[BEHAVE_TURN_LOG_HEADER_MAX];
+    size_t                         guard, cut, hlen;
+    char                           header[BEHAVE_TURN_LOG_HEADER_MAX];
+    ngx_http_behave_redis_args_t   a;
 
     if (!behave_turn_log_trim_args(log, max, &guard, &cut, header, &hlen)) {
         return;
     }
 
-    p = ngx_pnalloc(r->pool, NGX_SIZE_T_LEN);
-    if (p == NULL) {
-        return;
-    }
-
-    argv[0] = "EVAL";
-    len[0] = sizeof("EVAL") - 1;
-    argv[1] = ngx_http_behave_conversation_trim_script;
-    len[1] = sizeof(ngx_http_behave_conversation_trim_script) - 1;
-    argv[2] = "1";
-    len[2] = 1;
-    argv[3] = (char *) an->conv_key.data;
-    len[3] = an->conv_key.len;
-    argv[4] = log->value;
-    len[4] = guard;
-    argv[5] = (char *) p;
-    len[5] = ngx_sprintf(p, "%uz", cut) - p;
-    argv[6] = header;
-    len[6] = hlen;
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_str(&a, "EVAL");
+    ngx_http_behave_redis_arg(&a, ngx_http_behave_conversation_trim_script,
+                        sizeof(ngx_http_behave_conversation_trim_script) - 1);
+    ngx_http_behave_redis_arg_str(&a, "1");
+    ngx_http_behave_redis_arg_ngx(&a, &conv->key);
+    ngx_http_behave_redis_arg(&a, log->value, guard);
+    ngx_http_behave_redis_arg_num(&a, (int64_t) cut);
+    ngx_http_behave_redis_arg(&a, header, hlen);
 
     /* not trimmed now: the next turn past the mark tries again */
-    (void) ngx_http_behave_redis_command_bg(7, argv, len,
+    (void) ngx_http_behave_redis_command_bg(a.argc, a.argv, a.len,
                                       ngx_http_behave_conversation_trimmed,
                                       NULL);
 }
@@ -301,9 +260,20 @@ ngx_http_behave_conversation_trimmed(redisReply *reply, void *data)
 }
 
 
-static behave_conv_result_t *
+/* the degraded block for an answer sent now */
+
+static ngx_int_t
 ngx_http_behave_conversation_degraded(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an, const char *reason)
+    ngx_http_behave_conv_t *conv, const char *reason)
+{
+    conv->result = ngx_http_behave_conversation_block(r, reason);
+
+    return NGX_OK;
+}
+
+
+static behave_conv_result_t *
+ngx_http_behave_conversation_block(ngx_http_request_t *r, const char *reason)
 {
     behave_conv_result_t  *res;
 

@@ -9,15 +9,17 @@
  */
 
 
-#include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_agents.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_stats.h"
 
 #include "behave_json.h"
 #include "behave_response.h"
 
 
-#define NGX_HTTP_BEHAVE_FLEET_KEY        "behave:fleet"
 #define NGX_HTTP_BEHAVE_HEARTBEAT        2000
 #define NGX_HTTP_BEHAVE_HEARTBEAT_STALE  10000
 #define NGX_HTTP_BEHAVE_HEARTBEAT_GONE   3600000
@@ -122,11 +124,11 @@ ngx_http_behave_heartbeat(ngx_event_t *ev)
 
     if (json != NULL) {
         argv[0] = "HSET";
-        argv[1] = NGX_HTTP_BEHAVE_FLEET_KEY;
+        argv[1] = NGX_HTTP_BEHAVE_KEY_FLEET;
         argv[2] = ngx_http_behave_node;
         argv[3] = json;
         len[0] = 4;
-        len[1] = sizeof(NGX_HTTP_BEHAVE_FLEET_KEY) - 1;
+        len[1] = sizeof(NGX_HTTP_BEHAVE_KEY_FLEET) - 1;
         len[2] = ngx_strlen(ngx_http_behave_node);
         len[3] = ngx_strlen(json);
 
@@ -221,8 +223,8 @@ ngx_http_behave_agents_status(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
         return ngx_http_behave_fleet_respond(r, gw, NULL);
     }
 
-    argv[0] = NGX_HTTP_BEHAVE_FLEET_KEY;
-    len[0] = sizeof(NGX_HTTP_BEHAVE_FLEET_KEY) - 1;
+    argv[0] = NGX_HTTP_BEHAVE_KEY_FLEET;
+    len[0] = sizeof(NGX_HTTP_BEHAVE_KEY_FLEET) - 1;
 
     if (ngx_http_behave_redis_eval(r, &ngx_http_behave_fleet_script, 1, 1,
                                    argv, len, ngx_http_behave_fleet_reply,
@@ -246,7 +248,7 @@ ngx_http_behave_fleet_reply(ngx_http_request_t *r, void *data,
         reply = NULL;
     }
 
-    ngx_http_behave_gateway_finish(r,
+    ngx_http_behave_finish(r,
                                    ngx_http_behave_fleet_respond(r, gw, reply));
 }
 
@@ -316,7 +318,7 @@ ngx_http_behave_fleet_respond(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
 
     cJSON_AddNumberToObject(resp, "timestamp", (double) now_ms);
 
-    return ngx_http_behave_gateway_respond(r, gw, NGX_HTTP_OK, resp);
+    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, resp);
 }
 
 

@@ -13,8 +13,14 @@
 
 
 #include "ngx_http_behave_gateway.h"
-#include "ngx_http_behave_redis.h"
-#include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_agents.h"
+#include "ngx_http_behave_auth.h"
+#include "ngx_http_behave_body.h"
+#include "ngx_http_behave_gw_behavior.h"
+#include "ngx_http_behave_limits.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_trace.h"
+#include "ngx_http_behave_traces.h"
 
 #include "behave_json.h"
 #include "behave_gateway.h"
@@ -39,12 +45,10 @@ static ngx_http_behave_gw_route_t  ngx_http_behave_gw_routes[] = {
 
 
 static ngx_int_t ngx_http_behave_gw_route(ngx_http_request_t *r);
-static ngx_int_t ngx_http_behave_gw_refuse(ngx_http_request_t *r,
-    behave_error_t *err);
 static void ngx_http_behave_gw_body(ngx_http_request_t *r);
-static ngx_int_t ngx_http_behave_gw_parse(ngx_http_request_t *r,
+static ngx_http_behave_step_t ngx_http_behave_gw_parse(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw, ngx_str_t *body);
-static ngx_int_t ngx_http_behave_gw_args(ngx_http_request_t *r,
+static ngx_http_behave_step_t ngx_http_behave_gw_args(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw);
 static void ngx_http_behave_gw_limited(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw);
@@ -58,32 +62,26 @@ static void ngx_http_behave_gw_cleanup(void *data);
 ngx_int_t
 ngx_http_behave_gateway_handler(ngx_http_request_t *r)
 {
-    ngx_int_t                    op, rc;
+    ngx_int_t                    op;
     behave_error_t               err;
     ngx_http_behave_gw_t        *gw;
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_loc_conf_t  *blcf;
 
-    ctx = ngx_http_behave_get_ctx(r);
+    ctx = ngx_http_behave_trace_enter(r, NGX_HTTP_BEHAVE_STAT_GATEWAY);
     if (ctx == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-
-    ngx_http_behave_stats_enter(r, NGX_HTTP_BEHAVE_STAT_GATEWAY);
 
     op = ngx_http_behave_gw_route(r);
 
     if (op < 0) {
         behave_error_set(&err, BEHAVE_ERR_NOT_FOUND,
                          "no such gateway operation");
-        return ngx_http_behave_gw_refuse(r, &err);
+        return ngx_http_behave_refuse(r, &err);
     }
 
     if (r->method != ngx_http_behave_gw_routes[op].method) {
-        if (ngx_http_discard_request_body(r) != NGX_OK) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
         return ngx_http_behave_method_not_allowed(r,
                    ngx_http_behave_gw_routes[op].method == NGX_HTTP_GET
                    ? "GET" : "POST");
@@ -103,7 +101,7 @@ ngx_http_behave_gateway_handler(ngx_http_request_t *r)
                                      &gw->key, &err)
         != NGX_OK)
     {
-        return ngx_http_behave_gw_refuse(r, &err);
+        return ngx_http_behave_refuse(r, &err);
     }
 
     ctx->key = gw->key;
@@ -114,16 +112,10 @@ ngx_http_behave_gateway_handler(ngx_http_request_t *r)
         && ngx_http_behave_check_body(r, blcf->max_body_size, &err)
            != NGX_OK)
     {
-        return ngx_http_behave_gw_refuse(r, &err);
+        return ngx_http_behave_refuse(r, &err);
     }
 
-    rc = ngx_http_read_client_request_body(r, ngx_http_behave_gw_body);
-
-    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
-        return rc;
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_read_body(r, ngx_http_behave_gw_body);
 }
 
 
@@ -165,29 +157,6 @@ ngx_http_behave_gw_route(ngx_http_request_t *r)
 }
 
 
-static ngx_int_t
-ngx_http_behave_gw_refuse(ngx_http_request_t *r, behave_error_t *err)
-{
-    if (ngx_http_discard_request_body(r) != NGX_OK) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    return ngx_http_behave_send_error(r, err);
-}
-
-
-void
-ngx_http_behave_gateway_finish(ngx_http_request_t *r, ngx_int_t rc)
-{
-    if (rc == NGX_DONE) {
-        /* a Redis step answers later: keep the request */
-        r->main->count++;
-    }
-
-    ngx_http_finalize_request(r, rc);
-}
-
-
 static void
 ngx_http_behave_gw_body(ngx_http_request_t *r)
 {
@@ -196,6 +165,7 @@ ngx_http_behave_gw_body(ngx_http_request_t *r)
     ngx_time_t                  *tp;
     ngx_http_behave_gw_t        *gw;
     ngx_http_behave_ctx_t       *ctx;
+    ngx_http_behave_step_t       step;
     ngx_http_behave_loc_conf_t  *blcf;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
@@ -205,24 +175,14 @@ ngx_http_behave_gw_body(ngx_http_request_t *r)
     tp = ngx_timeofday();
     gw->now_ms = (int64_t) tp->sec * 1000 + tp->msec;
 
-    rc = ngx_http_behave_body_string(r, blcf->max_body_size, &body);
+    step = ngx_http_behave_body_take(r, blcf->max_body_size, &body);
 
-    if (rc == NGX_DECLINED) {
-        ngx_http_behave_gateway_finish(r, ngx_http_behave_fail(r,
-                 BEHAVE_ERR_TOO_LARGE,
-                 "the request body is larger than behave_max_body_size"));
-        return;
+    if (!step.answered) {
+        step = ngx_http_behave_gw_parse(r, gw, &body);
     }
 
-    if (rc != NGX_OK) {
-        ngx_http_behave_gateway_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
-        return;
-    }
-
-    rc = ngx_http_behave_gw_parse(r, gw, &body);
-
-    if (rc != NGX_OK) {
-        ngx_http_behave_gateway_finish(r, rc);
+    if (step.answered) {
+        ngx_http_behave_finish(r, step.rc);
         return;
     }
 
@@ -236,25 +196,22 @@ ngx_http_behave_gw_body(ngx_http_request_t *r)
     rc = ngx_http_behave_limits_check(r, gw);
 
     if (rc == NGX_DONE) {
-        ngx_http_behave_gateway_finish(r, NGX_DONE);
+        ngx_http_behave_finish(r, NGX_DONE);
         return;
     }
 
     if (rc != NGX_OK) {
-        ngx_http_behave_gateway_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        ngx_http_behave_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
         return;
     }
 
-    ngx_http_behave_gateway_finish(r, ngx_http_behave_gw_decided(r, gw));
+    ngx_http_behave_finish(r, ngx_http_behave_gw_decided(r, gw));
 }
 
 
-/*
- * NGX_OK with gw->req set (the body's object, or an empty one), or the
- * result of sending the error.
- */
+/* gw->req set (the body's object, or an empty one), or answered */
 
-static ngx_int_t
+static ngx_http_behave_step_t
 ngx_http_behave_gw_parse(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
     ngx_str_t *body)
 {
@@ -263,7 +220,7 @@ ngx_http_behave_gw_parse(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
 
     cln = ngx_pool_cleanup_add(r->pool, 0);
     if (cln == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
     }
 
     if (body->len == 0 && r->method == NGX_HTTP_GET) {
@@ -273,12 +230,13 @@ ngx_http_behave_gw_parse(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
         gw->req = behave_json_parse_object((char *) body->data, body->len,
                                            &err);
         if (gw->req == NULL) {
-            return ngx_http_behave_send_error(r, &err);
+            return ngx_http_behave_answered(ngx_http_behave_send_error(r,
+                                                                       &err));
         }
     }
 
     if (gw->req == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
     }
 
     cln->handler = ngx_http_behave_gw_cleanup;
@@ -288,7 +246,7 @@ ngx_http_behave_gw_parse(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
         return ngx_http_behave_gw_args(r, gw);
     }
 
-    return NGX_OK;
+    return ngx_http_behave_go_on();
 }
 
 
@@ -297,7 +255,7 @@ ngx_http_behave_gw_parse(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
  * same field: filter, trace_id, service_filter, from and to (time_range).
  */
 
-static ngx_int_t
+static ngx_http_behave_step_t
 ngx_http_behave_gw_args(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 {
     u_char      *dst, *src;
@@ -319,7 +277,7 @@ ngx_http_behave_gw_args(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 
         dst = ngx_pnalloc(r->pool, value.len + 1);
         if (dst == NULL) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+            return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
         }
 
         src = value.data;
@@ -329,9 +287,10 @@ ngx_http_behave_gw_args(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 
         /* as in JSON bodies: no NUL to cut the string short, UTF-8 only */
         if (!behave_utf8_valid_text(value.data, dst - value.data)) {
-            return ngx_http_behave_fail(r, BEHAVE_ERR_INVALID_FIELD,
+            return ngx_http_behave_answered(ngx_http_behave_fail(r,
+                       BEHAVE_ERR_INVALID_FIELD,
                        "a query argument is not UTF-8 text (%00 or a bad "
-                       "byte)");
+                       "byte)"));
         }
 
         if (i < 3) {
@@ -362,14 +321,14 @@ ngx_http_behave_gw_args(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
         }
     }
 
-    return NGX_OK;
+    return ngx_http_behave_go_on();
 }
 
 
 static void
 ngx_http_behave_gw_limited(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 {
-    ngx_http_behave_gateway_finish(r, ngx_http_behave_gw_decided(r, gw));
+    ngx_http_behave_finish(r, ngx_http_behave_gw_decided(r, gw));
 }
 
 
@@ -446,18 +405,8 @@ ngx_http_behave_gw_compute(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
         return ngx_http_behave_send_error(r, &err);
     }
 
-    return ngx_http_behave_gateway_respond(r, gw,
+    return ngx_http_behave_send_cjson(r,
                rc == BEHAVE_OK ? NGX_HTTP_OK : behave_error_status(rc), resp);
-}
-
-
-/* prints and sends resp (consumed) with the given status */
-
-ngx_int_t
-ngx_http_behave_gateway_respond(ngx_http_request_t *r,
-    ngx_http_behave_gw_t *gw, ngx_uint_t status, cJSON *resp)
-{
-    return ngx_http_behave_send_cjson(r, status, resp);
 }
 
 

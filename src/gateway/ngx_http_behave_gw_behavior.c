@@ -13,8 +13,11 @@
  */
 
 
-#include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_gw_behavior.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_keys.h"
 
 #include "behave_json.h"
 #include "behave_gateway.h"
@@ -63,7 +66,7 @@ ngx_http_behave_behavior_start(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw)
 {
     int                          n;
-    char                         digest[65];
+    char                         digest[BEHAVE_SHA256_HEX_SIZE];
     u_char                      *p;
     cJSON                       *sid, *store;
     size_t                      *len;
@@ -102,8 +105,8 @@ ngx_http_behave_behavior_start(ngx_http_request_t *r,
                       digest);
 
     argv[0] = (char *) p;
-    p = ngx_sprintf(p, "behave:beh:{%s:%*s}", gw->key->tenant, (size_t) 16,
-                    digest);
+    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_BEHAVIOR, gw->key->tenant,
+                    (size_t) 16, digest);
     len[0] = p - (u_char *) argv[0];
 
     argv[1] = (char *) p;
@@ -182,7 +185,7 @@ ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
         ngx_http_behave_redis_log_degraded(r, "analyze-behavior",
                                            reason ? reason : "bad reply");
-        ngx_http_behave_gateway_finish(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_beh_compute(r, gw, NULL, "request_only"));
         return;
     }
@@ -201,7 +204,7 @@ ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
         }
     }
 
-    ngx_http_behave_gateway_finish(r,
+    ngx_http_behave_finish(r,
         ngx_http_behave_beh_compute(r, gw, prior, "session"));
 
     cJSON_Delete(prior);
@@ -226,5 +229,5 @@ ngx_http_behave_beh_compute(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
 
     cJSON_AddStringToObject(resp, "history", history);
 
-    return ngx_http_behave_gateway_respond(r, gw, NGX_HTTP_OK, resp);
+    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, resp);
 }

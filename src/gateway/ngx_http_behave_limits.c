@@ -11,8 +11,17 @@
  */
 
 
-#include "ngx_http_behave_gateway.h"
+#include "ngx_http_behave_limits.h"
+#include "ngx_http_behave_meter.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_args.h"
+#include "ngx_http_behave_redis_keys.h"
+
+
+/* a day's token count outlives its UTC day by one, for late readers */
+#define NGX_HTTP_BEHAVE_TOKENS_TTL  "172800"    /* 2 * NGX_HTTP_BEHAVE_DAY */
 
 
 /*
@@ -50,7 +59,7 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_limits_script = {
     "redis.call('SET', KEYS[1], string.format('%.0f', new_tat), 'PX',\n"
     "           math.ceil(new_tat - now) + 1000)\n"
     "used = redis.call('INCRBY', KEYS[2], cost)\n"
-    "redis.call('EXPIRE', KEYS[2], 172800)\n"
+    "redis.call('EXPIRE', KEYS[2], " NGX_HTTP_BEHAVE_TOKENS_TTL ")\n"
     "return {1, math.floor((now + period - new_tat) / t),\n"
     "        math.ceil((new_tat - now) / 1000), 0, used, ''}\n",
     ""
@@ -79,13 +88,13 @@ ngx_http_behave_limits_init(void)
 ngx_int_t
 ngx_http_behave_limits_check(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 {
-    u_char                     *p;
-    size_t                      len[7];
-    time_t                      now;
-    ngx_time_t                 *tp;
-    const char                 *argv[7], *reason;
-    ngx_pool_cleanup_t         *cln;
-    ngx_http_behave_release_t  *rel;
+    u_char                        *p, *q;
+    time_t                         now;
+    ngx_time_t                    *tp;
+    const char                    *reason;
+    ngx_pool_cleanup_t            *cln;
+    ngx_http_behave_release_t     *rel;
+    ngx_http_behave_redis_args_t   a;
 
     ngx_sprintf(gw->limit_id, "key:%*xs%Z", (size_t) 8, gw->key->hash);
 
@@ -123,7 +132,10 @@ ngx_http_behave_limits_check(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
         return NGX_OK;
     }
 
-    p = ngx_pnalloc(r->pool, 2 * 64 + 5 * NGX_INT64_LEN);
+    /* the two keys, each with the limit id (24 bytes at most) */
+    p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_RATE)
+                             + sizeof(NGX_HTTP_BEHAVE_KEY_TOKENS)
+                             + 2 * sizeof(gw->limit_id) + NGX_TIME_T_LEN);
     if (p == NULL) {
         return NGX_ERROR;
     }
@@ -131,39 +143,27 @@ ngx_http_behave_limits_check(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
     tp = ngx_timeofday();
     now = tp->sec;
 
-    argv[0] = (char *) p;
-    p = ngx_sprintf(p, "behave:rl:{%s}:gcra", gw->limit_id);
-    len[0] = p - (u_char *) argv[0];
+    ngx_http_behave_redis_args_init(&a);
 
-    argv[1] = (char *) p;
-    p = ngx_sprintf(p, "behave:rl:{%s}:tokens:%T", gw->limit_id,
-                    now / 86400);
-    len[1] = p - (u_char *) argv[1];
+    q = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_RATE, gw->limit_id);
+    ngx_http_behave_redis_arg(&a, (char *) p, q - p);
 
-    argv[2] = (char *) p;
-    p = ngx_sprintf(p, "%T%03M", now, tp->msec);
-    len[2] = p - (u_char *) argv[2];
+    p = ngx_sprintf(q, NGX_HTTP_BEHAVE_KEY_TOKENS, gw->limit_id,
+                    now / NGX_HTTP_BEHAVE_DAY);
+    ngx_http_behave_redis_arg(&a, (char *) q, p - q);
 
-    argv[3] = (char *) p;
-    p = ngx_sprintf(p, "%ui", gw->limit.rpm);
-    len[3] = p - (u_char *) argv[3];
-
-    argv[4] = (char *) p;
-    p = ngx_sprintf(p, "%uL", gw->limit.tokens_per_day);
-    len[4] = p - (u_char *) argv[4];
-
-    argv[5] = (char *) p;
-    p = ngx_sprintf(p, "%uL", gw->limit.cost);
-    len[5] = p - (u_char *) argv[5];
+    ngx_http_behave_redis_arg_num(&a, (int64_t) now * 1000 + tp->msec);
+    ngx_http_behave_redis_arg_num(&a, gw->limit.rpm);
+    ngx_http_behave_redis_arg_num(&a, gw->limit.tokens_per_day);
+    ngx_http_behave_redis_arg_num(&a, gw->limit.cost);
 
     /* when refused for tokens: the seconds to UTC midnight */
-    argv[6] = (char *) p;
-    p = ngx_sprintf(p, "%T", 86400 - now % 86400);
-    len[6] = p - (u_char *) argv[6];
+    ngx_http_behave_redis_arg_num(&a, NGX_HTTP_BEHAVE_DAY
+                                      - now % NGX_HTTP_BEHAVE_DAY);
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_limits_script, 2, 7,
-                                   argv, len, ngx_http_behave_limits_reply,
-                                   gw, &reason)
+    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_limits_script, 2,
+                                   a.argc, a.argv, a.len,
+                                   ngx_http_behave_limits_reply, gw, &reason)
         != NGX_OK)
     {
         ngx_http_behave_limits_local(r, gw);

@@ -18,9 +18,11 @@
  */
 
 
-#include "ngx_http_behave_common.h"
+#include "ngx_http_behave_meter.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_util.h"
 
 
 #define NGX_HTTP_BEHAVE_METER_SLOTS_MAX  4096
@@ -145,7 +147,7 @@ ngx_http_behave_meter_count(ngx_http_request_t *r, const behave_key_t *key,
 
     bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
     sh = bmcf->sh;
-    day = (uint32_t) (ngx_time() / 86400);
+    day = (uint32_t) (ngx_time() / NGX_HTTP_BEHAVE_DAY);
 
     usage->meter = "local";
     usage->overage = 0;
@@ -284,7 +286,7 @@ ngx_http_behave_meter_flush_handler(ngx_event_t *ev)
         return;
     }
 
-    day = (uint32_t) (ngx_time() / 86400);
+    day = (uint32_t) (ngx_time() / NGX_HTTP_BEHAVE_DAY);
 
     if (ngx_http_behave_redis_connected()) {
         for (i = 0; i < bmcf->sh->nslots; i++) {
@@ -304,8 +306,7 @@ static ngx_int_t
 ngx_http_behave_meter_flush_slot(ngx_http_behave_main_conf_t *bmcf,
     ngx_uint_t i, uint32_t day)
 {
-    u_char                          key[sizeof("behave:usage:{}:yyyymmdd")
-                                        + BEHAVE_TENANT_MAX];
+    u_char                          key[NGX_HTTP_BEHAVE_KEY_USAGE_SIZE];
     u_char                          num[NGX_INT64_LEN];
     size_t                          len[3];
     ngx_tm_t                        tm;
@@ -331,8 +332,8 @@ ngx_http_behave_meter_flush_slot(ngx_http_behave_main_conf_t *bmcf,
     fl->delta = slot->unflushed;
     slot->unflushed = 0;
 
-    ngx_gmtime((time_t) day * 86400, &tm);
-    len[1] = ngx_sprintf(key, "behave:usage:{%s}:%4d%02d%02d", slot->tenant,
+    ngx_gmtime((time_t) day * NGX_HTTP_BEHAVE_DAY, &tm);
+    len[1] = ngx_sprintf(key, NGX_HTTP_BEHAVE_KEY_USAGE, slot->tenant,
                          tm.ngx_tm_year, tm.ngx_tm_mon, tm.ngx_tm_mday)
              - key;
 
@@ -425,7 +426,8 @@ ngx_http_behave_meter_concurrency(ngx_http_request_t *r, const char *id,
     ngx_shmtx_lock(&bmcf->shpool->mutex);
 
     slot = ngx_http_behave_meter_slot(bmcf->sh, id,
-                                      (uint32_t) (ngx_time() / 86400));
+                                      (uint32_t) (ngx_time()
+                                                  / NGX_HTTP_BEHAVE_DAY));
 
     if (slot == NULL) {
         /* no room to count: let it through rather than refuse everyone */

@@ -7,7 +7,10 @@
  */
 
 
+#include "ngx_http_behave_metrics.h"
+#include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_trace.h"
 
 
 #define NGX_HTTP_BEHAVE_METRICS_MAX  (64 * 1024)
@@ -38,7 +41,7 @@ ngx_http_behave_metrics_handler(ngx_http_request_t *r)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    ngx_http_behave_stats_enter(r, NGX_HTTP_BEHAVE_STAT_METRICS);
+    (void) ngx_http_behave_trace_enter(r, NGX_HTTP_BEHAVE_STAT_METRICS);
 
     st = ngx_http_behave_stats();
     if (st == NULL) {

@@ -29,6 +29,7 @@
 
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_util.h"
 
 
 #define NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN   100
@@ -243,6 +244,9 @@ ngx_http_behave_redis_connect(void)
     rd = &ngx_http_behave_redis;
     addr = &rd->bmcf->redis;
 
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, rd->log, 0,
+                   "behave redis: connecting to \"%V\"", addr);
+
     if (ngx_strncmp(addr->data, "unix:", 5) == 0) {
         ac = redisAsyncConnectUnix((char *) addr->data + 5);
 
@@ -417,6 +421,11 @@ ngx_http_behave_redis_schedule(void)
 static void
 ngx_http_behave_redis_reconnect_handler(ngx_event_t *ev)
 {
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, ev->log, 0,
+                   "behave redis: reconnect timer, connected: %d, next "
+                   "backoff %M", ngx_http_behave_redis.ac != NULL,
+                   ngx_http_behave_redis.backoff);
+
     if (ngx_exiting || ngx_terminate || ngx_http_behave_redis.ac != NULL) {
         return;
     }
@@ -861,6 +870,11 @@ ngx_http_behave_redis_send(ngx_http_behave_redis_cmd_t *cmd,
     cmd->argv[1] = (char *) script;
     cmd->argvlen[1] = ngx_strlen(script);
 
+    /* the command's name, never its arguments (they may hold texts) */
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis.log, 0,
+                   "behave redis: send %s \"%s\", %d arguments", verb,
+                   cmd->name ? cmd->name : "-", cmd->argc);
+
     if (redisAsyncCommandArgv(ngx_http_behave_redis.ac,
                               ngx_http_behave_redis_reply, cmd, cmd->argc,
                               (const char **) cmd->argv, cmd->argvlen)
@@ -878,6 +892,12 @@ ngx_http_behave_redis_reply(redisAsyncContext *ac, void *r, void *privdata)
 {
     redisReply                   *reply = r;
     ngx_http_behave_redis_cmd_t  *cmd = privdata;
+
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis.log, 0,
+                   "behave redis: reply to \"%s\": type %d%s",
+                   cmd->name ? cmd->name : "-", reply ? reply->type : -1,
+                   cmd->request == NULL && cmd->bg_done == NULL
+                   ? ", its request is gone" : "");
 
     if (cmd->bg_done != NULL) {
         ngx_http_behave_redis.bg_pending--;
@@ -939,6 +959,10 @@ static void
 ngx_http_behave_redis_cmd_timeout(ngx_event_t *ev)
 {
     ngx_http_behave_redis_cmd_t  *cmd = ev->data;
+
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, ev->log, 0,
+                   "behave redis: \"%s\" timed out",
+                   cmd->name ? cmd->name : "-");
 
     ngx_http_behave_redis_answer(cmd, NULL, "timeout");
 

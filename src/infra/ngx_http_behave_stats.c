@@ -8,6 +8,7 @@
 
 
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_util.h"
 
 
 static ngx_int_t ngx_http_behave_stats_log_handler(ngx_http_request_t *r);
@@ -47,19 +48,8 @@ ngx_http_behave_stats_init_zone(ngx_slab_pool_t *shpool,
 ngx_int_t
 ngx_http_behave_stats_init(ngx_conf_t *cf)
 {
-    ngx_http_handler_pt        *h;
-    ngx_http_core_main_conf_t  *cmcf;
-
-    cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
-
-    h = ngx_array_push(&cmcf->phases[NGX_HTTP_LOG_PHASE].handlers);
-    if (h == NULL) {
-        return NGX_ERROR;
-    }
-
-    *h = ngx_http_behave_stats_log_handler;
-
-    return NGX_OK;
+    return ngx_http_behave_phase_handler_add(cf, NGX_HTTP_LOG_PHASE,
+                                             ngx_http_behave_stats_log_handler);
 }
 
 
@@ -144,14 +134,6 @@ ngx_http_behave_stats_enter(ngx_http_request_t *r,
                                         1);
         }
     }
-
-    /*
-     * The pre-filter's answer is the upstream's: it is not marked, and its
-     * trace begins only when it has a tenant to be kept for.
-     */
-    if (surface != NGX_HTTP_BEHAVE_STAT_PREFILTER) {
-        ngx_http_behave_trace_begin(r, ctx, 1);
-    }
 }
 
 
@@ -203,8 +185,6 @@ ngx_http_behave_stats_log_handler(ngx_http_request_t *r)
     }
 
     ngx_http_behave_stats_tick(st);
-
-    ngx_http_behave_trace_record(r, ctx, ngx_http_behave_stat_names[s], ms);
 
     return NGX_OK;
 }

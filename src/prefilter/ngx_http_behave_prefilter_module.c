@@ -27,7 +27,11 @@
 
 
 #include "ngx_http_behave_prefilter.h"
+#include "ngx_http_behave_body.h"
+#include "ngx_http_behave_meter.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_trace.h"
+#include "ngx_http_behave_util.h"
 
 #include "behave_extract.h"
 #include "behave_json_parse.h"
@@ -574,8 +578,6 @@ static ngx_int_t
 ngx_http_behave_prefilter_init(ngx_conf_t *cf)
 {
     ngx_uint_t                              i;
-    ngx_http_handler_pt                    *h;
-    ngx_http_core_main_conf_t              *cmcf;
     ngx_http_behave_prefilter_check_t      *check;
     ngx_http_behave_prefilter_main_conf_t  *pmcf;
 
@@ -589,16 +591,8 @@ ngx_http_behave_prefilter_init(ngx_conf_t *cf)
         }
     }
 
-    cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
-
-    h = ngx_array_push(&cmcf->phases[NGX_HTTP_REWRITE_PHASE].handlers);
-    if (h == NULL) {
-        return NGX_ERROR;
-    }
-
-    *h = ngx_http_behave_prefilter_handler;
-
-    return NGX_OK;
+    return ngx_http_behave_phase_handler_add(cf, NGX_HTTP_REWRITE_PHASE,
+                                             ngx_http_behave_prefilter_handler);
 }
 
 

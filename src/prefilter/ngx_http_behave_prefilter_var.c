@@ -113,24 +113,14 @@ static ngx_int_t
 ngx_http_behave_prefilter_json(ngx_http_request_t *r,
     ngx_http_behave_prefilter_ctx_t *ctx, ngx_str_t *s)
 {
-    char   *json;
-    cJSON  *obj;
-    size_t  len;
+    char    *json;
+    size_t   len;
 
     if (ctx->json.data == NULL) {
-        obj = behave_annotation_json(&ctx->ann);
-        if (obj == NULL) {
-            return NGX_ERROR;
-        }
-
-        json = behave_json_print(obj, NULL);
-        cJSON_Delete(obj);
-
+        json = behave_annotation_json(&ctx->ann, &len);
         if (json == NULL) {
             return NGX_ERROR;
         }
-
-        len = ngx_strlen(json);
 
         ctx->json.data = ngx_pnalloc(r->pool, len);
         if (ctx->json.data == NULL) {

@@ -1,9 +1,9 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * Surface C: the entry point of behave_webhooks and the helpers its
- * management API (ngx_http_behave_webhooks_mgmt.c) and its receiver
- * (ngx_http_behave_webhooks_receiver.c) share.
+ * Surface C: the entry point of behave_webhooks, which routes to its
+ * management API (ngx_http_behave_webhooks_mgmt.c) or its receiver
+ * (ngx_http_behave_webhooks_receiver.c).
  *
  * Routing inside the location: a URI ending in "/v1/webhooks" is the
  * management API; "/v1/webhooks/<slug>" is the receiver; anything else
@@ -13,9 +13,12 @@
 
 
 #include "ngx_http_behave_webhooks.h"
-#include "ngx_http_behave_stats.h"
-
-#include "behave_json.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_trace.h"
+#include "ngx_http_behave_webhooks_mgmt.h"
+#include "ngx_http_behave_webhooks_receiver.h"
+#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_webhooks_util.h"
 
 
 void
@@ -34,16 +37,15 @@ ngx_http_behave_webhooks_handler(ngx_http_request_t *r)
 {
     u_char                 *p, *last;
     ngx_str_t               slug;
+    behave_error_t          err;
     ngx_http_behave_ctx_t  *ctx;
 
     static const size_t  plen = sizeof(NGX_HTTP_BEHAVE_WH_PATH) - 1;
 
-    ctx = ngx_http_behave_get_ctx(r);
+    ctx = ngx_http_behave_trace_enter(r, NGX_HTTP_BEHAVE_STAT_WEBHOOKS);
     if (ctx == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-
-    ngx_http_behave_stats_enter(r, NGX_HTTP_BEHAVE_STAT_WEBHOOKS);
 
     last = r->uri.data + r->uri.len;
     p = ngx_strlcasestrn(r->uri.data, last, (u_char *) NGX_HTTP_BEHAVE_WH_PATH,
@@ -64,144 +66,7 @@ ngx_http_behave_webhooks_handler(ngx_http_request_t *r)
         }
     }
 
-    if (ngx_http_discard_request_body(r) != NGX_OK) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
+    behave_error_set(&err, BEHAVE_ERR_NOT_FOUND, "no such webhook resource");
 
-    return ngx_http_behave_fail(r, BEHAVE_ERR_NOT_FOUND,
-                                "no such webhook resource");
-}
-
-
-/*
- * Our own failure: 503 with Retry-After, so that a platform retries and
- * a client knows it may.  Nothing was written when this is answered.
- */
-
-ngx_int_t
-ngx_http_behave_webhooks_unavailable(ngx_http_request_t *r, const char *what,
-    const char *reason)
-{
-    behave_error_t          err;
-    ngx_http_behave_ctx_t  *ctx;
-
-    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
-
-    if (ctx != NULL && ctx->delivery) {
-        ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_FAILED);
-    }
-
-    if (ngx_http_behave_add_header(r, "Retry-After",
-                                   NGX_HTTP_BEHAVE_WH_RETRY_AFTER)
-        != NGX_OK)
-    {
-        return NGX_ERROR;
-    }
-
-    behave_error_set(&err, BEHAVE_ERR_UNAVAILABLE,
-                     "%s is unavailable (%s); retry later", what, reason);
-
-    return ngx_http_behave_send_error(r, &err);
-}
-
-
-/* "behave:wh:{<tenant>}:<what><id>" in the request pool */
-
-ngx_str_t *
-ngx_http_behave_webhooks_key(ngx_http_request_t *r, const char *tenant,
-    const char *what, const char *id, size_t id_len)
-{
-    u_char     *p;
-    ngx_str_t  *key;
-
-    key = ngx_palloc(r->pool, sizeof(ngx_str_t));
-    if (key == NULL) {
-        return NULL;
-    }
-
-    key->len = sizeof("behave:wh:{}:") - 1 + ngx_strlen(tenant)
-               + ngx_strlen(what) + id_len;
-
-    p = ngx_pnalloc(r->pool, key->len + 1);
-    if (p == NULL) {
-        return NULL;
-    }
-
-    key->data = p;
-    p = ngx_sprintf(p, "behave:wh:{%s}:%s%*s", tenant, what, id_len, id);
-    *p = '\0';
-
-    return key;
-}
-
-
-/*
- * behave_public_url when set, else the scheme and Host of this request:
- * behind a proxy that rewrites Host, set behave_public_url.
- */
-
-char *
-ngx_http_behave_webhooks_receiver_url(ngx_http_request_t *r,
-    const char *slug)
-{
-    u_char                      *p;
-    size_t                       len;
-    ngx_str_t                    base, host;
-    ngx_http_behave_loc_conf_t  *blcf;
-
-    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
-
-    base = blcf->public_url;
-
-    while (base.len && base.data[base.len - 1] == '/') {
-        base.len--;
-    }
-
-    if (r->headers_in.host != NULL) {
-        host = r->headers_in.host->value;
-
-    } else {
-        host = r->headers_in.server;
-    }
-
-    len = base.len + sizeof("https://") - 1 + host.len
-          + sizeof(NGX_HTTP_BEHAVE_WH_PATH "/") - 1 + ngx_strlen(slug) + 1;
-
-    p = ngx_pnalloc(r->pool, len);
-    if (p == NULL) {
-        return NULL;
-    }
-
-    if (blcf->public_url.len) {
-        ngx_sprintf(p, "%V" NGX_HTTP_BEHAVE_WH_PATH "/%s%Z", &base, slug);
-
-    } else {
-        ngx_sprintf(p, "%s://%V" NGX_HTTP_BEHAVE_WH_PATH "/%s%Z",
-#if (NGX_HTTP_SSL)
-                    r->connection->ssl ? "https" : "http",
-#else
-                    "http",
-#endif
-                    &host, slug);
-    }
-
-    return (char *) p;
-}
-
-
-char *
-ngx_http_behave_webhooks_pstrdup(ngx_http_request_t *r, const char *s,
-    size_t len)
-{
-    u_char  *p;
-
-    p = ngx_pnalloc(r->pool, len + 1);
-    if (p == NULL) {
-        return NULL;
-    }
-
-    ngx_memcpy(p, s, len);
-    p[len] = '\0';
-
-    return (char *) p;
+    return ngx_http_behave_refuse(r, &err);
 }

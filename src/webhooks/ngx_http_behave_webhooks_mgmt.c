@@ -11,7 +11,16 @@
  */
 
 
-#include "ngx_http_behave_webhooks.h"
+#include "ngx_http_behave_webhooks_mgmt.h"
+#include "ngx_http_behave_auth.h"
+#include "ngx_http_behave_body.h"
+#include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_args.h"
+#include "ngx_http_behave_redis_keys.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
+#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_webhooks_util.h"
 
 #include "behave_callsum.h"
 #include "behave_json_parse.h"
@@ -27,13 +36,12 @@ typedef struct {
     const char                 *auth;
     const char                 *description;
     time_t                      created_at;
-    unsigned                    parsed:1;
 } ngx_http_behave_wh_mgmt_t;
 
 
 static void ngx_http_behave_wh_mgmt_body(ngx_http_request_t *r);
-static ngx_int_t ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
-    ngx_http_behave_wh_mgmt_t *m);
+static ngx_http_behave_step_t ngx_http_behave_wh_mgmt_parse(
+    ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m);
 static void ngx_http_behave_wh_mgmt_cleanup(void *data);
 
 static ngx_int_t ngx_http_behave_wh_create(ngx_http_request_t *r,
@@ -52,6 +60,8 @@ static ngx_int_t ngx_http_behave_wh_patch(ngx_http_request_t *r,
 static void ngx_http_behave_wh_patch_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 
+static void ngx_http_behave_wh_storage_failed(ngx_http_request_t *r,
+    const char *reason);
 static cJSON *ngx_http_behave_wh_record(ngx_http_request_t *r,
     redisReply *fields);
 static ngx_int_t ngx_http_behave_wh_id_valid(ngx_str_t *id);
@@ -60,16 +70,11 @@ static ngx_int_t ngx_http_behave_wh_id_valid(ngx_str_t *id);
 ngx_int_t
 ngx_http_behave_webhooks_mgmt(ngx_http_request_t *r)
 {
-    ngx_int_t                    rc;
     behave_error_t               err;
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_loc_conf_t  *blcf;
 
     if (!(r->method & (NGX_HTTP_GET|NGX_HTTP_POST|NGX_HTTP_PATCH))) {
-        if (ngx_http_discard_request_body(r) != NGX_OK) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
         return ngx_http_behave_method_not_allowed(r, "GET, POST, PATCH");
     }
 
@@ -83,11 +88,7 @@ ngx_http_behave_webhooks_mgmt(ngx_http_request_t *r)
             && ngx_http_behave_check_body(r, blcf->max_body_size, &err)
                != NGX_OK))
     {
-        if (ngx_http_discard_request_body(r) != NGX_OK) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
-        return ngx_http_behave_send_error(r, &err);
+        return ngx_http_behave_refuse(r, &err);
     }
 
     if (r->method == NGX_HTTP_GET) {
@@ -98,73 +99,57 @@ ngx_http_behave_webhooks_mgmt(ngx_http_request_t *r)
         return ngx_http_behave_wh_list(r);
     }
 
-    rc = ngx_http_read_client_request_body(r, ngx_http_behave_wh_mgmt_body);
-
-    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
-        return rc;
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_read_body(r, ngx_http_behave_wh_mgmt_body);
 }
 
 
 static void
 ngx_http_behave_wh_mgmt_body(ngx_http_request_t *r)
 {
-    ngx_int_t                   rc;
+    ngx_http_behave_step_t      step;
     ngx_http_behave_wh_mgmt_t  *m;
 
     m = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_wh_mgmt_t));
     if (m == NULL) {
-        ngx_http_finalize_request(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        ngx_http_behave_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
         return;
     }
 
-    rc = ngx_http_behave_wh_mgmt_parse(r, m);
+    step = ngx_http_behave_wh_mgmt_parse(r, m);
 
-    /* rc is also what sending an error returned: parsed tells them apart */
-    if (m->parsed) {
-        rc = (r->method == NGX_HTTP_POST) ? ngx_http_behave_wh_create(r, m)
-                                          : ngx_http_behave_wh_patch(r, m);
+    if (step.answered) {
+        ngx_http_behave_finish(r, step.rc);
+        return;
     }
 
-    if (rc == NGX_DONE) {
-        /* the Redis step answers later: keep the request */
-        r->main->count++;
-    }
-
-    ngx_http_finalize_request(r, rc);
+    ngx_http_behave_finish(r, (r->method == NGX_HTTP_POST)
+                              ? ngx_http_behave_wh_create(r, m)
+                              : ngx_http_behave_wh_patch(r, m));
 }
 
 
-/* m->parsed with m->root a JSON object, or the answer already sent */
+/* m->root a JSON object, or answered */
 
-static ngx_int_t
+static ngx_http_behave_step_t
 ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m)
 {
-    ngx_int_t                    rc;
     ngx_str_t                    body;
     behave_error_t               err;
     ngx_pool_cleanup_t          *cln;
+    ngx_http_behave_step_t       step;
     ngx_http_behave_loc_conf_t  *blcf;
 
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    rc = ngx_http_behave_body_string(r, blcf->max_body_size, &body);
-
-    if (rc == NGX_DECLINED) {
-        return ngx_http_behave_fail(r, BEHAVE_ERR_TOO_LARGE,
-                   "the request body is larger than behave_max_body_size");
-    }
-
-    if (rc != NGX_OK) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    step = ngx_http_behave_body_take(r, blcf->max_body_size, &body);
+    if (step.answered) {
+        return step;
     }
 
     cln = ngx_pool_cleanup_add(r->pool, 0);
     if (cln == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
     }
 
     m->root = behave_json_parse_object((char *) body.data, body.len, &err);
@@ -173,12 +158,10 @@ ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
     cln->data = m;
 
     if (m->root == NULL) {
-        return ngx_http_behave_send_error(r, &err);
+        return ngx_http_behave_answered(ngx_http_behave_send_error(r, &err));
     }
 
-    m->parsed = 1;
-
-    return NGX_OK;
+    return ngx_http_behave_go_on();
 }
 
 
@@ -198,16 +181,15 @@ ngx_http_behave_wh_mgmt_cleanup(void *data)
 static ngx_int_t
 ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
 {
-    u_char                       *p;
-    char                         *sealed;
-    size_t                        len[8], slen, keylen[3];
-    cJSON                        *secret;
-    ngx_str_t                    *key[3];  /* [0] unused */
-    const char                   *argv[11], *reason;
-    behave_error_t                err;
-    ngx_http_behave_ctx_t        *ctx;
-    ngx_http_behave_main_conf_t  *bmcf;
-    u_char                        created[NGX_TIME_T_LEN + 1];
+    u_char                        *slug;
+    char                          *sealed;
+    size_t                         slen, sealed_len;
+    cJSON                         *secret;
+    ngx_str_t                     *ep, *index;
+    behave_error_t                 err;
+    ngx_http_behave_ctx_t         *ctx;
+    ngx_http_behave_main_conf_t   *bmcf;
+    ngx_http_behave_redis_args_t   a;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
@@ -233,7 +215,7 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
     /* bound to the id: a record copied onto another endpoint won't open */
     if (behave_secretbox_seal(bmcf->secret_key, secret->valuestring, slen,
                               m->id, ngx_strlen(m->id), sealed,
-                              behave_secretbox_sealed_size(slen), &len[7])
+                              behave_secretbox_sealed_size(slen), &sealed_len)
         != 0)
     {
         return ngx_http_behave_webhooks_unavailable(r, "sealing",
@@ -241,63 +223,40 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
     }
 
     m->created_at = ngx_time();
-    p = ngx_sprintf(created, "%T", m->created_at);
 
-    key[1] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "ep:", m->id,
-                                          ngx_strlen(m->id));
-    key[2] = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "endpoints",
-                                          "", 0);
+    ep = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "ep:", m->id,
+                                      ngx_strlen(m->id));
+    index = ngx_http_behave_webhooks_key(r, ctx->key->tenant, "endpoints",
+                                         "", 0);
 
     /* the slug key is global: the receiver knows no tenant */
-    argv[0] = ngx_pnalloc(r->pool, sizeof("behave:wh:slug:") + BEHAVE_SLUG_SIZE);
+    slug = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_WH_SLUG)
+                                + BEHAVE_SLUG_SIZE);
 
-    if (key[1] == NULL || key[2] == NULL || argv[0] == NULL) {
+    if (ep == NULL || index == NULL || slug == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    keylen[0] = ngx_sprintf((u_char *) argv[0], "behave:wh:slug:%s", m->slug)
-                - (u_char *) argv[0];
-    keylen[1] = key[1]->len;
-    keylen[2] = key[2]->len;
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg(&a, (char *) slug,
+                              ngx_sprintf(slug, NGX_HTTP_BEHAVE_KEY_WH_SLUG
+                                          "%s", m->slug)
+                              - slug);
+    ngx_http_behave_redis_arg_ngx(&a, ep);
+    ngx_http_behave_redis_arg_ngx(&a, index);
+    ngx_http_behave_redis_arg_str(&a, ctx->key->tenant);
+    ngx_http_behave_redis_arg_str(&a, m->id);
+    ngx_http_behave_redis_arg_str(&a, m->slug);
+    ngx_http_behave_redis_arg_str(&a, m->provider);
+    ngx_http_behave_redis_arg_str(&a, m->auth);
+    ngx_http_behave_redis_arg_str(&a, m->description);
+    ngx_http_behave_redis_arg_num(&a, m->created_at);
+    ngx_http_behave_redis_arg(&a, sealed, sealed_len);
 
-    argv[1] = (char *) key[1]->data;
-    argv[2] = (char *) key[2]->data;
-    argv[3] = ctx->key->tenant;
-    argv[4] = m->id;
-    argv[5] = m->slug;
-    argv[6] = m->provider;
-    argv[7] = m->auth;
-    argv[8] = m->description;
-    argv[9] = (char *) created;
-    argv[10] = sealed;
-
-    {
-        size_t  all[11];
-
-        all[0] = keylen[0];
-        all[1] = keylen[1];
-        all[2] = keylen[2];
-        all[3] = ngx_strlen(ctx->key->tenant);
-        all[4] = ngx_strlen(m->id);
-        all[5] = ngx_strlen(m->slug);
-        all[6] = ngx_strlen(m->provider);
-        all[7] = ngx_strlen(m->auth);
-        all[8] = ngx_strlen(m->description);
-        all[9] = p - created;
-        all[10] = len[7];
-
-        if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_create_script,
-                                       3, 11, argv, all,
-                                       ngx_http_behave_wh_create_reply, m,
-                                       &reason)
-            != NGX_OK)
-        {
-            return ngx_http_behave_webhooks_unavailable(r, "storage",
-                                                        reason);
-        }
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_create_script,
+                                         3, a.argc, a.argv, a.len,
+                                         ngx_http_behave_wh_create_reply, m,
+                                         "storage");
 }
 
 
@@ -439,7 +398,7 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
                           "behave: webhook create script: %s", reply->str);
         }
 
-        ngx_http_finalize_request(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_webhooks_unavailable(r, "storage",
                 reason ? reason
                        : (reply && reply->type == REDIS_REPLY_INTEGER)
@@ -470,7 +429,7 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
 
     rc = ngx_http_behave_send_cjson(r, NGX_HTTP_CREATED, o);
 
-    ngx_http_finalize_request(r, rc);
+    ngx_http_behave_finish(r, rc);
 }
 
 
@@ -479,12 +438,10 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
 static ngx_int_t
 ngx_http_behave_wh_list(ngx_http_request_t *r)
 {
-    u_char                 *p;
-    size_t                  len[3];
-    ngx_str_t              *index, *prefix;
-    const char             *argv[3], *reason;
-    ngx_http_behave_ctx_t  *ctx;
-    u_char                  max[NGX_INT_T_LEN];
+    ngx_str_t                     *index, *prefix;
+    ngx_int_t                      rc;
+    ngx_http_behave_ctx_t         *ctx;
+    ngx_http_behave_redis_args_t   a;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
@@ -496,27 +453,18 @@ ngx_http_behave_wh_list(ngx_http_request_t *r)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    p = ngx_sprintf(max, "%d", NGX_HTTP_BEHAVE_WH_DELIVERIES);
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_ngx(&a, index);
+    ngx_http_behave_redis_arg_ngx(&a, prefix);
+    ngx_http_behave_redis_arg_num(&a, NGX_HTTP_BEHAVE_WH_DELIVERIES);
 
-    argv[0] = (char *) index->data;
-    len[0] = index->len;
-    argv[1] = (char *) prefix->data;
-    len[1] = prefix->len;
-    argv[2] = (char *) max;
-    len[2] = p - max;
-
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_list_script, 1, 3,
-                                   argv, len, ngx_http_behave_wh_list_reply,
-                                   NULL, &reason)
-        != NGX_OK)
-    {
-        return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
-    }
+    rc = ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_list_script, 1,
+                                       a.argc, a.argv, a.len,
+                                       ngx_http_behave_wh_list_reply, NULL,
+                                       "storage");
 
     /* no body to read: the handler itself waits for Redis */
-    r->main->count++;
-
-    return NGX_DONE;
+    return (rc == NGX_DONE) ? ngx_http_behave_wait(r) : rc;
 }
 
 
@@ -529,10 +477,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
     redisReply  *e, *ds;
 
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
-        ngx_http_finalize_request(r,
-            ngx_http_behave_webhooks_unavailable(r, "storage",
-                                                 reason ? reason
-                                                        : "redis error"));
+        ngx_http_behave_wh_storage_failed(r, reason);
         return;
     }
 
@@ -541,7 +486,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
 
     if (list == NULL) {
         cJSON_Delete(o);
-        ngx_http_finalize_request(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        ngx_http_behave_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
         return;
     }
 
@@ -577,7 +522,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
         cJSON_AddItemToArray(list, ep);
     }
 
-    ngx_http_finalize_request(r,
+    ngx_http_behave_finish(r,
         ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o));
 }
 
@@ -587,13 +532,10 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
 static ngx_int_t
 ngx_http_behave_wh_patch(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
 {
-    u_char                 *p;
-    size_t                  len[5];
-    cJSON                  *active, *descr;
-    ngx_str_t               id, *key;
-    const char             *argv[5], *reason;
-    ngx_http_behave_ctx_t  *ctx;
-    u_char                  now[NGX_TIME_T_LEN];
+    cJSON                         *active, *descr;
+    ngx_str_t                      id, *key;
+    ngx_http_behave_ctx_t         *ctx;
+    ngx_http_behave_redis_args_t   a;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
@@ -630,28 +572,19 @@ ngx_http_behave_wh_patch(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    p = ngx_sprintf(now, "%T", ngx_time());
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_ngx(&a, key);
+    ngx_http_behave_redis_arg_str(&a, active == NULL ? ""
+                                      : cJSON_IsTrue(active) ? "1" : "0");
+    ngx_http_behave_redis_arg_str(&a, descr != NULL ? "1" : "0");
+    ngx_http_behave_redis_arg_str(&a, descr != NULL ? descr->valuestring
+                                                    : "");
+    ngx_http_behave_redis_arg_num(&a, ngx_time());
 
-    argv[0] = (char *) key->data;
-    len[0] = key->len;
-    argv[1] = active == NULL ? "" : cJSON_IsTrue(active) ? "1" : "0";
-    len[1] = active == NULL ? 0 : 1;
-    argv[2] = descr != NULL ? "1" : "0";
-    len[2] = 1;
-    argv[3] = descr != NULL ? descr->valuestring : "";
-    len[3] = ngx_strlen(argv[3]);
-    argv[4] = (char *) now;
-    len[4] = p - now;
-
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_patch_script, 1, 5,
-                                   argv, len, ngx_http_behave_wh_patch_reply,
-                                   m, &reason)
-        != NGX_OK)
-    {
-        return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_patch_script,
+                                         1, a.argc, a.argv, a.len,
+                                         ngx_http_behave_wh_patch_reply, m,
+                                         "storage");
 }
 
 
@@ -662,28 +595,36 @@ ngx_http_behave_wh_patch_reply(ngx_http_request_t *r, void *data,
     cJSON  *o;
 
     if (reply != NULL && reply->type == REDIS_REPLY_NIL) {
-        ngx_http_finalize_request(r,
+        ngx_http_behave_finish(r,
             ngx_http_behave_fail(r, BEHAVE_ERR_NOT_FOUND,
                                  "no such webhook endpoint"));
         return;
     }
 
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
-        ngx_http_finalize_request(r,
-            ngx_http_behave_webhooks_unavailable(r, "storage",
-                                                 reason ? reason
-                                                        : "redis error"));
+        ngx_http_behave_wh_storage_failed(r, reason);
         return;
     }
 
     o = ngx_http_behave_wh_record(r, reply);
 
-    ngx_http_finalize_request(r,
+    ngx_http_behave_finish(r,
         ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o));
 }
 
 
 /* the record from the fields of NGX_HTTP_BEHAVE_WH_FIELDS */
+
+/* a Redis step of the management API failed: 503, and the request ends */
+
+static void
+ngx_http_behave_wh_storage_failed(ngx_http_request_t *r, const char *reason)
+{
+    ngx_http_behave_finish(r,
+        ngx_http_behave_webhooks_unavailable(r, "storage",
+                                             reason ? reason : "redis error"));
+}
+
 
 static cJSON *
 ngx_http_behave_wh_record(ngx_http_request_t *r, redisReply *f)
@@ -728,7 +669,7 @@ ngx_http_behave_wh_id_valid(ngx_str_t *id)
 {
     size_t  i;
 
-    if (id->len > 64) {
+    if (id->len > NGX_HTTP_BEHAVE_WH_ID_MAX) {
         return 0;
     }
 

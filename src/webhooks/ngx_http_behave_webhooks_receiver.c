@@ -23,8 +23,17 @@
  */
 
 
-#include "ngx_http_behave_webhooks.h"
+#include "ngx_http_behave_webhooks_receiver.h"
+#include "ngx_http_behave_body.h"
+#include "ngx_http_behave_meter.h"
+#include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_args.h"
+#include "ngx_http_behave_redis_keys.h"
+#include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_util.h"
+#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_webhooks_util.h"
 
 #include "behave_callsum.h"
 #include "behave_request.h"
@@ -48,6 +57,9 @@ typedef struct {
     behave_call_t               call;
     behave_callsum_t            sum;
     double                      core_ms;
+
+    /* the summary as stored, without its closing brace: the answer */
+    ngx_str_t                   summary;
 } ngx_http_behave_wh_recv_t;
 
 
@@ -75,6 +87,12 @@ static void ngx_http_behave_wh_record(ngx_http_request_t *r,
 static void ngx_http_behave_wh_record_done(redisReply *reply, void *data);
 static void ngx_http_behave_wh_bill(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, ngx_uint_t n);
+static void ngx_http_behave_wh_delivery(ngx_http_behave_wh_recv_t *rv,
+    behave_delivery_t *d);
+static ngx_int_t ngx_http_behave_wh_processed(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *segment);
+static ngx_int_t ngx_http_behave_wh_duplicate(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *stored);
 static ngx_int_t ngx_http_behave_wh_unauthorized(ngx_http_request_t *r);
 static ngx_int_t ngx_http_behave_wh_slug_valid(ngx_str_t *slug);
 static void ngx_http_behave_wh_recv_cleanup(void *data);
@@ -83,7 +101,7 @@ static void ngx_http_behave_wh_recv_cleanup(void *data);
 ngx_int_t
 ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
 {
-    ngx_int_t                    rc;
+    behave_error_t               err;
     ngx_time_t                  *tp;
     ngx_pool_cleanup_t          *cln;
     ngx_http_behave_ctx_t       *ctx;
@@ -95,16 +113,15 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
     if (r->method != NGX_HTTP_POST
         || r->headers_in.content_length_n > (off_t) blcf->max_body_size)
     {
-        if (ngx_http_discard_request_body(r) != NGX_OK) {
-            return NGX_HTTP_INTERNAL_SERVER_ERROR;
-        }
-
         if (r->method != NGX_HTTP_POST) {
             return ngx_http_behave_method_not_allowed(r, "POST");
         }
 
-        return ngx_http_behave_fail(r, BEHAVE_ERR_TOO_LARGE,
-                   "the request body is larger than behave_max_body_size");
+        behave_error_set(&err, BEHAVE_ERR_TOO_LARGE,
+                         "the request body is larger than "
+                         "behave_max_body_size");
+
+        return ngx_http_behave_refuse(r, &err);
     }
 
     rv = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_wh_recv_t));
@@ -125,13 +142,7 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
     rv->received_ms = (int64_t) tp->sec * 1000 + tp->msec;
     rv->slug = *slug;
 
-    rc = ngx_http_read_client_request_body(r, ngx_http_behave_wh_recv_body);
-
-    if (rc >= NGX_HTTP_SPECIAL_RESPONSE) {
-        return rc;
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_read_body(r, ngx_http_behave_wh_recv_body);
 }
 
 
@@ -175,12 +186,7 @@ ngx_http_behave_wh_recv_body(ngx_http_request_t *r)
         rc = ngx_http_behave_wh_resolve(r, rv);
     }
 
-    if (rc == NGX_DONE) {
-        /* the Redis steps answer later: keep the request */
-        r->main->count++;
-    }
-
-    ngx_http_finalize_request(r, rc);
+    ngx_http_behave_finish(r, rc);
 }
 
 
@@ -190,27 +196,20 @@ ngx_http_behave_wh_resolve(ngx_http_request_t *r,
 {
     u_char      *p;
     size_t       len;
-    const char  *argv[1], *reason;
+    const char  *argv[1];
 
-    p = ngx_pnalloc(r->pool, sizeof("behave:wh:slug:") + rv->slug.len);
+    p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_WH_SLUG)
+                             + rv->slug.len);
     if (p == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
     argv[0] = (char *) p;
-    len = ngx_sprintf(p, "behave:wh:slug:%V", &rv->slug) - p;
+    len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_WH_SLUG "%V", &rv->slug) - p;
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_resolve_script, 1,
-                                   1, argv, &len,
-                                   ngx_http_behave_wh_resolve_reply, rv,
-                                   &reason)
-        != NGX_OK)
-    {
-        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                    reason);
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_webhooks_eval(r,
+               &ngx_http_behave_wh_resolve_script, 1, 1, argv, &len,
+               ngx_http_behave_wh_resolve_reply, rv, "the receiver");
 }
 
 
@@ -240,9 +239,8 @@ ngx_http_behave_wh_resolve_reply(ngx_http_request_t *r, void *data,
         rc = ngx_http_behave_wh_endpoint(r, rv, reply);
     }
 
-    if (rc != NGX_DONE) {
-        ngx_http_finalize_request(r, rc);
-    }
+    /* NGX_DONE: the commit step holds the request on */
+    ngx_http_behave_finish(r, rc);
 }
 
 
@@ -508,8 +506,9 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
 {
     char                   *summary, *record;
     size_t                  len[8];
+    ngx_int_t               rc;
     ngx_str_t              *key[3];
-    const char             *argv[8], *reason;
+    const char             *argv[8];
     behave_delivery_t       d;
     behave_callsum_meta_t   m;
     char                    dedup[BEHAVE_CONVERSATION_ID_MAX + 32];
@@ -548,26 +547,32 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
     m.conversation_id_from_var = rv->call.conversation_id_from_var;
     m.latency_ms = rv->core_ms;
 
-    ngx_memzero(&d, sizeof(behave_delivery_t));
+    ngx_http_behave_wh_delivery(rv, &d);
 
-    d.delivery_id = rv->delivery_id;
-    d.received_at_ms = rv->received_ms;
-    d.type = rv->call.event_type;
     d.kind = behave_event_kind_name(rv->call.kind);
-    d.call_id = rv->call.call_id;
     d.conversation_id = rv->call.conversation_id;
     d.review_status = behave_review_name(rv->sum.review_status);
-    d.http_status = NGX_HTTP_OK;
 
     summary = behave_callsum_json(&rv->sum, &m, &len[3]);
     record = behave_delivery_json(&d, &len[4]);
 
-    if (summary == NULL || record == NULL) {
+    /* kept for the answer, with room for the fields the answer adds */
+    rv->summary.data = (summary != NULL)
+                       ? ngx_pnalloc(r->pool, len[3]
+                                     + sizeof(NGX_HTTP_BEHAVE_WH_ANSWER_TAIL)
+                                     + 2 * NGX_INT64_LEN)
+                       : NULL;
+
+    if (summary == NULL || record == NULL || rv->summary.data == NULL) {
         free(summary);
         free(record);
         return ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                     "out of memory");
     }
+
+    /* behave_callsum_json() prints an object: without its '}' */
+    rv->summary.len = len[3] - 1;
+    ngx_memcpy(rv->summary.data, summary, rv->summary.len);
 
     /* the segment counter: "...conv:<id>:segments" */
     argv[1] = ngx_pnalloc(r->pool, key[1]->len + sizeof(":segments"));
@@ -598,23 +603,16 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
                          NGX_HTTP_BEHAVE_WH_DELIVERIES)
              - (u_char *) keep;
 
-    /* the arguments are copied: the JSON can go at once */
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_wh_commit_script, 3,
-                                   8, argv, len,
-                                   ngx_http_behave_wh_commit_reply, rv,
-                                   &reason)
-        != NGX_OK)
-    {
-        free(summary);
-        free(record);
-        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                    reason);
-    }
+    rc = ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_commit_script,
+                                       3, 8, argv, len,
+                                       ngx_http_behave_wh_commit_reply, rv,
+                                       "the receiver");
 
+    /* the arguments are copied: the JSON can go at once */
     free(summary);
     free(record);
 
-    return NGX_DONE;
+    return rc;
 }
 
 
@@ -622,17 +620,24 @@ static void
 ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
 {
-    cJSON                      *o;
     ngx_int_t                   rc;
-    ngx_uint_t                  fresh;
-    redisReply                 *outcome, *summary;
+    redisReply                 *outcome;
     ngx_http_behave_wh_recv_t  *rv = data;
 
-    if (reply == NULL || reply->type != REDIS_REPLY_ARRAY
-        || reply->elements != 2
-        || reply->element[0]->type != REDIS_REPLY_STRING
-        || reply->element[1]->type != REDIS_REPLY_STRING)
+    outcome = (reply != NULL && reply->type == REDIS_REPLY_ARRAY
+               && reply->elements >= 2
+               && reply->element[0]->type == REDIS_REPLY_STRING)
+              ? reply->element[0] : NULL;
+
+    if (outcome != NULL && outcome->len == sizeof("processed") - 1
+        && ngx_strncmp(outcome->str, "processed", outcome->len) == 0)
     {
+        rc = ngx_http_behave_wh_processed(r, rv, reply->element[1]);
+
+    } else if (outcome != NULL && reply->elements == 3) {
+        rc = ngx_http_behave_wh_duplicate(r, rv, reply->element[2]);
+
+    } else {
         if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
             ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                           "behave: webhook commit script: %s", reply->str);
@@ -642,49 +647,88 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
          * A timeout may come after Redis ran the script: the retry then
          * finds the call stored and answers "duplicate", not billing it.
          */
-        ngx_http_finalize_request(r,
-            ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                 reason ? reason
-                                                        : "redis error"));
-        return;
+        rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                  reason ? reason
+                                                         : "redis error");
     }
 
-    outcome = reply->element[0];
-    summary = reply->element[1];
-    fresh = outcome->len == 9 && ngx_strncmp(outcome->str, "processed", 9)
-                                 == 0;
+    ngx_http_behave_finish(r, rc);
+}
 
-    o = cJSON_ParseWithLength(summary->str, summary->len);
+
+/*
+ * A new call: the answer is the summary built before the commit, with the
+ * segment Redis gave it (as stored) and what was billed.
+ */
+
+static ngx_int_t
+ngx_http_behave_wh_processed(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *segment)
+{
+    u_char  *p;
+
+    if (segment->type != REDIS_REPLY_INTEGER) {
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    "redis error");
+    }
+
+    ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_PROCESSED);
+    ngx_http_behave_wh_bill(r, rv, rv->sum.turns);
+
+    p = ngx_sprintf(rv->summary.data + rv->summary.len,
+                    NGX_HTTP_BEHAVE_WH_ANSWER_TAIL,
+                    (int64_t) segment->integer, (ngx_uint_t) rv->sum.turns);
+
+    return ngx_http_behave_send_json(r, NGX_HTTP_OK, rv->summary.data,
+                                     p - rv->summary.data);
+}
+
+
+/* a call stored before: its stored summary, nothing billed */
+
+static ngx_int_t
+ngx_http_behave_wh_duplicate(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *stored)
+{
+    cJSON  *o;
+
+    o = (stored->type == REDIS_REPLY_STRING)
+        ? cJSON_ParseWithLength(stored->str, stored->len) : NULL;
 
     if (!cJSON_IsObject(o)) {
         cJSON_Delete(o);
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: stored summary of a call on endpoint %s "
                       "does not parse", rv->endpoint_id);
-        ngx_http_finalize_request(r,
-            ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                 "bad stored summary"));
-        return;
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    "bad stored summary");
     }
 
-    ngx_http_behave_stats_webhook(fresh ? NGX_HTTP_BEHAVE_WH_PROCESSED
-                                        : NGX_HTTP_BEHAVE_WH_DUPLICATE);
+    ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_DUPLICATE);
 
-    if (fresh) {
-        ngx_http_behave_wh_bill(r, rv, rv->sum.turns);
+    cJSON_ReplaceItemInObjectCaseSensitive(o, "status",
+                                           cJSON_CreateString("duplicate"));
+    cJSON_AddNumberToObject(o, "billed_annotations", 0);
 
-    } else {
-        cJSON_ReplaceItemInObjectCaseSensitive(o, "status",
-                                               cJSON_CreateString(
-                                                   "duplicate"));
-    }
+    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o);
+}
 
-    cJSON_AddNumberToObject(o, "billed_annotations",
-                            fresh ? (double) rv->sum.turns : 0);
 
-    rc = ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o);
+/* what every delivery record says, whatever its outcome */
 
-    ngx_http_finalize_request(r, rc);
+static void
+ngx_http_behave_wh_delivery(ngx_http_behave_wh_recv_t *rv,
+    behave_delivery_t *d)
+{
+    ngx_memzero(d, sizeof(behave_delivery_t));
+
+    d->delivery_id = rv->delivery_id;
+    d->received_at_ms = rv->received_ms;
+    d->type = rv->call.event_type;
+    d->kind = rv->call.event_type ? behave_event_kind_name(rv->call.kind)
+                                  : NULL;
+    d->call_id = rv->call.call_id;
+    d->http_status = NGX_HTTP_OK;
 }
 
 
@@ -726,11 +770,16 @@ static void
 ngx_http_behave_wh_record(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, const char *outcome)
 {
-    char               *json;
-    size_t              len[4];
-    ngx_str_t          *key;
-    const char         *argv[4];
-    behave_delivery_t   d;
+    char                          *json;
+    size_t                         json_len;
+    ngx_str_t                     *key;
+    behave_delivery_t              d;
+    ngx_http_behave_redis_args_t   a;
+
+    /* LPUSH and LTRIM in one step, so the list never holds one too many */
+    static const char  script[] =
+        "redis.call('LPUSH', KEYS[1], ARGV[1])\n"
+        "redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)\n";
 
     if (behave_random_id("dlv", rv->delivery_id, sizeof(rv->delivery_id))
         != 0)
@@ -746,43 +795,28 @@ ngx_http_behave_wh_record(ngx_http_request_t *r,
         return;
     }
 
-    ngx_memzero(&d, sizeof(behave_delivery_t));
+    ngx_http_behave_wh_delivery(rv, &d);
 
-    d.delivery_id = rv->delivery_id;
-    d.received_at_ms = rv->received_ms;
-    d.type = rv->call.event_type;
-    d.kind = rv->call.event_type ? behave_event_kind_name(rv->call.kind)
-                                 : NULL;
-    d.call_id = rv->call.call_id;
-    d.http_status = NGX_HTTP_OK;
     d.outcome = outcome;
     d.segment = -1;
 
-    json = behave_delivery_json(&d, &len[2]);
+    json = behave_delivery_json(&d, &json_len);
     if (json == NULL) {
         return;
     }
 
-    argv[0] = "LPUSH";
-    len[0] = 5;
-    argv[1] = (char *) key->data;
-    len[1] = key->len;
-    argv[2] = json;
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_str(&a, "EVAL");
+    ngx_http_behave_redis_arg(&a, script, sizeof(script) - 1);
+    ngx_http_behave_redis_arg_str(&a, "1");
+    ngx_http_behave_redis_arg_ngx(&a, key);
+    ngx_http_behave_redis_arg(&a, json, json_len);
+    ngx_http_behave_redis_arg_num(&a, NGX_HTTP_BEHAVE_WH_DELIVERIES);
 
-    (void) ngx_http_behave_redis_command_bg(3, argv, len,
+    (void) ngx_http_behave_redis_command_bg(a.argc, a.argv, a.len,
                                             ngx_http_behave_wh_record_done,
                                             NULL);
     free(json);
-
-    argv[0] = "LTRIM";
-    argv[2] = "0";
-    len[2] = 1;
-    argv[3] = "49";
-    len[3] = 2;
-
-    (void) ngx_http_behave_redis_command_bg(4, argv, len,
-                                            ngx_http_behave_wh_record_done,
-                                            NULL);
 }
 
 
@@ -847,7 +881,7 @@ ngx_http_behave_wh_slug_valid(ngx_str_t *slug)
     size_t  i;
     u_char  c;
 
-    if (slug->len == 0 || slug->len > 64) {
+    if (slug->len == 0 || slug->len > NGX_HTTP_BEHAVE_WH_SLUG_MAX) {
         return 0;
     }
 

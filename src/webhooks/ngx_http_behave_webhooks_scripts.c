@@ -5,14 +5,16 @@
  * (Redis down, timeout) before or during a script leaves either all of
  * its writes or none: there is no claim marker to clean up.
  *
- * Key layout: ngx_http_behave_webhooks.h.  The tenant's keys share the
+ * Key layout: ngx_http_behave_redis_keys.h.  The tenant's keys share the
  * hash tag {<tenant>}; create and resolve also touch the global slug key,
  * and list/resolve derive keys inside the script: fine on one Redis (what
  * behave_redis supports); Redis Cluster would need them split in two.
  */
 
 
-#include "ngx_http_behave_webhooks.h"
+#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_webhooks_util.h"
+#include "ngx_http_behave_redis_keys.h"
 
 
 /*
@@ -38,7 +40,7 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script = {
 
 
 /*
- * KEYS: tenant index.  ARGV: "behave:wh:{<tenant>}:", deliveries to
+ * KEYS: tenant index.  ARGV: the tenant's prefix, deliveries to
  * return.  Returns { {fields...}, {delivery JSON...} } per endpoint,
  * oldest endpoint first.
  */
@@ -95,7 +97,8 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script = {
     "if not sp then\n"
     "    return nil\n"
     "end\n"
-    "local ep = redis.call('HMGET', 'behave:wh:{' .. string.sub(v, 1, sp - 1)\n"
+    "local ep = redis.call('HMGET', " NGX_HTTP_BEHAVE_KEY_WH_TENANT_LUA
+    " .. string.sub(v, 1, sp - 1)\n"
     "    .. '}:ep:' .. string.sub(v, sp + 1),\n"
     "    'tenant', 'id', 'provider', 'auth', 'active', 'secret')\n"
     "if not ep[1] or not ep[6] then\n"
@@ -110,7 +113,8 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script = {
  * The one write of a delivered call.  KEYS: call, conversation's segment
  * counter, deliveries.  ARGV: summary JSON, delivery record JSON (both
  * end with '}' and get the segment appended), call TTL, segment TTL,
- * deliveries kept.  Returns { "processed" | "duplicate", summary }.
+ * deliveries kept.  Returns { "processed", segment } (the caller has the
+ * summary) or { "duplicate", segment, the stored summary }.
  *
  * A call seen before answers its stored summary and counts nothing; a
  * new one takes the next segment of its conversation, and its summary
@@ -136,6 +140,9 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_commit_script = {
     "redis.call('LPUSH', KEYS[3], string.sub(ARGV[2], 1, -2)\n"
     "    .. ',\"outcome\":\"' .. outcome .. '\",\"segment\":' .. seg .. '}')\n"
     "redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[5]) - 1)\n"
-    "return {outcome, out}\n",
+    "if prev then\n"
+    "    return {outcome, seg, out}\n"
+    "end\n"
+    "return {outcome, seg}\n",
     ""
 };

@@ -274,8 +274,8 @@ test_elevenlabs_sample(void)
 
     b = load("elevenlabs_post_call_transcription.min.json", &len);
     if (b == NULL) {
-        ok(1, "# skip elevenlabs sample: shared data absent");
-        ok(1, "# skip elevenlabs sample: shared data absent");
+        skip("elevenlabs sample: shared data absent");
+        skip("elevenlabs sample: shared data absent");
         return;
     }
 
@@ -376,7 +376,7 @@ test_retell_sample(void)
 
     b = load("retell_call_analyzed.min.json", &len);
     if (b == NULL) {
-        ok(1, "# skip retell sample: shared data absent");
+        skip("retell sample: shared data absent");
         return;
     }
 
@@ -507,7 +507,7 @@ test_vapi_sample(void)
 
     b = load("vapi_end_of_call_report.min.json", &len);
     if (b == NULL) {
-        ok(1, "# skip vapi sample: shared data absent");
+        skip("vapi sample: shared data absent");
         return;
     }
 
@@ -637,7 +637,7 @@ test_standard_sample(void)
 
     b = load("standardwebhooks_example.min.json", &len);
     if (b == NULL) {
-        ok(1, "# skip standard sample: shared data absent");
+        skip("standard sample: shared data absent");
         return;
     }
 

@@ -20,64 +20,51 @@ behave_round3(double v)
 }
 
 
-cJSON *
-behave_annotation_json(const behave_annotation_t *a)
+/* the annotation object of spec 2.1: the one writer of it */
+
+static void
+behave_annotation_write(behave_jw_t *w, const behave_annotation_t *a)
 {
     char         buf[32];
     size_t       n, i;
-    cJSON       *obj, *arr;
     const char  *tags[BEHAVE_MAX_TAGS];
 
-    obj = cJSON_CreateObject();
-    if (obj == NULL) {
-        return NULL;
-    }
-
-    cJSON_AddStringToObject(obj, "emotional_valence",
-                            behave_valence_name(a->valence));
-    cJSON_AddStringToObject(obj, "cognitive_load",
-                            behave_load_name(a->cognitive_load));
-    cJSON_AddStringToObject(obj, "urgency_level",
-                            behave_urgency_name(a->urgency));
-    cJSON_AddStringToObject(obj, "engagement_state",
-                            behave_engagement_name(a->engagement));
-    cJSON_AddStringToObject(obj, "social_register",
-                            behave_register_name(a->social_register));
-
-    arr = cJSON_AddArrayToObject(obj, "cultural_context");
-    if (arr == NULL) {
-        cJSON_Delete(obj);
-        return NULL;
-    }
+    behave_jw_literal(w, "{\"emotional_valence\":");
+    behave_jw_value_label(w, behave_valence_name(a->valence));
+    behave_jw_literal(w, ",\"cognitive_load\":");
+    behave_jw_value_label(w, behave_load_name(a->cognitive_load));
+    behave_jw_literal(w, ",\"urgency_level\":");
+    behave_jw_value_label(w, behave_urgency_name(a->urgency));
+    behave_jw_literal(w, ",\"engagement_state\":");
+    behave_jw_value_label(w, behave_engagement_name(a->engagement));
+    behave_jw_literal(w, ",\"social_register\":");
+    behave_jw_value_label(w, behave_register_name(a->social_register));
+    behave_jw_literal(w, ",\"cultural_context\":[");
 
     n = behave_cultural_tags(a, tags, BEHAVE_MAX_TAGS, buf, sizeof(buf));
-
     for (i = 0; i < n; i++) {
-        cJSON_AddItemToArray(arr, cJSON_CreateString(tags[i]));
+        if (i) {
+            behave_jw_literal(w, ",");
+        }
+        behave_jw_value_string(w, tags[i]);
     }
 
-    return obj;
+    behave_jw_literal(w, "]}");
 }
 
 
-cJSON *
-behave_scores_json(const behave_scores_t *s)
+char *
+behave_annotation_json(const behave_annotation_t *a, size_t *len)
 {
-    cJSON  *obj;
+    behave_jw_t  w;
 
-    obj = cJSON_CreateObject();
-    if (obj == NULL) {
+    if (!behave_jw_init(&w, 256)) {
         return NULL;
     }
 
-    cJSON_AddNumberToObject(obj, "valence", behave_round3(s->valence));
-    cJSON_AddNumberToObject(obj, "urgency", behave_round3(s->urgency));
-    cJSON_AddNumberToObject(obj, "cognitive_load",
-                            behave_round3(s->cognitive_load));
-    cJSON_AddNumberToObject(obj, "engagement", behave_round3(s->engagement));
-    cJSON_AddNumberToObject(obj, "formality", behave_round3(s->formality));
+    behave_annotation_write(&w, a);
 
-    return obj;
+    return behave_jw_finish(&w, len);
 }
 
 
@@ -90,10 +77,8 @@ behave_scores_json(const behave_scores_t *s)
 char *
 behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
 {
-    char                        *out, buf[32];
-    size_t                       n, i;
+    char                        *out;
     behave_jw_t                  w;
-    const char                  *tags[BEHAVE_MAX_TAGS];
     const behave_annotation_t   *a;
 
     out = NULL;
@@ -110,27 +95,10 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
                           "\",\"latency_ms\":");
     behave_jw_value_fixed3(&w, resp->latency_ms);
 
-    behave_jw_literal(&w, ",\"annotation\":{\"emotional_valence\":");
-    behave_jw_value_label(&w, behave_valence_name(a->valence));
-    behave_jw_literal(&w, ",\"cognitive_load\":");
-    behave_jw_value_label(&w, behave_load_name(a->cognitive_load));
-    behave_jw_literal(&w, ",\"urgency_level\":");
-    behave_jw_value_label(&w, behave_urgency_name(a->urgency));
-    behave_jw_literal(&w, ",\"engagement_state\":");
-    behave_jw_value_label(&w, behave_engagement_name(a->engagement));
-    behave_jw_literal(&w, ",\"social_register\":");
-    behave_jw_value_label(&w, behave_register_name(a->social_register));
-    behave_jw_literal(&w, ",\"cultural_context\":[");
+    behave_jw_literal(&w, ",\"annotation\":");
+    behave_annotation_write(&w, a);
 
-    n = behave_cultural_tags(a, tags, BEHAVE_MAX_TAGS, buf, sizeof(buf));
-    for (i = 0; i < n; i++) {
-        if (i) {
-            behave_jw_literal(&w, ",");
-        }
-        behave_jw_value_string(&w, tags[i]);
-    }
-
-    behave_jw_literal(&w, "]},\"scores\":{\"valence\":");
+    behave_jw_literal(&w, ",\"scores\":{\"valence\":");
     behave_jw_value_fixed3(&w, a->scores.valence);
     behave_jw_literal(&w, ",\"urgency\":");
     behave_jw_value_fixed3(&w, a->scores.urgency);

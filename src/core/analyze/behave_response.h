@@ -36,11 +36,12 @@ typedef struct {
 } behave_analyze_resp_t;
 
 
-/* the annotation object of spec 2.1, with cultural_context */
-cJSON *behave_annotation_json(const behave_annotation_t *a);
+/*
+ * The annotation object of spec 2.1, with cultural_context, as compact
+ * JSON, malloc()ed; the answer of /v1/analyze writes it the same way.
+ */
+char *behave_annotation_json(const behave_annotation_t *a, size_t *len);
 
-/* the scores object: valence -1..1, the others 0..1 */
-cJSON *behave_scores_json(const behave_scores_t *s);
 
 /*
  * The whole response, malloc()ed and NUL-terminated; NULL when out of

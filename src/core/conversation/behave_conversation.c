@@ -1538,3 +1538,25 @@ behave_conversation_write(behave_jw_t *w, const behave_conv_result_t *r,
     behave_jw_member_done(w);
     behave_jw_close(w);
 }
+
+
+/* a turn of this conversation, as the log stores it and assess reads it */
+
+void
+behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
+    const char *text, size_t len, const behave_annotation_t *a,
+    uint64_t ts_ms)
+{
+    t->speaker = speaker;
+    t->text = text;
+    t->text_len = len;
+    t->valence_score = a->scores.valence;
+    t->valence = a->valence;
+    t->urgency = a->urgency;
+    t->load = a->cognitive_load;
+    t->cues = a->cues;
+    t->severity = behave_conversation_severity(a, text, len);
+    t->ts_ms = ts_ms;
+    t->has_meaning = 1;
+    memcpy(t->meaning, a->meaning, sizeof(t->meaning));
+}

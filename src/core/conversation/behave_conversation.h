@@ -157,6 +157,14 @@ void behave_conversation_assess_at(const behave_turn_t *history, size_t n,
 void behave_conversation_degraded(const char *reason,
     behave_conv_result_t *out);
 
+/*
+ * Fills a turn (behave_turn.h) from an annotation of text; severity is
+ * computed with behave_conversation_severity().  text is referenced, not copied.
+ */
+void behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
+    const char *text, size_t len, const behave_annotation_t *a,
+    uint64_t ts_ms);
+
 /* severity 0..4 of one message, see the scale above */
 int behave_conversation_severity(const behave_annotation_t *a,
     const char *text, size_t len);

@@ -12,33 +12,12 @@
 
 #include "behave_turn.h"
 #include "behave_utf8.h"
-#include "behave_conversation.h"
 
 
 static int behave_turn_uint(const char **pp, const char *end, uint64_t max,
     uint64_t *v);
 static int behave_turn_hex(const char **pp, const char *end, unsigned *v);
 static int behave_turn_score(const char **pp, const char *end, double *v);
-
-
-void
-behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
-    const char *text, size_t len, const behave_annotation_t *a,
-    uint64_t ts_ms)
-{
-    t->speaker = speaker;
-    t->text = text;
-    t->text_len = len;
-    t->valence_score = a->scores.valence;
-    t->valence = a->valence;
-    t->urgency = a->urgency;
-    t->load = a->cognitive_load;
-    t->cues = a->cues;
-    t->severity = behave_conversation_severity(a, text, len);
-    t->ts_ms = ts_ms;
-    t->has_meaning = 1;
-    memcpy(t->meaning, a->meaning, sizeof(t->meaning));
-}
 
 
 size_t

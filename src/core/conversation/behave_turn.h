@@ -83,13 +83,6 @@ typedef struct {
 } behave_turn_t;
 
 
-/*
- * Fills a turn from an annotation of text; severity is computed with
- * behave_conversation_severity().  text is referenced, not copied.
- */
-void behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
-    const char *text, size_t len, const behave_annotation_t *a,
-    uint64_t ts_ms);
 
 /* upper bound of the encoded length, without a NUL */
 size_t behave_turn_encoded_max(const behave_turn_t *t);

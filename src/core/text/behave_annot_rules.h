@@ -10,7 +10,7 @@
 #ifndef BEHAVE_ANNOT_RULES_H
 #define BEHAVE_ANNOT_RULES_H
 
-#include "behave_annotate.h"
+#include "behave_annotation.h"
 #include "behave_lexicon.h"
 #include "behave_tokenize.h"
 

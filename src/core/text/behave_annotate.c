@@ -327,56 +327,6 @@ behave_annotate_features(const char *text, size_t len,
 }
 
 
-const char *
-behave_valence_name(behave_valence_e v)
-{
-    static const char  *const names[] = { "positive", "neutral", "negative",
-                                    "mixed" };
-
-    return (unsigned) v < 4 ? names[v] : "neutral";
-}
-
-
-const char *
-behave_load_name(behave_load_e v)
-{
-    static const char  *const names[] = { "low", "moderate", "high",
-                                          "overload" };
-
-    return (unsigned) v < 4 ? names[v] : "low";
-}
-
-
-const char *
-behave_urgency_name(behave_urgency_e v)
-{
-    static const char  *const names[] = { "passive", "low", "medium", "high",
-                                    "critical" };
-
-    return (unsigned) v < 5 ? names[v] : "low";
-}
-
-
-const char *
-behave_engagement_name(behave_engagement_e v)
-{
-    static const char  *const names[] = { "disengaged", "browsing", "focused",
-                                    "immersed" };
-
-    return (unsigned) v < 4 ? names[v] : "focused";
-}
-
-
-const char *
-behave_register_name(behave_register_e v)
-{
-    static const char  *const names[] = { "formal", "semi-formal", "informal",
-                                    "crisis" };
-
-    return (unsigned) v < 4 ? names[v] : "semi-formal";
-}
-
-
 size_t
 behave_cultural_tags(const behave_annotation_t *a, const char **tags,
     size_t max, char *buf, size_t buflen)

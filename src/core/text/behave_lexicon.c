@@ -6,7 +6,6 @@
 
 #include <string.h>
 #include "behave_lexicon.h"
-#include "behave_lexicon_ext.h"
 
 
 #define BEHAVE_LEX_STEM_MAX  48
@@ -23,6 +22,9 @@ static const behave_lex_entry_t *behave_lex_real_plus(const char *w,
  * here: an external lexicon (behave_lexicon_ext.h), when one is installed,
  * answers first and falls back to the built-in one itself.
  */
+behave_lex_source_t  behave_lex_source;
+
+
 const behave_lex_entry_t *
 behave_lex_find(const char *key, size_t len)
 {
@@ -33,9 +35,8 @@ behave_lex_find(const char *key, size_t len)
 const behave_lex_entry_t *
 behave_lex_find_hashed(const char *key, size_t len, uint32_t h)
 {
-    if (behave_lex_overlay_current != NULL) {
-        return behave_lex_overlay_find_hashed(behave_lex_overlay_current,
-                                              key, len, h);
+    if (behave_lex_source.find != NULL) {
+        return behave_lex_source.find(behave_lex_source.lex, key, len, h);
     }
 
     return behave_lex_find_builtin_hashed(key, len, h);

@@ -135,6 +135,31 @@ behave_lex_hash(const char *key, size_t len)
 }
 
 
+/*
+ * Where lookups go when an external lexicon is installed: set by
+ * behave_lexicon_ext.c (find NULL: the compiled-in lexicon alone).  A
+ * hook, so that this file does not depend on the loader.
+ */
+typedef const behave_lex_entry_t *(*behave_lex_find_pt)(const void *lex,
+    const char *key, size_t len, uint32_t h);
+
+typedef struct {
+    behave_lex_find_pt  find;
+    const void         *lex;
+} behave_lex_source_t;
+
+extern behave_lex_source_t  behave_lex_source;
+
+/*
+ * Exact lookup in the compiled-in lexicon alone: the overlay parser
+ * merges over it, whatever overlay is installed at the time (a reload
+ * parses while the old one is in use).
+ */
+const behave_lex_entry_t *behave_lex_find_builtin(const char *key,
+    size_t len);
+const behave_lex_entry_t *behave_lex_find_builtin_hashed(const char *key,
+    size_t len, uint32_t h);
+
 /* exact lookup of a word or a space-joined phrase; NULL if absent */
 const behave_lex_entry_t *behave_lex_find(const char *key, size_t len);
 

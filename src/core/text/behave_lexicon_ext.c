@@ -49,6 +49,9 @@ struct behave_lex_overlay_s {
 };
 
 
+static const behave_lex_entry_t *behave_lex_overlay_find_any(
+    const void *lex, const char *key, size_t len, uint32_t h);
+
 const behave_lex_overlay_t  *behave_lex_overlay_current;
 
 
@@ -702,7 +705,7 @@ behave_lex_overlay_free(behave_lex_overlay_t *ov)
     }
 
     if (behave_lex_overlay_current == ov) {
-        behave_lex_overlay_current = NULL;
+        behave_lex_overlay_install(NULL);
     }
 
     for (c = ov->chunks; c != NULL; c = next) {
@@ -721,6 +724,19 @@ void
 behave_lex_overlay_install(const behave_lex_overlay_t *ov)
 {
     behave_lex_overlay_current = ov;
+    behave_lex_source.find = (ov != NULL) ? behave_lex_overlay_find_any
+                                          : NULL;
+    behave_lex_source.lex = ov;
+}
+
+
+/* behave_lex_find_pt: the overlay as behave_lexicon.c sees it */
+
+static const behave_lex_entry_t *
+behave_lex_overlay_find_any(const void *lex, const char *key, size_t len,
+    uint32_t h)
+{
+    return behave_lex_overlay_find_hashed(lex, key, len, h);
 }
 
 

@@ -90,8 +90,9 @@ size_t behave_lex_overlay_skipped(const behave_lex_overlay_t *ov);
 
 
 /*
- * For behave_lexicon.c: the installed overlay, and a lookup in it that
- * falls back to the built-in lexicon.
+ * The installed overlay (install sets behave_lex_source too, which
+ * behave_lexicon.c follows), and a lookup in it that falls back to the
+ * built-in lexicon.
  */
 extern const behave_lex_overlay_t  *behave_lex_overlay_current;
 
@@ -100,16 +101,6 @@ const behave_lex_entry_t *behave_lex_overlay_find(
 /* h = behave_lex_hash(key, len) */
 const behave_lex_entry_t *behave_lex_overlay_find_hashed(
     const behave_lex_overlay_t *ov, const char *key, size_t len, uint32_t h);
-
-/*
- * Exact lookup in the compiled-in lexicon alone (defined in
- * behave_lexicon.c): the parser merges over it, whatever overlay is
- * installed at the time (a reload parses while the old one is in use).
- */
-const behave_lex_entry_t *behave_lex_find_builtin(const char *key,
-    size_t len);
-const behave_lex_entry_t *behave_lex_find_builtin_hashed(const char *key,
-    size_t len, uint32_t h);
 
 
 #endif /* BEHAVE_LEXICON_EXT_H */

@@ -22,6 +22,12 @@
 #define BEHAVE_FNV_PRIME  0x01000193u
 #define BEHAVE_STEM       5             /* letters of a stem feature */
 #define BEHAVE_FOLD_MAX   (BEHAVE_TOK_MAX * 2)
+/*
+ * With an idiom in the text ("je meurs de faim") and no crisis frame, the
+ * critical head must be this sure: labels.md counts idioms as no crisis,
+ * and the head, trained on words, cannot tell the idiom from the crisis.
+ */
+#define BEHAVE_IDIOM_MARGIN     2.0f
 #define BEHAVE_MODEL_VAL_BLEND  0.65     /* rules' share of valence score */
 
 
@@ -517,6 +523,11 @@ behave_model_frames(behave_model_state_t *m, uint64_t c)
     uint64_t               block;
     const behave_frame_t  *f;
 
+    /* a death word about what it is hyperbole about: an idiom */
+    if ((c & (BEHAVE_C_DIE | BEHAVE_C_KILL)) && (c & BEHAVE_C_HYPERBOLE)) {
+        m->idioms++;
+    }
+
     if ((c & BEHAVE_C_PAST) && !(c & BEHAVE_C_NOW)) {
         return;
     }
@@ -741,7 +752,9 @@ behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 
     /* critical is its own call, trained for recall, or a crisis frame;
      * below it the urgency head chooses among the other four levels */
-    if (m->logit[BEHAVE_MODEL_CRIT] > 0 || m->frames) {
+    if (m->frames
+        || m->logit[BEHAVE_MODEL_CRIT] > (m->idioms ? BEHAVE_IDIOM_MARGIN : 0))
+    {
         a->urgency = BEHAVE_URGENCY_CRITICAL;
         a->cues |= BEHAVE_CUE_CRISIS;
 

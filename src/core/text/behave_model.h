@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "behave_annotate.h"
+#include "behave_annotation.h"
 #include "behave_tokenize.h"
 
 
@@ -48,6 +48,7 @@ typedef struct {
     unsigned               words;
     unsigned               claims;          /* clauses claiming */
     uint32_t               frames;          /* crisis frames held */
+    unsigned               idioms;          /* "dying of hunger" */
     unsigned               asks;            /* clauses asking */
     unsigned               clause_words;
     unsigned               since_neg;       /* words since a negation */

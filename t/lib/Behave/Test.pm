@@ -3,8 +3,10 @@ package Behave::Test;
 # A small harness for the integration tests (Test::Nginx is not packaged
 # in Debian).  Each test file starts its own nginx, and Redis where it
 # needs one, on free loopback ports under a temporary prefix, talks real
-# HTTP to them, and stops them by pid.  On the way out it checks that
-# error.log holds no [alert], [crit] or [emerg] line.
+# HTTP to them, and stops them by pid.  Every nginx it started has its
+# error.log read when it stops: one [alert], [crit] or [emerg] line in any
+# of them fails the test file (exit status 1 after the plan), whatever its
+# tests said.
 
 use strict;
 use warnings;
@@ -26,7 +28,8 @@ our @EXPORT = qw(
     $TOP $DATA $NGINX free_port start_nginx stop_nginx start_redis stop_redis
     http req_json raw_request error_log keys_file decode_json_ok
     check_error_log nginx_port redis_port redis_cli start_mute_server
-    stop_mute_server reload_nginx nginx_prefix
+    stop_mute_server reload_nginx nginx_prefix on_one_connection
+    start_analyze_on
     KEY_ANALYZE KEY_GATEWAY KEY_PORTAL KEY_ALL KEY_QUOTA KEY_OTHER
 );
 
@@ -45,15 +48,36 @@ use constant KEY_OTHER   => 'bk_test_other_0123456789abcdef01';
 
 my $JSON = JSON::PP->new->canonical->utf8;
 my %state;
+my %bad_lines;          # prefix => [ lines ]
 my $owner = $$;
 
 # forked clients must not stop the servers of their parent
 END {
     if ($$ == $owner) {
+        my $status = $?;
         stop_nginx();
         stop_redis();
         stop_mute_server($_) for keys %{ $state{mute} // {} };
+        $? = $status;
+        fail_on_bad_lines();
     }
+}
+
+
+# what stop_nginx() found in the error logs: a test file with one fails
+sub fail_on_bad_lines {
+    my @bad = map { @$_ } values %bad_lines;
+    return unless @bad;
+    Test::More::diag("error.log has [alert], [crit] or [emerg]:\n"
+        . join "\n", @bad[0 .. ($#bad > 9 ? 9 : $#bad)]);
+    $? = 1 if $? == 0;
+}
+
+
+sub scan_error_log {
+    my ($prefix) = @_;
+    $bad_lines{$prefix} = [ grep { /\[(alert|crit|emerg)\]/ }
+                            split /\n/, slurp("$prefix/logs/error.log") ];
 }
 
 
@@ -166,20 +190,47 @@ CONF
 }
 
 
+# start_analyze_on(REDIS_PORT, TIMEOUT, workers => N): nginx with one
+# /v1/analyze location whose Redis is 127.0.0.1:REDIS_PORT (a mute server,
+# a stopped one...), commands timing out after TIMEOUT
+
+sub start_analyze_on {
+    my ($redis_port, $timeout, %o) = @_;
+    my $port = start_nginx(%o, http => <<"E");
+    behave_redis 127.0.0.1:$redis_port;
+    behave_redis_timeout $timeout;
+    server {
+        listen 127.0.0.1:%%PORT%%;
+        behave_keys %%KEYS%%;
+        location = /v1/analyze { behave_analyze; }
+    }
+E
+    sleep 0.3;      # the workers connect, or fail to
+    return $port;
+}
+
+
 # graceful stop (QUIT); returns the seconds it took, or undef if killed
 
 sub stop_nginx {
     my $pid = delete $state{nginx_pid} or return;
     my $t0 = time;
+    my $took;
     kill 'QUIT', $pid;
     my $deadline = time + 10;
     while (time < $deadline) {
-        return time - $t0 if waitpid($pid, WNOHANG) == $pid;
+        if (waitpid($pid, WNOHANG) == $pid) {
+            $took = time - $t0;
+            last;
+        }
         sleep 0.05;
     }
-    kill 'KILL', $pid;
-    waitpid($pid, 0);
-    return undef;
+    if (!defined $took) {
+        kill 'KILL', $pid;
+        waitpid($pid, 0);
+    }
+    scan_error_log($state{prefix});
+    return $took;
 }
 
 
@@ -320,6 +371,85 @@ sub raw_request {
     my $resp = <$s> // '';
     close $s;
     return $resp;
+}
+
+
+# on_one_connection([METHOD, PATH, body => STR, key => KEY, headers => {...}],
+#                   ...): the requests one after another on one keep-alive
+# connection, each sent when the previous answer is read whole; returns a
+# hash per request (status, headers, body, json), status undef when the
+# connection gave no answer.  pipelined => 1 sends them all at once.
+
+sub on_one_connection {
+    my (@reqs) = @_;
+    my %o = ref $reqs[-1] eq 'HASH' ? %{ pop @reqs } : ();
+    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
+        PeerPort => $o{port} // $state{port}, Proto => 'tcp', Timeout => 10)
+        or die "connect: $!";
+    my @raw = map { http_bytes(@$_) } @reqs;
+    my @res;
+    print $s join '', @raw if $o{pipelined};
+    my $buf = '';
+    for my $bytes (@raw) {
+        print $s $bytes unless $o{pipelined};
+        push @res, read_response($s, \$buf);
+    }
+    close $s;
+    return @res;
+}
+
+
+sub http_bytes {
+    my ($method, $path, %o) = @_;
+    my %h = (Host => 'localhost', %{ $o{headers} // {} });
+    $h{Authorization} //= "Bearer $o{key}" if defined $o{key};
+    my $body = $o{body};
+    $body = $JSON->encode($body) if ref $body;
+    if (defined $body) {
+        $h{'Content-Type'} //= 'application/json';
+        $h{'Content-Length'} = length $body;
+    }
+    return "$method $path HTTP/1.1\r\n"
+        . join('', map { "$_: $h{$_}\r\n" } sort keys %h) . "\r\n"
+        . ($body // '');
+}
+
+
+# one response (Content-Length or chunked) from a socket, or status undef
+sub read_response {
+    my ($s, $buf) = @_;
+    my $deadline = time + 10;
+    my $fill = sub {
+        return 0 if time > $deadline;
+        my $n = sysread($s, my $chunk, 65536);
+        return 0 unless $n;
+        $$buf .= $chunk;
+        return 1;
+    };
+    while ($$buf !~ /\r\n\r\n/) { $fill->() or return { status => undef } }
+    $$buf =~ s/^(.*?)\r\n\r\n//s;
+    my ($line, @lines) = split /\r\n/, $1;
+    my ($status) = $line =~ m{^HTTP/1\.\d (\d+)};
+    my %h = map { /^([^:]+):\s*(.*)$/ ? (lc $1 => $2) : () } @lines;
+    my $body = '';
+    if (defined $h{'content-length'}) {
+        while (length $$buf < $h{'content-length'}) {
+            $fill->() or return { status => undef };
+        }
+        $body = substr($$buf, 0, $h{'content-length'}, '');
+    } elsif (($h{'transfer-encoding'} // '') =~ /chunked/i) {
+        while (1) {
+            while ($$buf !~ /\r\n/) { $fill->() or return { status => undef } }
+            $$buf =~ s/^([0-9a-fA-F]+)[^\r]*\r\n// or return { status => undef };
+            my $n = hex $1;
+            while (length $$buf < $n + 2) { $fill->() or return { status => undef } }
+            $body .= substr($$buf, 0, $n, '');
+            substr($$buf, 0, 2, '');
+            last if $n == 0;
+        }
+    }
+    my $json = eval { JSON::PP->new->utf8->decode($body) };
+    return { status => $status, headers => \%h, body => $body, json => $json };
 }
 
 

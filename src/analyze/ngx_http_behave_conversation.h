@@ -1,0 +1,52 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The conversation step of /v1/analyze: the turn appended to the
+ * conversation's log in Redis, the turns before it assessed.  It knows
+ * nothing of the answer: it fills in result and calls done.
+ */
+
+#ifndef NGX_HTTP_BEHAVE_CONVERSATION_H
+#define NGX_HTTP_BEHAVE_CONVERSATION_H
+
+#include "ngx_http_behave_common.h"
+
+#include "behave_annotate.h"
+#include "behave_conversation.h"
+#include "behave_turn.h"
+
+
+typedef struct ngx_http_behave_conv_s  ngx_http_behave_conv_t;
+
+typedef void (*ngx_http_behave_conv_pt)(ngx_http_request_t *r,
+    ngx_http_behave_conv_t *conv);
+
+
+struct ngx_http_behave_conv_s {
+    /* set by the caller */
+    const char                 *tenant;
+    const char                 *conversation_id;
+    behave_speaker_e            speaker;
+    const char                 *text;
+    size_t                      text_len;
+    const behave_annotation_t  *ann;
+    ngx_http_behave_conv_pt     done;          /* after a Redis reply */
+
+    /* the step's own */
+    ngx_str_t                   key;            /* its Redis key */
+    behave_turn_t               turn;           /* this turn, built once */
+
+    /* NULL: the first turn, no block; else assessed or degraded */
+    behave_conv_result_t       *result;
+};
+
+
+/*
+ * NGX_DONE: conv->done will run with the Redis reply; NGX_OK: answered
+ * at once (Redis not there, conv->result degraded); NGX_ERROR.
+ */
+ngx_int_t ngx_http_behave_conversation_start(ngx_http_request_t *r,
+    ngx_http_behave_conv_t *conv);
+
+
+#endif /* NGX_HTTP_BEHAVE_CONVERSATION_H */

@@ -1,0 +1,56 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Every Redis key the module uses, in one place: the format (for
+ * ngx_sprintf()) and the room its longest value takes.  Tenants and ids
+ * are restricted to [A-Za-z0-9_.:@-], so none can close a hash tag or
+ * reach another tenant's keys; the braces put everything of a tenant (or
+ * of a conversation) in one Redis Cluster slot.
+ */
+
+#ifndef NGX_HTTP_BEHAVE_REDIS_KEYS_H
+#define NGX_HTTP_BEHAVE_REDIS_KEYS_H
+
+#include "behave_keys.h"                        /* BEHAVE_TENANT_MAX */
+
+
+/* a conversation's turn log: tenant, conversation id */
+#define NGX_HTTP_BEHAVE_KEY_CONVERSATION   "behave:{%s:%s}:log"
+
+/* a tenant's trace stream: tenant */
+#define NGX_HTTP_BEHAVE_KEY_TRACES         "behave:traces:{%s}"
+#define NGX_HTTP_BEHAVE_KEY_TRACES_SIZE                                     \
+    (sizeof("behave:traces:{}") + BEHAVE_TENANT_MAX)
+
+/* a tenant's usage of one UTC day: tenant, year, month, day */
+#define NGX_HTTP_BEHAVE_KEY_USAGE          "behave:usage:{%s}:%4d%02d%02d"
+#define NGX_HTTP_BEHAVE_KEY_USAGE_SIZE                                      \
+    (sizeof("behave:usage:{}:yyyymmdd") + BEHAVE_TENANT_MAX)
+
+/* the gateway limits of a key: limit id ("key:<16 hex>"), then the day */
+#define NGX_HTTP_BEHAVE_KEY_RATE           "behave:rl:{%s}:gcra"
+#define NGX_HTTP_BEHAVE_KEY_TOKENS         "behave:rl:{%s}:tokens:%T"
+
+/* an analyze-behavior session: tenant, 16 hex digits of sha256(id) */
+#define NGX_HTTP_BEHAVE_KEY_BEHAVIOR       "behave:beh:{%s:%*s}"
+
+/* the fleet's heartbeats: a hash, field = node name */
+#define NGX_HTTP_BEHAVE_KEY_FLEET          "behave:fleet"
+
+/*
+ * Webhooks.  The slug index is the receiver's way in, before it knows the
+ * tenant; every other key is under the tenant's prefix:
+ *
+ *   behave:wh:{<tenant>}:endpoints                 zset id -> created_at
+ *   behave:wh:{<tenant>}:ep:<id>                   hash, the record
+ *   behave:wh:{<tenant>}:deliveries:<id>           list, newest first
+ *   behave:wh:{<tenant>}:call:<provider>:<call id> the stored summary
+ *   behave:wh:{<tenant>}:conv:<conversation id>:segments
+ *                                                  INCR counter
+ */
+#define NGX_HTTP_BEHAVE_KEY_WH_SLUG        "behave:wh:slug:"
+#define NGX_HTTP_BEHAVE_KEY_WH_TENANT      "behave:wh:{%s}:"
+#define NGX_HTTP_BEHAVE_KEY_WH_TENANT_LUA  "'behave:wh:{'"
+
+
+#endif /* NGX_HTTP_BEHAVE_REDIS_KEYS_H */

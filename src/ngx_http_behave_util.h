@@ -1,0 +1,31 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Small helpers of the glue: clocks, identifiers, the request context,
+ * headers, whole files at configuration time.
+ */
+
+#ifndef NGX_HTTP_BEHAVE_UTIL_H
+#define NGX_HTTP_BEHAVE_UTIL_H
+
+#include "ngx_http_behave_common.h"
+
+
+char *ngx_http_behave_conf_read(ngx_conf_t *cf, const char *directive,
+    ngx_str_t *file, size_t max, ngx_str_t *text);
+
+ngx_int_t ngx_http_behave_phase_handler_add(ngx_conf_t *cf,
+    ngx_http_phases phase, ngx_http_handler_pt handler);
+
+ngx_table_elt_t *ngx_http_behave_find_header(ngx_http_request_t *r,
+    ngx_str_t *name);
+ngx_http_behave_ctx_t *ngx_http_behave_get_ctx(ngx_http_request_t *r);
+double ngx_http_behave_now_ms(void);
+ngx_int_t ngx_http_behave_random_hex(u_char *out, size_t bytes);
+
+/* a span of the request's trace: name static, start from now_ms() */
+void ngx_http_behave_span(ngx_http_request_t *r, const char *name,
+    double start_ms, const char *error);
+
+
+#endif /* NGX_HTTP_BEHAVE_UTIL_H */

@@ -1,0 +1,47 @@
+#!/usr/bin/perl
+# The include graph (scripts/check-includes): no cycle between files, no
+# include across the layers docs/DESIGN.md draws.  The checker is shown
+# to fail on a small tree that has both faults.
+
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Behave::Test;
+use File::Path qw(make_path);
+use File::Temp qw(tempdir);
+use Test::More;
+
+my $out = `$TOP/scripts/check-includes 2>&1`;
+is($?, 0, 'the tree: no include cycle, no forbidden edge') or diag($out);
+like($out, qr/no cycle, no forbidden edge/, 'the checker says what it checked');
+
+# a tree with a cycle (a <-> b in the gateway), a gateway file including
+# the analyze surface, infra including the gateway and the core nginx
+my $dir = tempdir('behave-inc-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+my %files = (
+    'src/gateway/ngx_a.c' => qq{#include "ngx_a.h"\n#include "ngx_b.h"\n},
+    'src/gateway/ngx_a.h' => '',
+    'src/gateway/ngx_b.c' => qq{#include "ngx_b.h"\n#include "ngx_a.h"\n#include "ngx_c.h"\n},
+    'src/gateway/ngx_b.h' => '',
+    'src/analyze/ngx_c.h' => '',
+    'src/infra/ngx_d.c'   => qq{#include "ngx_a.h"\n},
+    'src/core/base/behave_e.c' => qq{#include <ngx_core.h>\n},
+);
+for my $f (keys %files) {
+    (my $d = "$dir/$f") =~ s{/[^/]+$}{};
+    make_path($d);
+    open my $fh, '>', "$dir/$f" or die $!;
+    print $fh $files{$f};
+    close $fh;
+}
+$out = `$TOP/scripts/check-includes --root $dir 2>&1`;
+isnt($?, 0, 'a faulty tree fails');
+like($out, qr{include cycle: src/gateway/ngx_a <-> src/gateway/ngx_b}, 'the cycle is named');
+like($out, qr{ngx_b\.c includes src/analyze/ngx_c\.h: gateway may not include analyze},
+     'a surface including another is named');
+like($out, qr{ngx_d\.c includes src/gateway/ngx_a\.h: infra may not include gateway},
+     'infra including a surface is named');
+like($out, qr{behave_e\.c: the core includes nginx}, 'the core including nginx is named');
+
+done_testing();
