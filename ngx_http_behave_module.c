@@ -73,6 +73,8 @@ static char *ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
+static char *ngx_http_behave_redis_auth_set(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
 static char *ngx_http_behave_redis_set(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static ngx_int_t ngx_http_behave_init_module(ngx_cycle_t *cycle);
@@ -84,6 +86,9 @@ static char *ngx_http_behave_set_surface(ngx_conf_t *cf,
 
 
 static ngx_conf_post_t  ngx_http_behave_size_post;
+static char *ngx_http_behave_node_name_check(ngx_conf_t *cf, void *post,
+    void *data);
+static ngx_conf_post_t  ngx_http_behave_node_name_post;
 static ngx_conf_num_bounds_t  ngx_http_behave_max_turns_bounds = {
     ngx_conf_check_num_bounds, 1, 1000
 };
@@ -197,11 +202,32 @@ static ngx_command_t  ngx_http_behave_commands[] = {
       &ngx_http_behave_size_post },
 
     { ngx_string("behave_redis"),
-      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
       ngx_http_behave_redis_set,
       NGX_HTTP_MAIN_CONF_OFFSET,
       0,
       NULL },
+
+    { ngx_string("behave_redis_auth"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE12,
+      ngx_http_behave_redis_auth_set,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_sentinel_auth"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE12,
+      ngx_http_behave_redis_auth_set,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      1,
+      NULL },
+
+    { ngx_string("behave_node_name"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_behave_main_conf_t, node_name),
+      &ngx_http_behave_node_name_post },
 
     { ngx_string("behave_redis_timeout"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
@@ -288,6 +314,37 @@ ngx_http_behave_size_check(ngx_conf_t *cf, void *post, void *data)
 
 static ngx_conf_post_t  ngx_http_behave_size_post = {
     ngx_http_behave_size_check
+};
+
+
+/* a node name is part of agent ids ("<node>/<pid>") and metric labels */
+
+static char *
+ngx_http_behave_node_name_check(ngx_conf_t *cf, void *post, void *data)
+{
+    ngx_str_t  *name = data;
+
+    ngx_uint_t  i;
+
+    if (name->len == 0 || name->len > 64) {
+        return "must be 1 to 64 of [A-Za-z0-9_.:-]";
+    }
+
+    for (i = 0; i < name->len; i++) {
+        if (!isalnum(name->data[i])
+            && ngx_strlchr((u_char *) "_.:-", (u_char *) "_.:-" + 4,
+                           name->data[i]) == NULL)
+        {
+            return "must be 1 to 64 of [A-Za-z0-9_.:-]";
+        }
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static ngx_conf_post_t  ngx_http_behave_node_name_post = {
+    ngx_http_behave_node_name_check
 };
 
 
@@ -575,16 +632,27 @@ ngx_http_behave_redis_set(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_behave_main_conf_t *bmcf = conf;
 
-    ngx_str_t  *value;
-
     if (bmcf->redis.data != NULL) {
         return "is duplicate";
     }
 
-    value = cf->args->elts;
-    bmcf->redis = value[1];
+    return ngx_http_behave_redis_conf(cf, bmcf);
+}
 
-    return ngx_http_behave_redis_parse_address(cf, &bmcf->redis);
+
+static char *
+ngx_http_behave_redis_auth_set(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf)
+{
+    ngx_http_behave_main_conf_t *bmcf = conf;
+
+    if (cmd->offset == 1) {
+        return ngx_http_behave_redis_auth_conf(cf, &bmcf->sentinel_user,
+                                               &bmcf->sentinel_password);
+    }
+
+    return ngx_http_behave_redis_auth_conf(cf, &bmcf->redis_user,
+                                           &bmcf->redis_password);
 }
 
 

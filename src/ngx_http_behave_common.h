@@ -53,6 +53,14 @@ typedef struct {
 
     ngx_str_t                   redis;          /* "" when unset */
     ngx_msec_t                  redis_timeout;
+    ngx_uint_t                  redis_mode;     /* single, cluster, sentinel */
+    ngx_array_t                *redis_addrs;    /* of ngx_str_t: every one */
+    ngx_str_t                   redis_master;   /* sentinel: master name */
+    ngx_str_t                   redis_user;     /* behave_redis_auth */
+    ngx_str_t                   redis_password;
+    ngx_str_t                   sentinel_user;  /* behave_sentinel_auth */
+    ngx_str_t                   sentinel_password;
+    ngx_str_t                   node_name;      /* behave_node_name */
 
     u_char                      secret_key[32]; /* behave_secret_key */
     ngx_uint_t                  secret_key_set;

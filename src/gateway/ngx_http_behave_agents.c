@@ -56,8 +56,8 @@ static int64_t ngx_http_behave_now_unix_ms(void);
 
 static ngx_event_t  ngx_http_behave_heartbeat_ev;
 
-/* the node's name: the host name, NUL-terminated */
-static char         ngx_http_behave_node[NGX_MAXHOSTNAMELEN + 1];
+/* the node's name: behave_node_name or "<host>:<port>" (stats.c) */
+#define ngx_http_behave_node  ngx_http_behave_stats_node()
 
 
 void
@@ -73,10 +73,6 @@ ngx_http_behave_agents_init_process(ngx_cycle_t *cycle)
     ngx_http_behave_main_conf_t  *bmcf;
 
     bmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_behave_module);
-
-    (void) ngx_cpystrn((u_char *) ngx_http_behave_node, cycle->hostname.data,
-                       ngx_min(cycle->hostname.len + 1,
-                               sizeof(ngx_http_behave_node)));
 
     /* one publisher per node is enough: the first worker */
     if (bmcf == NULL || bmcf->redis.len == 0 || ngx_worker != 0) {

@@ -290,9 +290,8 @@ ngx_http_behave_meter_flush_handler(ngx_event_t *ev)
 
     if (ngx_http_behave_redis_connected()) {
         for (i = 0; i < bmcf->sh->nslots; i++) {
-            if (ngx_http_behave_meter_flush_slot(bmcf, i, day) != NGX_OK) {
-                break;
-            }
+            /* a tenant whose cluster node is down waits; others do not */
+            (void) ngx_http_behave_meter_flush_slot(bmcf, i, day);
         }
     }
 

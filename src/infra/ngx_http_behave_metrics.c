@@ -167,6 +167,15 @@ ngx_http_behave_metrics_other(u_char *p, u_char *last,
             "refused, and commands timed out.\n"
             "# TYPE behave_redis_errors_total counter\n"
             "behave_redis_errors_total %uA\n"
+            "# HELP behave_redis_background_shed_total Background commands "
+            "(traces, metering flushes, heartbeats) not sent because their "
+            "connection had too many unanswered.\n"
+            "# TYPE behave_redis_background_shed_total counter\n"
+            "behave_redis_background_shed_total %uA\n"
+            "# HELP behave_redis_redirects_total Redis Cluster MOVED and ASK "
+            "replies followed.\n"
+            "# TYPE behave_redis_redirects_total counter\n"
+            "behave_redis_redirects_total %uA\n"
             "# HELP behave_degraded_total Answers given without Redis "
             "context (degraded).\n"
             "# TYPE behave_degraded_total counter\n"
@@ -174,7 +183,8 @@ ngx_http_behave_metrics_other(u_char *p, u_char *last,
             "# HELP behave_webhook_deliveries_total Webhook deliveries by "
             "outcome.\n"
             "# TYPE behave_webhook_deliveries_total counter\n",
-            st->redis_errors, st->degraded);
+            st->redis_errors, st->redis_bg_shed, st->redis_redirects,
+            st->degraded);
 
     for (i = 0; i < NGX_HTTP_BEHAVE_WH_OUTCOMES; i++) {
         p = ngx_slprintf(p, last,
@@ -197,8 +207,13 @@ ngx_http_behave_metrics_other(u_char *p, u_char *last,
             "behave_inflight_requests %ui\n"
             "# HELP behave_workers_up Worker processes alive on this node.\n"
             "# TYPE behave_workers_up gauge\n"
-            "behave_workers_up %ui\n",
-            ngx_http_behave_stats_inflight(st), up);
+            "behave_workers_up %ui\n"
+            "# HELP behave_node_info This nginx instance (behave_node_name)."
+            "\n"
+            "# TYPE behave_node_info gauge\n"
+            "behave_node_info{node=\"%s\"} 1\n",
+            ngx_http_behave_stats_inflight(st), up,
+            ngx_http_behave_stats_node());
 
     return p;
 }

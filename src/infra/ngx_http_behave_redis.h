@@ -1,8 +1,9 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * The Redis path: one hiredis async connection per worker, driven by
- * nginx's event loop.
+ * The Redis path: hiredis async connections driven by nginx's event loop,
+ * one per worker to a single Redis (the default), to each master of a
+ * Redis Cluster, or to the master the sentinels name.
  */
 
 #ifndef NGX_HTTP_BEHAVE_REDIS_H
@@ -12,6 +13,12 @@
 #include <hiredis/async.h>
 
 #include "ngx_http_behave_common.h"
+
+
+/* behave_redis's forms (bmcf->redis_mode) */
+#define NGX_HTTP_BEHAVE_REDIS_SINGLE     0
+#define NGX_HTTP_BEHAVE_REDIS_CLUSTER    1
+#define NGX_HTTP_BEHAVE_REDIS_SENTINEL   2
 
 
 /*
@@ -36,6 +43,15 @@ void ngx_http_behave_redis_exit_process(ngx_cycle_t *cycle);
 char *ngx_http_behave_redis_parse_address(ngx_conf_t *cf, ngx_str_t *addr);
 
 /*
+ * behave_redis ADDRESS | cluster ADDRESS... | sentinel NAME ADDRESS...;
+ * behave_redis_auth / behave_sentinel_auth [USER] PASSWORD;
+ */
+char *ngx_http_behave_redis_conf(ngx_conf_t *cf,
+    ngx_http_behave_main_conf_t *bmcf);
+char *ngx_http_behave_redis_auth_conf(ngx_conf_t *cf, ngx_str_t *user,
+    ngx_str_t *password);
+
+/*
  * Sends EVALSHA (EVAL again after NOSCRIPT).  NGX_OK when the command is
  * on its way and the handler will run; NGX_DECLINED with *reason set when
  * Redis is not available now (the caller answers degraded at once).
@@ -57,7 +73,22 @@ ngx_int_t ngx_http_behave_redis_multi(ngx_http_request_t *r,
     const size_t *argvlen, ngx_http_behave_redis_pt handler, void *data,
     const char **reason);
 
-/* a fire-and-forget command with no request behind it (metering) */
+/*
+ * One command of a request; argv[1] is its key (EVAL and EVALSHA: the
+ * first of their keys; none: any node).  The
+ * contract is that of ngx_http_behave_redis_eval(); name is the span's.
+ */
+ngx_int_t ngx_http_behave_redis_command(ngx_http_request_t *r,
+    const char *name, int argc, const char **argv, const size_t *argvlen,
+    ngx_http_behave_redis_pt handler, void *data, const char **reason);
+
+/*
+ * A fire-and-forget command with no request behind it (metering, traces,
+ * heartbeats), keyed as above.  Past a budget of unanswered ones per
+ * connection, further ones are shed (NGX_DECLINED, counted in
+ * behave_redis_background_shed_total): a slow Redis never costs the
+ * connection that carries the turns.
+ */
 ngx_int_t ngx_http_behave_redis_command_bg(int argc, const char **argv,
     const size_t *argvlen, void (*done)(redisReply *reply, void *data),
     void *data);
@@ -67,6 +98,7 @@ void ngx_http_behave_redis_log_degraded(ngx_http_request_t *r,
     const char *what, const char *reason);
 
 ngx_uint_t ngx_http_behave_redis_configured(ngx_http_request_t *r);
+/* any data connection up (cluster: at least one master) */
 ngx_uint_t ngx_http_behave_redis_connected(void);
 
 void ngx_http_behave_redis_script_init(ngx_http_behave_redis_script_t *s);

@@ -39,7 +39,9 @@
 
 /*
  * Webhooks.  The slug index is the receiver's way in, before it knows the
- * tenant; every other key is under the tenant's prefix:
+ * tenant: it has no hash tag (a cluster slot of its own) and is only ever
+ * read or written alone, never in a script with the tenant's keys.  Every
+ * other key is under the tenant's prefix:
  *
  *   behave:wh:{<tenant>}:endpoints                 zset id -> created_at
  *   behave:wh:{<tenant>}:ep:<id>                   hash, the record

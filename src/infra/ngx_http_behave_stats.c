@@ -15,6 +15,8 @@ static ngx_int_t ngx_http_behave_stats_log_handler(ngx_http_request_t *r);
 static void ngx_http_behave_stats_leave(void *data);
 static ngx_uint_t ngx_http_behave_stats_bucket(double ms);
 static void ngx_http_behave_stats_tick(ngx_http_behave_stats_t *st);
+static void ngx_http_behave_stats_node_init(ngx_cycle_t *cycle,
+    ngx_http_behave_main_conf_t *bmcf);
 
 
 /* upper bounds in milliseconds; the last is +Inf */
@@ -33,6 +35,9 @@ const char  *ngx_http_behave_wh_names[NGX_HTTP_BEHAVE_WH_OUTCOMES] = {
 
 static ngx_http_behave_stats_t  *ngx_http_behave_stats_shm;
 static ngx_http_behave_stat_worker_t  *ngx_http_behave_stats_me;
+
+/* NUL-terminated; behave_node_name is at most 64 */
+static char  ngx_http_behave_node[NGX_MAXHOSTNAMELEN + 16];
 
 
 ngx_int_t
@@ -53,6 +58,52 @@ ngx_http_behave_stats_init(ngx_conf_t *cf)
 }
 
 
+/*
+ * The node's name: behave_node_name, else "<host name>:<first listening
+ * port>", which tells two instances on one host apart and stays the same
+ * across restarts (a master pid would not).
+ */
+
+static void
+ngx_http_behave_stats_node_init(ngx_cycle_t *cycle,
+    ngx_http_behave_main_conf_t *bmcf)
+{
+    u_char           *p, *last;
+    in_port_t         port;
+    ngx_listening_t  *ls;
+
+    p = (u_char *) ngx_http_behave_node;
+    last = p + sizeof(ngx_http_behave_node) - 1;
+
+    if (bmcf->node_name.len) {
+        p = ngx_slprintf(p, last, "%V", &bmcf->node_name);
+
+    } else {
+        ls = cycle->listening.elts;
+        port = cycle->listening.nelts ? ngx_inet_get_port(ls[0].sockaddr)
+                                      : 0;
+
+        p = ngx_slprintf(p, last, "%V", &cycle->hostname);
+
+        if (port) {
+            p = ngx_slprintf(p, last, ":%d", (int) port);
+
+        } else {
+            p = ngx_slprintf(p, last, ":%P", getppid());
+        }
+    }
+
+    *p = '\0';
+}
+
+
+const char *
+ngx_http_behave_stats_node(void)
+{
+    return ngx_http_behave_node;
+}
+
+
 void
 ngx_http_behave_stats_init_process(ngx_cycle_t *cycle)
 {
@@ -66,6 +117,8 @@ ngx_http_behave_stats_init_process(ngx_cycle_t *cycle)
     if (bmcf == NULL || bmcf->stats == NULL) {
         return;
     }
+
+    ngx_http_behave_stats_node_init(cycle, bmcf);
 
     ngx_http_behave_stats_shm = bmcf->stats;
 
@@ -314,6 +367,26 @@ ngx_http_behave_stats_redis_error(void)
     if (ngx_http_behave_stats_shm != NULL) {
         (void) ngx_atomic_fetch_add(&ngx_http_behave_stats_shm->redis_errors,
                                     1);
+    }
+}
+
+
+void
+ngx_http_behave_stats_redis_bg_shed(void)
+{
+    if (ngx_http_behave_stats_shm != NULL) {
+        (void) ngx_atomic_fetch_add(
+                          &ngx_http_behave_stats_shm->redis_bg_shed, 1);
+    }
+}
+
+
+void
+ngx_http_behave_stats_redis_redirect(void)
+{
+    if (ngx_http_behave_stats_shm != NULL) {
+        (void) ngx_atomic_fetch_add(
+                          &ngx_http_behave_stats_shm->redis_redirects, 1);
     }
 }
 

@@ -55,6 +55,8 @@ struct ngx_http_behave_stats_s {
                                        [NGX_HTTP_BEHAVE_STAT_BUCKETS];
     ngx_atomic_t                latency_us[NGX_HTTP_BEHAVE_STAT_SURFACES];
     ngx_atomic_t                redis_errors;
+    ngx_atomic_t                redis_bg_shed;
+    ngx_atomic_t                redis_redirects;
     ngx_atomic_t                degraded;
     ngx_atomic_t                webhooks[NGX_HTTP_BEHAVE_WH_OUTCOMES];
     ngx_atomic_t                ring_sec[NGX_HTTP_BEHAVE_STAT_RING];
@@ -73,6 +75,9 @@ ngx_int_t ngx_http_behave_stats_init_zone(ngx_slab_pool_t *shpool,
 ngx_int_t ngx_http_behave_stats_init(ngx_conf_t *cf);
 void ngx_http_behave_stats_init_process(ngx_cycle_t *cycle);
 
+/* this nginx instance's name (agent-status, metrics) */
+const char *ngx_http_behave_stats_node(void);
+
 ngx_http_behave_stats_t *ngx_http_behave_stats(void);
 
 /* marks the request as one of a surface: counted in flight until logged */
@@ -81,6 +86,8 @@ void ngx_http_behave_stats_enter(ngx_http_request_t *r,
 
 void ngx_http_behave_stats_redis_error(void);
 void ngx_http_behave_stats_redis_state(ngx_uint_t up);
+void ngx_http_behave_stats_redis_bg_shed(void);
+void ngx_http_behave_stats_redis_redirect(void);
 void ngx_http_behave_stats_degraded(void);
 void ngx_http_behave_stats_webhook(ngx_http_behave_wh_outcome_e outcome);
 

@@ -27,7 +27,6 @@ ngx_http_behave_webhooks_init(void)
     ngx_http_behave_redis_script_init(&ngx_http_behave_wh_create_script);
     ngx_http_behave_redis_script_init(&ngx_http_behave_wh_list_script);
     ngx_http_behave_redis_script_init(&ngx_http_behave_wh_patch_script);
-    ngx_http_behave_redis_script_init(&ngx_http_behave_wh_resolve_script);
     ngx_http_behave_redis_script_init(&ngx_http_behave_wh_commit_script);
 }
 

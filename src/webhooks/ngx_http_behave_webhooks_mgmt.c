@@ -36,6 +36,7 @@ typedef struct {
     const char                 *auth;
     const char                 *description;
     time_t                      created_at;
+    ngx_http_behave_redis_args_t  create;   /* step 2's, kept for it */
 } ngx_http_behave_wh_mgmt_t;
 
 
@@ -48,6 +49,8 @@ static ngx_int_t ngx_http_behave_wh_create(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m);
 static ngx_int_t ngx_http_behave_wh_create_check(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m, cJSON **secret, behave_error_t *err);
+static void ngx_http_behave_wh_slug_reply(ngx_http_request_t *r,
+    void *data, redisReply *reply, const char *reason);
 static void ngx_http_behave_wh_create_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 
@@ -181,11 +184,12 @@ ngx_http_behave_wh_mgmt_cleanup(void *data)
 static ngx_int_t
 ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
 {
-    u_char                        *slug;
+    u_char                        *slug, *owner;
     char                          *sealed;
     size_t                         slen, sealed_len;
     cJSON                         *secret;
     ngx_str_t                     *ep, *index;
+    const char                    *reason;
     behave_error_t                 err;
     ngx_http_behave_ctx_t         *ctx;
     ngx_http_behave_main_conf_t   *bmcf;
@@ -232,31 +236,82 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
     /* the slug key is global: the receiver knows no tenant */
     slug = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_WH_SLUG)
                                 + BEHAVE_SLUG_SIZE);
+    owner = ngx_pnalloc(r->pool, BEHAVE_TENANT_MAX + 1 + sizeof(m->id));
 
-    if (ep == NULL || index == NULL || slug == NULL) {
+    if (ep == NULL || index == NULL || slug == NULL || owner == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
+    ngx_http_behave_redis_args_init(&m->create);
+    ngx_http_behave_redis_arg_ngx(&m->create, ep);
+    ngx_http_behave_redis_arg_ngx(&m->create, index);
+    ngx_http_behave_redis_arg_str(&m->create, ctx->key->tenant);
+    ngx_http_behave_redis_arg_str(&m->create, m->id);
+    ngx_http_behave_redis_arg_str(&m->create, m->slug);
+    ngx_http_behave_redis_arg_str(&m->create, m->provider);
+    ngx_http_behave_redis_arg_str(&m->create, m->auth);
+    ngx_http_behave_redis_arg_str(&m->create, m->description);
+    ngx_http_behave_redis_arg_num(&m->create, m->created_at);
+    ngx_http_behave_redis_arg(&m->create, sealed, sealed_len);
+
+    /*
+     * Step 1: the slug, a global key in a slot of its own (the receiver
+     * knows no tenant), claimed with SET NX so two endpoints can never
+     * share one.  Step 2 writes the tenant's keys.  A failure between the
+     * two leaves a slug whose record does not exist: the receiver answers
+     * it as an unknown slug, and nobody knows it (it was never returned).
+     */
     ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_str(&a, "SET");
     ngx_http_behave_redis_arg(&a, (char *) slug,
                               ngx_sprintf(slug, NGX_HTTP_BEHAVE_KEY_WH_SLUG
                                           "%s", m->slug)
                               - slug);
-    ngx_http_behave_redis_arg_ngx(&a, ep);
-    ngx_http_behave_redis_arg_ngx(&a, index);
-    ngx_http_behave_redis_arg_str(&a, ctx->key->tenant);
-    ngx_http_behave_redis_arg_str(&a, m->id);
-    ngx_http_behave_redis_arg_str(&a, m->slug);
-    ngx_http_behave_redis_arg_str(&a, m->provider);
-    ngx_http_behave_redis_arg_str(&a, m->auth);
-    ngx_http_behave_redis_arg_str(&a, m->description);
-    ngx_http_behave_redis_arg_num(&a, m->created_at);
-    ngx_http_behave_redis_arg(&a, sealed, sealed_len);
+    ngx_http_behave_redis_arg(&a, (char *) owner,
+                              ngx_sprintf(owner, "%s %s", ctx->key->tenant,
+                                          m->id)
+                              - owner);
+    ngx_http_behave_redis_arg_str(&a, "NX");
 
-    return ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_create_script,
-                                         3, a.argc, a.argv, a.len,
-                                         ngx_http_behave_wh_create_reply, m,
-                                         "storage");
+    if (ngx_http_behave_redis_command(r, "redis.webhook-slug", a.argc, a.argv,
+                                      a.len, ngx_http_behave_wh_slug_reply, m,
+                                      &reason)
+        != NGX_OK)
+    {
+        return ngx_http_behave_webhooks_unavailable(r, "storage", reason);
+    }
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_wh_slug_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason)
+{
+    ngx_http_behave_wh_mgmt_t  *m = data;
+
+    if (reply == NULL || reply->type != REDIS_REPLY_STATUS) {
+        if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
+            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                          "behave: webhook slug: %s", reply->str);
+        }
+
+        ngx_http_behave_finish(r,
+            ngx_http_behave_webhooks_unavailable(r, "storage",
+                reason ? reason
+                       : (reply && reply->type == REDIS_REPLY_NIL)
+                         ? "slug taken" : "redis error"));
+        return;
+    }
+
+    /* NGX_DONE: the create script's reply holds the request on */
+    ngx_http_behave_finish(r,
+        ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_create_script,
+                                      2, m->create.argc, m->create.argv,
+                                      m->create.len,
+                                      ngx_http_behave_wh_create_reply, m,
+                                      "storage"));
 }
 
 
@@ -400,9 +455,7 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
 
         ngx_http_behave_finish(r,
             ngx_http_behave_webhooks_unavailable(r, "storage",
-                reason ? reason
-                       : (reply && reply->type == REDIS_REPLY_INTEGER)
-                         ? "slug taken" : "redis error"));
+                reason ? reason : "redis error"));
         return;
     }
 

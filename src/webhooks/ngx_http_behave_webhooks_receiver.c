@@ -6,7 +6,9 @@
  * Steps, one request reference held from the body handler to the end:
  *
  *   1. read the whole body (temp-file buffers included);
- *   2. resolve the slug in Redis: the endpoint and its sealed secret;
+ *   2. resolve the slug in Redis: the slug key names the tenant and the
+ *      endpoint (its own slot), then the tenant's record gives the
+ *      endpoint and its sealed secret (the tenant's slot);
  *   3. open the secret, verify the signature over the raw bytes; only
  *      then parse.  An unknown slug and a bad signature answer the same
  *      401; the reason goes to the log at info, never the secret;
@@ -66,6 +68,10 @@ typedef struct {
 static void ngx_http_behave_wh_recv_body(ngx_http_request_t *r);
 static ngx_int_t ngx_http_behave_wh_resolve(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
+static void ngx_http_behave_wh_slug_reply(ngx_http_request_t *r,
+    void *data, redisReply *reply, const char *reason);
+static ngx_int_t ngx_http_behave_wh_owner(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *owner);
 static void ngx_http_behave_wh_resolve_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 static ngx_int_t ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
@@ -195,8 +201,8 @@ ngx_http_behave_wh_resolve(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv)
 {
     u_char      *p;
-    size_t       len;
-    const char  *argv[1];
+    size_t       len[2];
+    const char  *argv[2], *reason;
 
     p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_WH_SLUG)
                              + rv->slug.len);
@@ -204,12 +210,115 @@ ngx_http_behave_wh_resolve(ngx_http_request_t *r,
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    argv[0] = (char *) p;
-    len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_WH_SLUG "%V", &rv->slug) - p;
+    argv[0] = "GET";
+    len[0] = sizeof("GET") - 1;
+    argv[1] = (char *) p;
+    len[1] = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_WH_SLUG "%V", &rv->slug) - p;
 
-    return ngx_http_behave_webhooks_eval(r,
-               &ngx_http_behave_wh_resolve_script, 1, 1, argv, &len,
-               ngx_http_behave_wh_resolve_reply, rv, "the receiver");
+    if (ngx_http_behave_redis_command(r, "redis.webhook-slug", 2, argv, len,
+                                      ngx_http_behave_wh_slug_reply, rv,
+                                      &reason)
+        != NGX_OK)
+    {
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    reason);
+    }
+
+    return NGX_DONE;
+}
+
+
+static void
+ngx_http_behave_wh_slug_reply(ngx_http_request_t *r, void *data,
+    redisReply *reply, const char *reason)
+{
+    ngx_int_t                   rc;
+    ngx_http_behave_wh_recv_t  *rv = data;
+
+    if (reply == NULL || reply->type == REDIS_REPLY_ERROR) {
+        if (reply != NULL) {
+            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                          "behave: webhook slug: %s", reply->str);
+        }
+
+        rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                  reason ? reason
+                                                         : "redis error");
+
+    } else if (reply->type != REDIS_REPLY_STRING) {
+        ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                      "behave: webhook refused: unknown slug");
+        rc = ngx_http_behave_wh_unauthorized(r);
+
+    } else {
+        rc = ngx_http_behave_wh_owner(r, rv, reply);
+    }
+
+    /* NGX_DONE: the record's step holds the request on */
+    ngx_http_behave_finish(r, rc);
+}
+
+
+/* "<tenant> <id>": the record behave:wh:{<tenant>}:ep:<id> */
+
+static ngx_int_t
+ngx_http_behave_wh_owner(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *owner)
+{
+    char        *tenant, *sp;
+    size_t       len[8];
+    ngx_str_t   *key;
+    ngx_uint_t   i;
+    const char  *argv[8], *reason;
+
+    static const char  *fields[] = {
+        "tenant", "id", "provider", "auth", "active", "secret"
+    };
+
+    sp = (char *) ngx_strlchr((u_char *) owner->str,
+                              (u_char *) owner->str + owner->len, ' ');
+
+    if (sp == NULL
+        || !behave_tenant_valid(owner->str, sp - owner->str)
+        || !behave_tenant_valid(sp + 1, owner->str + owner->len - sp - 1))
+    {
+        ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                      "behave: webhook refused: malformed slug record");
+        return ngx_http_behave_wh_unauthorized(r);
+    }
+
+    tenant = ngx_http_behave_webhooks_pstrdup(r, owner->str,
+                                              sp - owner->str);
+    if (tenant == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    key = ngx_http_behave_webhooks_key(r, tenant, "ep:", sp + 1,
+                                       owner->str + owner->len - sp - 1);
+    if (key == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    argv[0] = "HMGET";
+    len[0] = sizeof("HMGET") - 1;
+    argv[1] = (char *) key->data;
+    len[1] = key->len;
+
+    for (i = 0; i < 6; i++) {
+        argv[2 + i] = fields[i];
+        len[2 + i] = ngx_strlen(fields[i]);
+    }
+
+    if (ngx_http_behave_redis_command(r, "redis.webhook-resolve", 8, argv,
+                                      len, ngx_http_behave_wh_resolve_reply,
+                                      rv, &reason)
+        != NGX_OK)
+    {
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    reason);
+    }
+
+    return NGX_DONE;
 }
 
 
@@ -223,7 +332,7 @@ ngx_http_behave_wh_resolve_reply(ngx_http_request_t *r, void *data,
     if (reply == NULL || reply->type == REDIS_REPLY_ERROR) {
         if (reply != NULL) {
             ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                          "behave: webhook resolve script: %s", reply->str);
+                          "behave: webhook resolve: %s", reply->str);
         }
 
         rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",

@@ -5,10 +5,12 @@
  * (Redis down, timeout) before or during a script leaves either all of
  * its writes or none: there is no claim marker to clean up.
  *
- * Key layout: ngx_http_behave_redis_keys.h.  The tenant's keys share the
- * hash tag {<tenant>}; create and resolve also touch the global slug key,
- * and list/resolve derive keys inside the script: fine on one Redis (what
- * behave_redis supports); Redis Cluster would need them split in two.
+ * Key layout: ngx_http_behave_redis_keys.h.  Every script touches the
+ * keys of one tenant only, which share the hash tag {<tenant>} and so one
+ * Redis Cluster slot (list derives its keys inside the script: same
+ * slot).  The global slug key, in a slot of its own, is read and written
+ * by plain commands before the tenant's script: see create and the
+ * receiver.
  */
 
 
@@ -18,22 +20,18 @@
 
 
 /*
- * KEYS: slug, record, tenant index.  ARGV: tenant, id, slug, provider,
- * auth, description, created_at, sealed secret.  The slug is claimed
- * with SETNX so two endpoints can never share one (at 144 bits a clash
- * is not expected; if it comes, the caller answers 503 and the client
- * retries with a new slug).
+ * KEYS: record, tenant index.  ARGV: tenant, id, slug, provider, auth,
+ * description, created_at, sealed secret.  The slug was claimed before
+ * with SET NX (at 144 bits a clash is not expected; if it comes, the
+ * caller answers 503 and the client retries with a new slug).
  */
 ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script = {
     "redis.webhook-create",
-    "if redis.call('SETNX', KEYS[1], ARGV[1] .. ' ' .. ARGV[2]) == 0 then\n"
-    "    return 0\n"
-    "end\n"
-    "redis.call('HSET', KEYS[2], 'tenant', ARGV[1], 'id', ARGV[2],\n"
+    "redis.call('HSET', KEYS[1], 'tenant', ARGV[1], 'id', ARGV[2],\n"
     "    'slug', ARGV[3], 'provider', ARGV[4], 'auth', ARGV[5],\n"
     "    'description', ARGV[6], 'created_at', ARGV[7], 'updated_at', '0',\n"
     "    'active', '1', 'secret', ARGV[8])\n"
-    "redis.call('ZADD', KEYS[3], ARGV[7], ARGV[2])\n"
+    "redis.call('ZADD', KEYS[2], ARGV[7], ARGV[2])\n"
     "return 1\n",
     ""
 };
@@ -79,32 +77,6 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_patch_script = {
     "end\n"
     "redis.call('HSET', KEYS[1], 'updated_at', ARGV[4])\n"
     "return redis.call('HMGET', KEYS[1], " NGX_HTTP_BEHAVE_WH_FIELDS ")\n",
-    ""
-};
-
-
-/*
- * KEYS: slug.  Returns { tenant, id, provider, auth, active, sealed
- * secret }, or nil for an unknown slug.
- */
-ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script = {
-    "redis.webhook-resolve",
-    "local v = redis.call('GET', KEYS[1])\n"
-    "if not v then\n"
-    "    return nil\n"
-    "end\n"
-    "local sp = string.find(v, ' ', 1, true)\n"
-    "if not sp then\n"
-    "    return nil\n"
-    "end\n"
-    "local ep = redis.call('HMGET', " NGX_HTTP_BEHAVE_KEY_WH_TENANT_LUA
-    " .. string.sub(v, 1, sp - 1)\n"
-    "    .. '}:ep:' .. string.sub(v, sp + 1),\n"
-    "    'tenant', 'id', 'provider', 'auth', 'active', 'secret')\n"
-    "if not ep[1] or not ep[6] then\n"
-    "    return nil\n"
-    "end\n"
-    "return ep\n",
     ""
 };
 

@@ -14,7 +14,6 @@
 extern ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script;
 extern ngx_http_behave_redis_script_t  ngx_http_behave_wh_list_script;
 extern ngx_http_behave_redis_script_t  ngx_http_behave_wh_patch_script;
-extern ngx_http_behave_redis_script_t  ngx_http_behave_wh_resolve_script;
 extern ngx_http_behave_redis_script_t  ngx_http_behave_wh_commit_script;
 
 
