@@ -671,6 +671,7 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
 
     ngx_http_behave_limits_init();
     ngx_http_behave_behavior_init();
+    ngx_http_behave_conversation_init();
     ngx_http_behave_agents_init();
     ngx_http_behave_traces_init();
     ngx_http_behave_webhooks_init();

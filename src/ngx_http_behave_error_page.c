@@ -42,6 +42,16 @@ ngx_http_behave_error_page(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
     clcf->handler = ngx_http_behave_error_page_handler;
 
+    /*
+     * A 413 redirected here still carries its Content-Length; when nginx
+     * has already read the client's end of the body, nothing marks it as
+     * discarded and the size check of this location would refuse it again,
+     * now with the HTML page.  Unless the operator says otherwise.
+     */
+    if (clcf->client_max_body_size == NGX_CONF_UNSET) {
+        clcf->client_max_body_size = 0;
+    }
+
     return NGX_CONF_OK;
 }
 

@@ -232,6 +232,110 @@ sub log_records {
     is($dropped + @turns, 200, 'trimming under load: every turn counted');
 }
 
+# the state: what a turn reads back stays small however long the chat;
+# findings over every turn (peak severity remembers turn 0 at turn 61)
+sub redis_set_raw {
+    my ($key, $value) = @_;
+    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => redis_port())
+        or die "redis: $!";
+    binmode $s;
+    print $s join('', "*3\r\n", map { '$' . length($_) . "\r\n$_\r\n" } 'SET', $key, $value);
+    my $line = <$s>;
+    close $s;
+    return $line =~ /^\+OK/;
+}
+{
+    my $c = conv_id();
+    my $first = turn($c, 'URGENT!! Someone is taking money from my account RIGHT NOW, '
+                         . 'I need this stopped immediately!!', quiet => 1);
+    my $j = turn($c, 'ok', quiet => 1);
+    my $peak = $j->{conversation}{derived}{peak_severity};
+    ok($peak >= 3, "turn 0 is severe (peak $peak)");
+    for my $i (2 .. 60) {
+        $j = turn($c, $i % 2 ? 'ok thanks' : 'Let me check that for you.',
+                  speaker => $i % 2 ? 'customer' : 'agent', quiet => 1);
+    }
+    $j = turn($c, 'fine', quiet => 1);
+    is($j->{conversation}{prior_turns}, 61, 'turn 61');
+    is($j->{conversation}{derived}{peak_severity}, $peak,
+       'peak severity at turn 61 still counts turn 0 (history beyond max_turns)');
+    my $len = redis_cli("STRLEN 'behave:{acme:$c}:state'");
+    ok($len > 52 && $len <= 1536, "the state read back per turn is $len bytes (<= 1.5 KB)");
+    my ($dropped, @turns) = log_records($c);
+    is($dropped + @turns, 62, 'the log keeps the text of every turn, trimmed ones counted');
+    like(redis_cli("TTL 'behave:{acme:$c}:state'"), qr/^\d+$/, 'the state has a TTL');
+}
+
+# a conversation written by an older build (a log, no state): recomputed
+# once from its text, then answered as if it had never stopped; b2 records
+# and b1 records (no meaning signature) alike
+{
+    my @script = (
+        [customer => 'My refund of 40 pounds has not arrived. Order 88231.'],
+        [agent => "I've processed the refund, it's all sorted now."],
+        [customer => 'I checked with my bank and nothing has come in.'],
+        [agent => 'Please allow 3-5 working days.'],
+        [customer => 'Where is my refund? Where is my refund for order 88231?'],
+        [agent => 'It should arrive soon.'],
+        [customer => 'Where is my refund for order 88231? This is the third time I ask!!'],
+        [agent => 'I understand.'],
+    );
+    my ($ref, $b2, $b1) = (conv_id(), conv_id(), conv_id());
+    my (@want, @got2, @got1);
+    for my $k (0 .. $#script) {
+        my ($who, $msg) = @{ $script[$k] };
+        if ($k == 4) {
+            redis_cli("DEL 'behave:{acme:$b2}:state' 'behave:{acme:$b1}:state'");
+            my $log = redis_cli("GET 'behave:{acme:$b1}:log'");
+            $log = join("\xff", map {
+                my @f = split /\t/, $_, 11;
+                @f == 11 && $f[0] eq 'b2' ? join("\t", 'b1', @f[1 .. 8], $f[10]) : $_
+            } split /\xff/, $log) . "\xff";
+            ok($log !~ /^b2/ && redis_set_raw("behave:{acme:$b1}:log", $log),
+               'an older build\'s log (b1 records, no state) is in place');
+        }
+        push @want, turn($ref, $msg, speaker => $who, quiet => 1)->{conversation};
+        push @got2, turn($b2, $msg, speaker => $who, quiet => 1)->{conversation};
+        push @got1, turn($b1, $msg, speaker => $who, quiet => 1)->{conversation};
+    }
+    my $js = JSON::PP->new->canonical;
+    my $same = sub {
+        my ($a, $b) = @_;
+        my %a = %{ $a // {} }; my %b = %{ $b // {} };
+        delete $a{conversation_id}; delete $b{conversation_id};
+        return $js->encode(\%a) eq $js->encode(\%b);
+    };
+    ok($want[2]{failure_flags}{false_resolution}, 'the reference sees the false resolution');
+    ok($want[4]{failure_flags}{repeat_contact_risk},
+       'and remembers it two turns later (repeat-contact risk)');
+    is(scalar(grep { $same->($want[$_], $got2[$_]) } 4 .. $#script), 4,
+       'b2 log without state: every later turn answered as the reference');
+    is(scalar(grep { $same->($want[$_], $got1[$_]) } 4 .. $#script), 4,
+       'b1 log without state: every later turn answered as the reference')
+        or diag($js->encode($want[4]) . "\n" . $js->encode($got1[4]));
+    ok(redis_cli("STRLEN 'behave:{acme:$b1}:state'") > 52, 'the state was written back');
+    like(error_log(), qr/upgraded from its log/, 'the upgrade is logged');
+}
+
+# an older build's trimmed log (a "d<dropped>" header): the turns it no
+# longer holds are counted, the upgrade answers, numbering goes on
+{
+    my $c = conv_id();
+    turn($c, "message number $_ about my parcel", path => '/small/v1/analyze',
+         quiet => 1) for 0 .. 9;
+    my ($dropped, @turns) = log_records($c);
+    ok($dropped > 0, "the log was trimmed ($dropped dropped, " . scalar(@turns) . ' kept)');
+    redis_cli("DEL 'behave:{acme:$c}:state'");
+    my $j = turn($c, 'Where is my parcel?', path => '/small/v1/analyze');
+    ok($j->{conversation} && !$j->{conversation}{degraded},
+       'a trimmed log without state: answered, not degraded');
+    is($j->{conversation}{prior_turns}, 10, 'every turn counted, trimmed ones too');
+    $j = turn($c, 'Where is my parcel?', path => '/small/v1/analyze');
+    like($j->{conversation}{recommendation}{reason},
+         qr/customer turn 11 asks again what turn 10 asked/,
+         'then incremental, numbered over the whole conversation');
+}
+
 # metering is shared through Redis: another node's usage counts here
 {
     my @t = gmtime;

@@ -1,6 +1,10 @@
 #!/usr/bin/perl
-# Replays ../shared/data/support/conversations.jsonl through the endpoint
-# (a real nginx and Redis) and reports how many labelled expectations hold.
+# Replays labelled conversations through the endpoint (a real nginx and
+# Redis: each turn assessed from the stored state of the turns before it)
+# and compares every turn's conversation block with the core's
+# recomputation from full history (build/core/behave_conv_replay); on
+# ../shared/data/support/conversations.jsonl, also reports how many
+# labelled expectations hold.
 
 use strict;
 use warnings;
@@ -10,13 +14,13 @@ use Behave::Test;
 use JSON::PP;
 use Test::More;
 
-my $file = "$DATA/support/conversations.jsonl";
-plan skip_all => "no $file (../shared/data is not in this clone): replay skipped"
-    unless -f $file;
+my $replay = "$TOP/build/core/behave_conv_replay";
+die "$replay missing: run scripts/build core\n" unless -x $replay;
 
 start_redis();
 start_nginx(http => <<'E2');
     behave_redis %%REDIS%%;
+    behave_redis_timeout 2s;  # a loaded CI box must not turn a turn degraded
     server {
         listen 127.0.0.1:%%PORT%%;
         behave_keys %%KEYS%%;
@@ -24,42 +28,99 @@ start_nginx(http => <<'E2');
     }
 E2
 
-open my $fh, '<', $file or die $!;
-my ($held, $total) = (0, 0);
-my %map = (false_resolution => ['failure_flags', 'false_resolution'],
-           repetition => ['derived', 'repetition'],
-           escalating => ['derived', 'escalating']);
+my $json = JSON::PP->new->canonical;
 
-while (my $line = <$fh>) {
-    my $c = decode_json($line);
-    my $id = "replay-$c->{id}-$$";
-    my @resp;
-    for my $t (@{ $c->{turns} }) {
-        my $r = req_json(POST => '/v1/analyze', key => KEY_ANALYZE,
-                         body => { conversation_id => $id, message => $t->{message},
-                                   speaker => $t->{speaker} });
-        push @resp, $r->{json};
-    }
-    for my $e (@{ $c->{expect} }) {
-        my $b = $resp[$e->{turn}]{conversation} // {};
-        for my $k (sort keys %$e) {
-            next if $k eq 'turn';
-            my $got = $k eq 'action' ? $b->{recommendation}{action}
-                    : $b->{ $map{$k}[0] }{ $map{$k}[1] };
-            my $want = $e->{$k};
-            my $pass = $k eq 'action' ? (($got // '') eq $want)
-                     : (!!$got == !!$want);
-            $total++;
-            $held += $pass ? 1 : 0;
-            note(sprintf "%s turn %d %s: want %s got %s%s", $c->{id}, $e->{turn},
-                 $k, JSON::PP->new->allow_nonref->encode($want),
-                 JSON::PP->new->allow_nonref->encode($got), $pass ? '' : '  MISS');
+# every turn through the endpoint; the answers by conversation
+sub through_endpoint {
+    my ($file, $tag) = @_;
+    my %out;
+    open my $fh, '<', $file or die "$file: $!";
+    while (my $line = <$fh>) {
+        my $c = decode_json($line);
+        my $id = "$tag-$c->{id}-$$";
+        for my $t (@{ $c->{turns} }) {
+            my $r = req_json(POST => '/v1/analyze', key => KEY_ANALYZE,
+                             body => { conversation_id => $id,
+                                       message => $t->{message},
+                                       speaker => $t->{speaker} });
+            push @{ $out{ $c->{id} } }, $r->{json};
         }
+        $out{"$c->{id}/conv"} = $c;
     }
+    return \%out;
 }
 
-diag("conversation expectations holding through the endpoint: $held / $total");
-ok($total >= 50, "the data holds expectations ($total)");
-ok($held >= 0.85 * $total, "at least 85% hold ($held / $total)");
+# the endpoint's block of each turn against the core's
+sub compare_with_core {
+    my ($file, $got, $name) = @_;
+    my ($n, @bad) = (0);
+    open my $fh, '-|', $replay, $file or die "$replay: $!";
+    while (my $line = <$fh>) {
+        my $want = decode_json($line);
+        my $b = $got->{ $want->{id} }[ $want->{turn} ]{conversation};
+        my $w = $want->{conversation};
+        if ($b) {
+            delete $b->{conversation_id};
+            delete $w->{conversation_id};
+        }
+        $n++;
+        push @bad, "$want->{id} turn $want->{turn}: endpoint "
+                   . ($b ? $json->encode($b) : 'no block')
+                   . "\n  core " . $json->encode($w)
+            unless $b && $json->encode($b) eq $json->encode($w);
+    }
+    close $fh;
+    ok($n > 0 && !@bad, "$name: the endpoint answers as the core "
+       . "recomputes from full history, every field ($n turns, "
+       . scalar(@bad) . " differ)");
+    diag($_) for @bad[0 .. ($#bad < 4 ? $#bad : 4)];
+}
+
+for my $f (qw(conv-a conv-b blind-conv)) {
+    my $file = "$TOP/data/corpus/$f.jsonl";
+    compare_with_core($file, through_endpoint($file, $f), "data/corpus/$f");
+}
+
+my $file = "$DATA/support/conversations.jsonl";
+SKIP: {
+    skip "no $file (../shared/data is not in this clone)", 3 unless -f $file;
+
+    my $got = through_endpoint($file, 'shared');
+    compare_with_core($file, $got, 'shared conversations');
+
+    my %map = (false_resolution => ['failure_flags', 'false_resolution'],
+               repetition => ['derived', 'repetition'],
+               escalating => ['derived', 'escalating']);
+    my ($held, $total) = (0, 0);
+
+    for my $k (grep { m{/conv$} } sort keys %$got) {
+        my $c = $got->{$k};
+        my @resp = @{ $got->{ $c->{id} } };
+        for my $e (@{ $c->{expect} }) {
+            my $b = $resp[$e->{turn}]{conversation} // {};
+            for my $x (sort keys %$e) {
+                next if $x eq 'turn';
+                my $g = $x eq 'action' ? $b->{recommendation}{action}
+                      : $b->{ $map{$x}[0] }{ $map{$x}[1] };
+                my $want = $e->{$x};
+                my $pass = $x eq 'action' ? (($g // '') eq $want)
+                         : (!!$g == !!$want);
+                $total++;
+                $held += $pass ? 1 : 0;
+                note(sprintf "%s turn %d %s: want %s got %s%s", $c->{id},
+                     $e->{turn}, $x,
+                     JSON::PP->new->allow_nonref->encode($want),
+                     JSON::PP->new->allow_nonref->encode($g),
+                     $pass ? '' : '  MISS');
+            }
+        }
+    }
+
+    diag("conversation expectations holding through the endpoint: "
+         . "$held / $total");
+    ok($total >= 50, "the data holds expectations ($total)");
+    ok($held >= 0.85 * $total, "at least 85% hold ($held / $total)");
+}
+
 check_error_log();
 done_testing();

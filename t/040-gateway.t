@@ -189,9 +189,9 @@ for my $round (1, 2) {
     is($q->{status}, 200, 'traces 200');
     is($q->{json}{traces_matched}, 1, 'the trace is found by its id');
     my %names = map { $_->{name} => 1 } @{ $q->{json}{spans} };
-    ok($names{'redis.conversation-append'}, 'a span per Redis command');
+    ok($names{'redis.conversation-turn'}, 'a span per Redis command');
     ok($q->{json}{dependencies}{redis}{calls} >= 1, 'dependencies: redis');
-    ok(exists $q->{json}{latency_breakdown}{'redis.conversation-append'}, 'latency_breakdown');
+    ok(exists $q->{json}{latency_breakdown}{'redis.conversation-turn'}, 'latency_breakdown');
     my $f = req_json(GET => '/api/v1/observability/traces', key => KEY_ALL,
                      body => { trace_id => $tid, service_filter => 'gateway' });
     is($f->{json}{traces_matched}, 0, 'service_filter excludes other surfaces');

@@ -1,18 +1,24 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * The conversation step of /v1/analyze: one atomic Redis transaction
- * appends the turn and returns the turns before it, then the core assesses
- * them.
+ * The conversation step of /v1/analyze: one Redis script appends the
+ * turn's text to the log, pushes its compact record into the
+ * conversation's state and returns the state as it was before; the core
+ * assesses the turn from that state (src/core/conversation/
+ * behave_conv_state.h).  What a turn reads back is the same ~1.5 KB
+ * however long the conversation is.
  *
- * A conversation is one key per tenant, a string in the turn log format
- * (src/core/conversation/behave_turn_log.h), its hash tag naming the conversation so
- * that everything of it lands in one Redis Cluster slot:
+ * Two keys per tenant and conversation (ngx_http_behave_redis_keys.h),
+ * their hash tag naming the conversation so that both land in one Redis
+ * Cluster slot:
  *
- *     behave:{<tenant>:<conversation_id>}:log
+ *     behave:{<tenant>:<conversation_id>}:log     the text, per turn
+ *     behave:{<tenant>:<conversation_id>}:state   the state
  *
- * Tenants and ids are restricted to [A-Za-z0-9_.:@-], so neither can
- * close the hash tag or reach another tenant's keys.
+ * A conversation written by an older build has a log and no state: the
+ * script then returns the log instead, the state is recomputed from it
+ * once (the same fold as behave_conversation_assess()) and sent with the
+ * turn again as the seed, used only if the state is still missing.
  */
 
 
@@ -25,57 +31,144 @@
 #include "behave_turn_log.h"
 
 
+#define ngx_http_behave_str(x)      ngx_http_behave_str2(x)
+#define ngx_http_behave_str2(x)     #x
+
+
 /*
- * Trims the front of a log, unless its front bytes are no longer those
- * the trimmer saw: another worker trimmed first, or the conversation
- * expired and began again.  Appends after the read are kept, as appends
- * only add at the end.  Rare (once per max / 2 turns): sent as EVAL.
+ * KEYS: log, state.  ARGV: 1 the turn's log record, 2 ttl, 3 "c"
+ * customer or "a" agent, 4 severity, 5 "1" when the turn denies a
+ * settled issue, 6 an agent turn's claim (0 none), 7 a customer turn's
+ * record, 8 its meaning signature, 9 turns of text the log keeps, 10 a
+ * seed state or "".  Returns the state before the turn ("" for a new
+ * conversation), or { log } when only an older build's log exists.
+ *
+ * The push is behave_conv_state_push(): keep the two in step.  Past
+ * max + max / 2 turns the log's front is cut to the newest max, behind
+ * the header "d<turns dropped>" 0xff; records the log should hold and
+ * does not (cut short by hand) count as dropped, so that a damaged log is
+ * not rewritten again at every turn.
  */
-static const char  ngx_http_behave_conversation_trim_script[] =
-    "if redis.call('GETRANGE', KEYS[1], 0, #ARGV[1] - 1) ~= ARGV[1] then\n"
-    "  return 0\n"
+static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
+    "redis.conversation-turn",
+
+    "local st = redis.call('GET', KEYS[2])\n"
+    "local prev = st\n"
+    "if not st then\n"
+    "  if ARGV[10] ~= '' then st = ARGV[10] else\n"
+    "    local log = redis.call('GET', KEYS[1])\n"
+    "    if log then return { log } end\n"
+    "    st = 's1' .. '0000000000000000' .. '00ffffffff00'"
+    " .. '00ffffffff00' .. '0000000000'\n"
+    "    prev = ''\n"
+    "  end\n"
+    "  prev = prev or st\n"
     "end\n"
-    "local rest = redis.call('GETRANGE', KEYS[1], ARGV[2], -1)\n"
-    "redis.call('SET', KEYS[1], ARGV[3] .. rest, 'KEEPTTL')\n"
-    "return 1\n";
+    "if #st < 52 or string.sub(st, 1, 2) ~= 's1' then\n"
+    "  return redis.error_reply('bad conversation state')\n"
+    "end\n"
+    "local M, R = " ngx_http_behave_str(BEHAVE_MEANING_DIM) ", "
+    ngx_http_behave_str(BEHAVE_CONV_REC_SIZE) "\n"
+    "local n = tonumber(string.sub(st, 3, 10), 16)\n"
+    "local cu = string.sub(st, 11, 18)\n"
+    "local cur, old = string.sub(st, 19, 30), string.sub(st, 31, 42)\n"
+    "local dr = tonumber(string.sub(st, 43, 50), 16)\n"
+    "local nr, nm = string.sub(st, 51, 51), string.sub(st, 52, 52)\n"
+    "local rings = string.sub(st, 53)\n"
+    "if ARGV[3] == 'c' then\n"
+    "  if #ARGV[7] ~= R or #ARGV[8] ~= M then\n"
+    "    return redis.error_reply('bad turn record')\n"
+    "  end\n"
+    "  local m, r = tonumber(nm, 16), tonumber(nr, 16)\n"
+    "  local pk, fr = string.sub(cur, 1, 1), string.sub(cur, 2, 2)\n"
+    "  if ARGV[4] > pk then pk = ARGV[4] end\n"
+    "  if ARGV[5] == '1' and string.sub(cur, 3, 10) ~= 'ffffffff' then\n"
+    "    fr = '1'\n"
+    "  end\n"
+    "  old, cur = cur, pk .. fr .. 'ffffffff00'\n"
+    "  cu = string.format('%08x', tonumber(cu, 16) + 1)\n"
+    "  local ms, rs = string.sub(rings, 1, m * M), string.sub(rings, m * M + 1)\n"
+    "  if m == " ngx_http_behave_str(BEHAVE_CONV_MEANINGS) " then\n"
+    "    ms = string.sub(ms, 1, (m - 1) * M)\n"
+    "  else m = m + 1 end\n"
+    "  if r == " ngx_http_behave_str(BEHAVE_CONV_RING) " then\n"
+    "    rs = string.sub(rs, 1, (r - 1) * (4 + R))\n"
+    "  else r = r + 1 end\n"
+    "  nr, nm = string.format('%x', r), string.format('%x', m)\n"
+    "  rings = ARGV[8] .. ms .. string.char(n % 256,"
+    " math.floor(n / 256) % 256, math.floor(n / 65536) % 256,"
+    " math.floor(n / 16777216)) .. ARGV[7] .. rs\n"
+    "elseif ARGV[6] ~= '0' then\n"
+    "  cur = string.sub(cur, 1, 2) .. string.format('%08x%02x', n,"
+    " tonumber(ARGV[6]))\n"
+    "end\n"
+    "n = n + 1\n"
+    "redis.call('APPEND', KEYS[1], ARGV[1])\n"
+    "local max = tonumber(ARGV[9])\n"
+    "if max > 0 and n - dr > max + math.floor(max / 2) then\n"
+    "  local log = redis.call('GET', KEYS[1])\n"
+    "  local pos = 1\n"
+    "  if string.sub(log, 1, 1) == 'd' then\n"
+    "    pos = (string.find(log, '\\255', 1, true) or 0) + 1\n"
+    "  end\n"
+    "  for i = 1, n - dr - max do\n"
+    "    local e = string.find(log, '\\255', pos, true)\n"
+    "    if not e then break end\n"
+    "    pos = e + 1\n"
+    "  end\n"
+    "  dr = n - max\n"
+    "  redis.call('SET', KEYS[1],"
+    " 'd' .. dr .. '\\255' .. string.sub(log, pos))\n"
+    "end\n"
+    "redis.call('EXPIRE', KEYS[1], ARGV[2])\n"
+    "redis.call('SET', KEYS[2], 's1' .. string.format('%08x', n) .. cu .. cur"
+    " .. old .. string.format('%08x', dr) .. nr .. nm .. rings,"
+    " 'EX', ARGV[2])\n"
+    "return prev\n",
+
+    ""
+};
 
 
 static void ngx_http_behave_conversation_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
+static ngx_int_t ngx_http_behave_conversation_send(ngx_http_request_t *r,
+    ngx_http_behave_conv_t *conv, const char **reason);
 static behave_conv_result_t *ngx_http_behave_conversation_assess(
     ngx_http_request_t *r, ngx_http_behave_conv_t *conv, redisReply *reply);
+static ngx_int_t ngx_http_behave_conversation_upgrade(ngx_http_request_t *r,
+    ngx_http_behave_conv_t *conv, redisReply *reply);
 static ngx_int_t ngx_http_behave_conversation_degraded(ngx_http_request_t *r,
     ngx_http_behave_conv_t *conv, const char *reason);
 static behave_conv_result_t *ngx_http_behave_conversation_block(
     ngx_http_request_t *r, const char *reason);
-static void ngx_http_behave_conversation_trim(ngx_http_request_t *r,
-    ngx_http_behave_conv_t *conv, const behave_turn_log_t *log, size_t max);
-static void ngx_http_behave_conversation_trimmed(redisReply *reply,
-    void *data);
+
+
+void
+ngx_http_behave_conversation_init(void)
+{
+    ngx_http_behave_redis_script_init(&ngx_http_behave_conv_script);
+}
 
 
 ngx_int_t
 ngx_http_behave_conversation_start(ngx_http_request_t *r,
     ngx_http_behave_conv_t *conv)
 {
-    u_char                        *p, *rec;
-    size_t                         rec_len;
-    ngx_time_t                    *tp;
-    const char                    *reason;
-    ngx_http_behave_loc_conf_t    *blcf;
-    ngx_http_behave_redis_args_t   a;
-
-    static const int               argc[3] = { 2, 3, 3 };
+    u_char      *p, *rec;
+    size_t       rec_len, room;
+    ngx_time_t  *tp;
+    const char  *reason;
 
     if (!ngx_http_behave_redis_configured(r)) {
         return ngx_http_behave_conversation_degraded(r, conv,
                    "conversation storage is not configured (behave_redis)");
     }
 
-    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+    room = sizeof(NGX_HTTP_BEHAVE_KEY_CONV_STATE) + BEHAVE_TENANT_MAX
+           + BEHAVE_CONVERSATION_ID_MAX;
 
-    p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_CONVERSATION)
-                             + BEHAVE_TENANT_MAX + BEHAVE_CONVERSATION_ID_MAX);
+    p = ngx_pnalloc(r->pool, 2 * room);
     if (p == NULL) {
         return NGX_ERROR;
     }
@@ -84,6 +177,12 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
     conv->key.len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONVERSATION,
                                 conv->tenant, conv->conversation_id)
                     - p;
+
+    p += room;
+    conv->state_key.data = p;
+    conv->state_key.len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONV_STATE,
+                                      conv->tenant, conv->conversation_id)
+                          - p;
 
     /* this turn, once: what is stored is what is assessed */
     tp = ngx_timeofday();
@@ -108,27 +207,55 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
                                                      "turn not storable");
     }
 
-    /* MULTI, GET key, APPEND key turn, EXPIRE key ttl, EXEC */
-    ngx_http_behave_redis_args_init(&a);
-    ngx_http_behave_redis_arg_str(&a, "GET");
-    ngx_http_behave_redis_arg_ngx(&a, &conv->key);
-    ngx_http_behave_redis_arg_str(&a, "APPEND");
-    ngx_http_behave_redis_arg_ngx(&a, &conv->key);
-    ngx_http_behave_redis_arg(&a, (char *) rec, rec_len);
-    ngx_http_behave_redis_arg_str(&a, "EXPIRE");
-    ngx_http_behave_redis_arg_ngx(&a, &conv->key);
-    ngx_http_behave_redis_arg_num(&a, blcf->conversation_ttl);
+    conv->log_record.data = rec;
+    conv->log_record.len = rec_len;
 
-    if (ngx_http_behave_redis_multi(r, "redis.conversation-append", 3, argc,
-                                    a.argv, a.len,
-                                    ngx_http_behave_conversation_reply, conv,
-                                    &reason)
-        != NGX_OK)
-    {
+    /* what later turns need of it, derived before Redis (pure core) */
+    behave_conversation_record(&conv->turn, &conv->rec);
+    behave_conv_rec_encode(&conv->rec, conv->rec_enc);
+
+    if (ngx_http_behave_conversation_send(r, conv, &reason) != NGX_OK) {
         return ngx_http_behave_conversation_degraded(r, conv, reason);
     }
 
     return NGX_DONE;
+}
+
+
+/* the script with the turn, and the seed when upgrading */
+static ngx_int_t
+ngx_http_behave_conversation_send(ngx_http_request_t *r,
+    ngx_http_behave_conv_t *conv, const char **reason)
+{
+    int                            customer;
+    ngx_http_behave_loc_conf_t    *blcf;
+    ngx_http_behave_redis_args_t   a;
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+    customer = conv->rec.customer;
+
+    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_arg_ngx(&a, &conv->key);
+    ngx_http_behave_redis_arg_ngx(&a, &conv->state_key);
+    ngx_http_behave_redis_arg_ngx(&a, &conv->log_record);
+    ngx_http_behave_redis_arg_num(&a, blcf->conversation_ttl);
+    ngx_http_behave_redis_arg(&a, customer ? "c" : "a", 1);
+    ngx_http_behave_redis_arg_num(&a, conv->rec.severity);
+    ngx_http_behave_redis_arg(&a, (conv->rec.flags & BEHAVE_CONV_F_DENIES)
+                                  ? "1" : "0", 1);
+    ngx_http_behave_redis_arg_num(&a, conv->rec.claim);
+    ngx_http_behave_redis_arg(&a, (const char *) conv->rec_enc,
+                              customer ? BEHAVE_CONV_REC_SIZE : 0);
+    ngx_http_behave_redis_arg(&a, (const char *) conv->rec.meaning,
+                              customer ? BEHAVE_MEANING_DIM : 0);
+    ngx_http_behave_redis_arg_num(&a, blcf->conversation_max_turns);
+    ngx_http_behave_redis_arg(&a, conv->seeded ? conv->seed : "",
+                              conv->seeded ? conv->seed_len : 0);
+
+    return ngx_http_behave_redis_eval(r, &ngx_http_behave_conv_script, 2,
+                                      a.argc, a.argv, a.len,
+                                      ngx_http_behave_conversation_reply,
+                                      conv, reason);
 }
 
 
@@ -146,6 +273,14 @@ ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
                       "behave: redis script error: %s", reply->str);
         conv->result = ngx_http_behave_conversation_block(r, "redis error");
 
+    } else if (reply->type == REDIS_REPLY_ARRAY && !conv->seeded) {
+        if (ngx_http_behave_conversation_upgrade(r, conv, reply) == NGX_OK) {
+            return;                 /* the turn is on its way again */
+        }
+
+        conv->result = ngx_http_behave_conversation_block(r,
+                                                     "redis unavailable");
+
     } else {
         conv->result = ngx_http_behave_conversation_assess(r, conv, reply);
     }
@@ -155,108 +290,101 @@ ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
 
 
 /*
- * EXEC answers [ GET, APPEND, EXPIRE ].  The first turn of a conversation
- * has no block (spec 2.4: present once history exists); undecodable
- * records are skipped, not fatal.
+ * The state before this turn; an empty one is a new conversation, whose
+ * first turn has no block (spec 2.4: present once history exists).
  */
 
 static behave_conv_result_t *
 ngx_http_behave_conversation_assess(ngx_http_request_t *r,
     ngx_http_behave_conv_t *conv, redisReply *reply)
 {
-    size_t                       max, n;
-    uint64_t                     first;
-    redisReply                  *v;
-    behave_turn_t               *turns;
-    behave_turn_log_t            log;
-    behave_conv_result_t        *res;
-    ngx_http_behave_loc_conf_t  *blcf;
+    behave_conv_state_t   *st;
+    behave_conv_result_t  *res;
 
-    if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3) {
+    if (reply->type != REDIS_REPLY_STRING) {
         return ngx_http_behave_conversation_block(r, "unexpected reply");
     }
 
-    v = reply->element[0];
-
-    if (v->type == REDIS_REPLY_NIL) {
+    if (reply->len == 0) {
         return NULL;
     }
 
-    if (v->type != REDIS_REPLY_STRING) {
-        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                      "behave: redis \"%V\": %s", &conv->key,
-                      v->type == REDIS_REPLY_ERROR ? v->str
-                                                   : "not a turn log");
-        return ngx_http_behave_conversation_block(r, "redis error");
-    }
-
-    behave_turn_log_open(&log, v->str, v->len);
-
-    if (log.records == 0 && log.dropped == 0) {
-        return NULL;
-    }
-
-    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
-    max = blcf->conversation_max_turns;
-
-    turns = ngx_palloc(r->pool,
-                       ngx_min(log.records, max) * sizeof(behave_turn_t) + 1);
+    st = ngx_palloc(r->pool, sizeof(behave_conv_state_t));
     res = ngx_palloc(r->pool, sizeof(behave_conv_result_t));
 
-    if (turns == NULL || res == NULL) {
+    if (st == NULL || res == NULL) {
         return ngx_http_behave_conversation_block(r, "out of memory");
     }
 
-    n = behave_turn_log_tail(&log, max, turns, &first);
+    if (behave_conv_state_decode(reply->str, reply->len, st) != 0) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave: redis \"%V\": not a conversation state",
+                      &conv->state_key);
+        return ngx_http_behave_conversation_block(r, "redis error");
+    }
 
-    behave_conversation_assess_at(turns, n, (size_t) first, &conv->turn, res);
-
-    /* every turn before this one, beyond those read back too */
-    res->prior_turns = (size_t) (log.dropped + log.records);
-
-    ngx_http_behave_conversation_trim(r, conv, &log, max);
+    behave_conversation_assess_state(st, &conv->rec, res);
 
     return res;
 }
 
 
-/* past max + max / 2 turns the front goes, in the background */
-static void
-ngx_http_behave_conversation_trim(ngx_http_request_t *r,
-    ngx_http_behave_conv_t *conv, const behave_turn_log_t *log, size_t max)
-{
-    size_t                         guard, cut, hlen;
-    char                           header[BEHAVE_TURN_LOG_HEADER_MAX];
-    ngx_http_behave_redis_args_t   a;
+/*
+ * An older build's log and no state: the state of every turn it holds
+ * (those trimmed off before are counted, not seen), sent back as the seed.
+ */
 
-    if (!behave_turn_log_trim_args(log, max, &guard, &cut, header, &hlen)) {
-        return;
+static ngx_int_t
+ngx_http_behave_conversation_upgrade(ngx_http_request_t *r,
+    ngx_http_behave_conv_t *conv, redisReply *reply)
+{
+    size_t                i, n;
+    uint64_t              first;
+    const char           *reason;
+    redisReply           *v;
+    behave_turn_t        *turns;
+    behave_turn_log_t     log;
+    behave_conv_rec_t     rec;
+    behave_conv_state_t  *st;
+
+    if (reply->elements != 1 || reply->element[0]->type != REDIS_REPLY_STRING)
+    {
+        return NGX_ERROR;
     }
 
-    ngx_http_behave_redis_args_init(&a);
-    ngx_http_behave_redis_arg_str(&a, "EVAL");
-    ngx_http_behave_redis_arg(&a, ngx_http_behave_conversation_trim_script,
-                        sizeof(ngx_http_behave_conversation_trim_script) - 1);
-    ngx_http_behave_redis_arg_str(&a, "1");
-    ngx_http_behave_redis_arg_ngx(&a, &conv->key);
-    ngx_http_behave_redis_arg(&a, log->value, guard);
-    ngx_http_behave_redis_arg_num(&a, (int64_t) cut);
-    ngx_http_behave_redis_arg(&a, header, hlen);
+    v = reply->element[0];
+    behave_turn_log_open(&log, v->str, v->len);
 
-    /* not trimmed now: the next turn past the mark tries again */
-    (void) ngx_http_behave_redis_command_bg(a.argc, a.argv, a.len,
-                                      ngx_http_behave_conversation_trimmed,
-                                      NULL);
-}
+    turns = ngx_palloc(r->pool, (log.records + 1) * sizeof(behave_turn_t));
+    st = ngx_palloc(r->pool, sizeof(behave_conv_state_t));
+    conv->seed = ngx_pnalloc(r->pool, BEHAVE_CONV_STATE_MAX);
 
-
-static void
-ngx_http_behave_conversation_trimmed(redisReply *reply, void *data)
-{
-    if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
-        ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
-                      "behave: redis conversation trim: %s", reply->str);
+    if (turns == NULL || st == NULL || conv->seed == NULL) {
+        return NGX_ERROR;
     }
+
+    n = behave_turn_log_tail(&log, log.records, turns, &first);
+
+    behave_conv_state_init(st);
+    st->turns = (uint32_t) first;
+    st->dropped = (uint32_t) log.dropped;
+
+    for (i = 0; i < n; i++) {
+        behave_conversation_record(&turns[i], &rec);
+        behave_conv_state_push(st, &rec);
+    }
+
+    /* records that did not decode still count as turns */
+    st->turns = (uint32_t) (log.dropped + log.records);
+
+    conv->seed_len = behave_conv_state_encode(st, conv->seed);
+    conv->seeded = 1;
+
+    ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                  "behave: conversation \"%V\" upgraded from its log "
+                  "(%uz turns)", &conv->key, n);
+
+    return ngx_http_behave_conversation_send(r, conv, &reason);
 }
 
 

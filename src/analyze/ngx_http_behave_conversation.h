@@ -2,8 +2,9 @@
  * Copyright (C) ngx_http_behave_module authors
  *
  * The conversation step of /v1/analyze: the turn appended to the
- * conversation's log in Redis, the turns before it assessed.  It knows
- * nothing of the answer: it fills in result and calls done.
+ * conversation's log in Redis and pushed into its state, the turn
+ * assessed from the state before it.  It knows nothing of the answer: it
+ * fills in result and calls done.
  */
 
 #ifndef NGX_HTTP_BEHAVE_CONVERSATION_H
@@ -13,6 +14,7 @@
 
 #include "behave_annotate.h"
 #include "behave_conversation.h"
+#include "behave_conv_state.h"
 #include "behave_turn.h"
 
 
@@ -33,8 +35,15 @@ struct ngx_http_behave_conv_s {
     ngx_http_behave_conv_pt     done;          /* after a Redis reply */
 
     /* the step's own */
-    ngx_str_t                   key;            /* its Redis key */
+    ngx_str_t                   key;            /* its Redis key: the log */
+    ngx_str_t                   state_key;
     behave_turn_t               turn;           /* this turn, built once */
+    ngx_str_t                   log_record;     /* its record in the log */
+    behave_conv_rec_t           rec;            /* its compact record */
+    u_char                      rec_enc[BEHAVE_CONV_REC_SIZE];
+    char                       *seed;           /* upgrading an old log */
+    size_t                      seed_len;
+    unsigned                    seeded:1;
 
     /* NULL: the first turn, no block; else assessed or degraded */
     behave_conv_result_t       *result;
@@ -47,6 +56,9 @@ struct ngx_http_behave_conv_s {
  */
 ngx_int_t ngx_http_behave_conversation_start(ngx_http_request_t *r,
     ngx_http_behave_conv_t *conv);
+
+/* at init: the script's SHA1 */
+void ngx_http_behave_conversation_init(void);
 
 
 #endif /* NGX_HTTP_BEHAVE_CONVERSATION_H */

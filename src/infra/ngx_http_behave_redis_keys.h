@@ -17,6 +17,9 @@
 /* a conversation's turn log: tenant, conversation id */
 #define NGX_HTTP_BEHAVE_KEY_CONVERSATION   "behave:{%s:%s}:log"
 
+/* its state (behave_conv_state.h), the same slot: tenant, conversation id */
+#define NGX_HTTP_BEHAVE_KEY_CONV_STATE     "behave:{%s:%s}:state"
+
 /* a tenant's trace stream: tenant */
 #define NGX_HTTP_BEHAVE_KEY_TRACES         "behave:traces:{%s}"
 #define NGX_HTTP_BEHAVE_KEY_TRACES_SIZE                                     \

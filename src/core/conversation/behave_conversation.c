@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "behave_conversation.h"
+#include "behave_conv_state.h"
 #include "behave_model.h"
 #include "behave_similarity.h"
 
@@ -59,16 +60,22 @@ typedef struct {
 
 
 /*
- * A normalised turn, and which byte pairs occur in it: a phrase whose first
- * two bytes are not there cannot match, and most phrases of a table are
- * ruled out so without a memmem() over the text.
+ * A normalised turn, and where each byte pair occurs in it: a phrase whose
+ * first two bytes are not there cannot match, and one that may is compared
+ * only where its first two bytes are (head[] and next[] chain the
+ * positions of a pair's bucket in increasing order), never searched for
+ * over the whole text.  A turn is matched against a dozen tables when its
+ * record is derived.
  */
 #define BEHAVE_CONV_PAIR_BITS  1024
+#define BEHAVE_CONV_NO_POS     0xffff
 
 typedef struct {
     char                   text[BEHAVE_CONV_SCAN_MAX + 1];
     size_t                 len;
     uint64_t               pairs[BEHAVE_CONV_PAIR_BITS / 64];
+    uint16_t               head[BEHAVE_CONV_PAIR_BITS];   /* where set */
+    uint16_t               next[BEHAVE_CONV_SCAN_MAX];
     int                    pairs_ready;
 } behave_conv_norm_t;
 
@@ -395,39 +402,39 @@ static void behave_conv_normalize(const char *in, size_t len,
 static void behave_conv_pairs(behave_conv_norm_t *t);
 static int behave_conv_is_word(unsigned char c);
 static int behave_conv_negated(const char *s, size_t at);
+static int behave_conv_at(const behave_conv_norm_t *t, const char *phrase,
+    size_t plen, size_t at, int negatable);
 static unsigned behave_conv_match(const behave_conv_norm_t *t,
     const behave_conv_phrase_t *tab, size_t ntab, int negatable,
     const behave_conv_phrase_t **first);
 static int behave_conv_intensity(const char *text, size_t len);
-static int behave_conv_ids_differ(const behave_conv_norm_t *a,
-    const behave_conv_norm_t *b);
-static int behave_conv_has_digit(const behave_conv_norm_t *t);
+static void behave_conv_ids(const behave_conv_norm_t *t,
+    behave_conv_rec_t *rec);
+static int behave_conv_ids_differ(const behave_conv_rec_t *a,
+    const behave_conv_rec_t *b);
 static int behave_conv_has_question(const behave_conv_norm_t *t);
-static void behave_conv_false_resolution(const behave_turn_t *history,
-    size_t n, const behave_conv_norm_t *cur, unsigned cues,
-    behave_conv_result_t *out);
-static int behave_conv_claim(const behave_turn_t *t, behave_conv_norm_t *tmp,
-    const char **what);
+static unsigned behave_conv_first(const behave_conv_norm_t *t,
+    const behave_conv_phrase_t *tab, size_t ntab, int negatable,
+    unsigned *count);
 static int behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
-    const char **quote);
-static void behave_conv_repetition(const behave_turn_t *history, size_t n,
-    const behave_turn_t *current, const behave_conv_norm_t *cur,
-    behave_conv_result_t *out, unsigned *similar);
-static long behave_conv_fall(double from, double to);
-static void behave_conv_escalation(const behave_turn_t *history, size_t n,
-    const behave_turn_t *current, unsigned reasks, behave_conv_result_t *out,
-    int *from, int *turns);
-static int behave_conv_past_false_resolution(const behave_turn_t *history,
-    size_t n);
-static void behave_conv_assess_customer(const behave_turn_t *history,
-    size_t n, const behave_turn_t *current, behave_conv_result_t *out);
-static void behave_conv_recommend(const behave_turn_t *current,
-    const behave_conv_norm_t *cur, behave_conv_result_t *out, int esc_from,
-    int esc_turns);
+    unsigned *quote);
+static unsigned behave_conv_claim(const behave_conv_norm_t *t,
+    unsigned cues);
+static const char *behave_conv_claim_what(unsigned k);
+static void behave_conv_false_resolution(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out);
+static void behave_conv_repetition(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out,
+    unsigned *similar);
+static void behave_conv_escalation(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur_rec, unsigned reasks,
+    behave_conv_result_t *out, int *from, int *turns);
+static void behave_conv_assess_customer(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out);
+static void behave_conv_recommend(const behave_conv_rec_t *current,
+    behave_conv_result_t *out, int esc_from, int esc_turns);
 static void behave_conv_review(behave_conv_result_t *out);
-static void behave_conv_init(behave_conv_result_t *out, size_t n,
-    size_t first);
-
+static void behave_conv_init(behave_conv_result_t *out, size_t n);
 
 /*
  * Lowercases ASCII, maps U+2018/U+2019 to "'" and runs of whitespace to
@@ -501,8 +508,13 @@ behave_conv_pairs(behave_conv_norm_t *t)
 
     memset(t->pairs, 0, sizeof(t->pairs));
 
-    for (i = 0; i + 1 < t->len; i++) {
+    /* backwards, so that each chain runs forwards */
+    for (i = t->len > 0 ? t->len - 1 : 0; i-- > 0; /* void */) {
         k = behave_conv_pair(t->text[i], t->text[i + 1]);
+
+        t->next[i] = (t->pairs[k / 64] >> (k % 64) & 1) ? t->head[k]
+                                                         : BEHAVE_CONV_NO_POS;
+        t->head[k] = (uint16_t) i;
         t->pairs[k / 64] |= (uint64_t) 1 << (k % 64);
     }
 
@@ -539,6 +551,32 @@ behave_conv_negated(const char *s, size_t at)
 }
 
 
+/* phrase at t->text + at, as whole words, not right after a denial */
+static int
+behave_conv_at(const behave_conv_norm_t *t, const char *phrase, size_t plen,
+    size_t at, int negatable)
+{
+    if (at + plen > t->len || memcmp(t->text + at, phrase, plen) != 0) {
+        return 0;
+    }
+
+    if (behave_conv_is_word((unsigned char) phrase[0]) && at > 0
+        && behave_conv_is_word((unsigned char) t->text[at - 1]))
+    {
+        return 0;
+    }
+
+    if (behave_conv_is_word((unsigned char) phrase[plen - 1])
+        && at + plen < t->len
+        && behave_conv_is_word((unsigned char) t->text[at + plen]))
+    {
+        return 0;
+    }
+
+    return !(negatable && behave_conv_negated(t->text, at));
+}
+
+
 /*
  * Counts the entries of tab that occur in t as whole words; with
  * negatable, an occurrence right after a denial does not count.
@@ -560,49 +598,50 @@ behave_conv_match(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
     }
 
     for (i = 0; i < ntab; i++) {
-        if (tab[i].phrase[0] != '\0' && tab[i].phrase[1] != '\0') {
+        plen = strlen(tab[i].phrase);
+
+        if (plen < 2) {
+            /* no pair to look up: the whole text (no table has these) */
+            s = t->text;
+            while ((p = memmem(s, t->len - (size_t) (s - t->text),
+                               tab[i].phrase, plen))
+                   != NULL)
+            {
+                s = p + 1;
+                if (behave_conv_at(t, tab[i].phrase, plen,
+                                   (size_t) (p - t->text), negatable))
+                {
+                    break;
+                }
+            }
+
+            if (p == NULL) {
+                continue;
+            }
+
+        } else {
             k = behave_conv_pair(tab[i].phrase[0], tab[i].phrase[1]);
 
             if (!(t->pairs[k / 64] >> (k % 64) & 1)) {
                 continue;
             }
+
+            for (at = t->head[k]; at != BEHAVE_CONV_NO_POS; at = t->next[at]) {
+                if (behave_conv_at(t, tab[i].phrase, plen, at, negatable)) {
+                    break;
+                }
+            }
+
+            if (at == BEHAVE_CONV_NO_POS) {
+                continue;
+            }
         }
 
-        plen = strlen(tab[i].phrase);
-        s = t->text;
-
-        while ((p = memmem(s, t->len - (size_t) (s - t->text), tab[i].phrase,
-                           plen))
-               != NULL)
-        {
-            at = (size_t) (p - t->text);
-            s = p + 1;
-
-            if (behave_conv_is_word((unsigned char) tab[i].phrase[0])
-                && at > 0
-                && behave_conv_is_word((unsigned char) t->text[at - 1]))
-            {
-                continue;
-            }
-
-            if (behave_conv_is_word((unsigned char) tab[i].phrase[plen - 1])
-                && at + plen < t->len
-                && behave_conv_is_word((unsigned char) t->text[at + plen]))
-            {
-                continue;
-            }
-
-            if (negatable && behave_conv_negated(t->text, at)) {
-                continue;
-            }
-
-            if (count == 0 && first != NULL) {
-                *first = &tab[i];
-            }
-
-            count++;
-            break;
+        if (count == 0 && first != NULL) {
+            *first = &tab[i];
         }
+
+        count++;
     }
 
     return count;
@@ -738,92 +777,71 @@ behave_conversation_severity(const behave_annotation_t *a, const char *text,
 }
 
 
+/*
+ * Order-like tokens ("#1234", "20gb", "ab12cd"): a word of
+ * BEHAVE_CONV_ID_MIN or more characters with a digit.  "23 kg", "5 times"
+ * are amounts; an order or a plan is longer.  The first BEHAVE_CONV_IDS
+ * are kept as FNV-1a hashes; nids counts them all.
+ */
+
+static void
+behave_conv_ids(const behave_conv_norm_t *t, behave_conv_rec_t *rec)
+{
+    size_t    i, e;
+    int       digit;
+    uint32_t  h;
+
+    for (i = 0; i < t->len; i = e) {
+        e = i;
+        digit = 0;
+        h = 2166136261u;
+
+        while (e < t->len && behave_conv_is_word((unsigned char) t->text[e])) {
+            digit |= (t->text[e] >= '0' && t->text[e] <= '9');
+            h = (h ^ (unsigned char) t->text[e]) * 16777619u;
+            e++;
+        }
+
+        if (e == i) {
+            e++;
+            continue;
+        }
+
+        if (!digit || e - i < BEHAVE_CONV_ID_MIN) {
+            continue;
+        }
+
+        if (rec->nids < BEHAVE_CONV_IDS) {
+            rec->ids[rec->nids] = h;
+        }
+
+        rec->nids += rec->nids < 255;
+    }
+}
+
+
 /* "order #1234" and "#1240": both name a number, and not the same one */
 static int
-behave_conv_ids_differ(const behave_conv_norm_t *a, const behave_conv_norm_t *b)
+behave_conv_ids_differ(const behave_conv_rec_t *a, const behave_conv_rec_t *b)
 {
-    size_t      i, j, ai, bj, alen, blen;
-    int         a_ids, b_ids, digit;
+    unsigned  i, j, na, nb;
 
-    a_ids = 0;
-    b_ids = 0;
+    if (a->nids == 0) {
+        return 0;
+    }
 
-    for (i = 0; i < a->len; i = ai) {
-        ai = i;
-        digit = 0;
-        while (ai < a->len && behave_conv_is_word((unsigned char) a->text[ai]))
-        {
-            digit |= (a->text[ai] >= '0' && a->text[ai] <= '9');
-            ai++;
-        }
+    na = a->nids < BEHAVE_CONV_IDS ? a->nids : BEHAVE_CONV_IDS;
+    nb = b->nids < BEHAVE_CONV_IDS ? b->nids : BEHAVE_CONV_IDS;
 
-        if (ai == i) {
-            ai++;
-            continue;
-        }
-
-        /* "23 kg", "5 times" are amounts; an order or a plan is longer */
-        if (!digit || ai - i < BEHAVE_CONV_ID_MIN) {
-            continue;
-        }
-
-        a_ids++;
-        alen = ai - i;
-
-        for (j = 0; j < b->len; j = bj) {
-            bj = j;
-            while (bj < b->len
-                   && behave_conv_is_word((unsigned char) b->text[bj]))
-            {
-                bj++;
-            }
-
-            if (bj == j) {
-                bj++;
-                continue;
-            }
-
-            blen = bj - j;
-
-            if (blen == alen && memcmp(a->text + i, b->text + j, alen) == 0) {
+    for (i = 0; i < na; i++) {
+        for (j = 0; j < nb; j++) {
+            if (a->ids[i] == b->ids[j]) {
                 return 0;           /* a number in common */
             }
         }
     }
 
-    if (a_ids == 0) {
-        return 0;
-    }
-
-    for (j = 0; j < b->len && !b_ids; j = bj) {
-        bj = j;
-        digit = 0;
-        while (bj < b->len && behave_conv_is_word((unsigned char) b->text[bj]))
-        {
-            digit |= (b->text[bj] >= '0' && b->text[bj] <= '9');
-            bj++;
-        }
-
-        b_ids = digit && bj - j >= BEHAVE_CONV_ID_MIN;
-        bj += (bj == j);
-    }
-
-    return b_ids;
-}
-
-
-static int
-behave_conv_has_digit(const behave_conv_norm_t *t)
-{
-    size_t  i;
-
-    for (i = 0; i < t->len; i++) {
-        if (t->text[i] >= '0' && t->text[i] <= '9') {
-            return 1;
-        }
-    }
-
-    return 0;
+    return b->nids > 0;
 }
 
 
@@ -842,43 +860,34 @@ behave_conv_has_question(const behave_conv_norm_t *t)
 }
 
 
-/* 1 if agent turn t presents the issue as settled; *what says how */
-static int
-behave_conv_claim(const behave_turn_t *t, behave_conv_norm_t *tmp,
-    const char **what)
+/* 1 + the index of the first phrase of tab that t holds, 0 for none */
+static unsigned
+behave_conv_first(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
+    size_t ntab, int negatable, unsigned *count)
 {
+    unsigned                     n;
     const behave_conv_phrase_t  *first;
 
-    behave_conv_normalize(t->text, t->text_len, tmp);
-
     first = NULL;
-    if (behave_conv_match(tmp, behave_conv_tab(behave_conv_claims), 1,
-                          &first))
-    {
-        *what = first->what;
-        return 1;
+    n = behave_conv_match(t, tab, ntab, negatable, &first);
+
+    if (count != NULL) {
+        *count = n;
     }
 
-    if (t->cues & BEHAVE_CUE_RESOLUTION_CLAIM) {
-        *what = "the issue was resolved";
-        return 1;
-    }
-
-    return 0;
+    return n > 0 && first != NULL ? (unsigned) (first - tab) + 1 : 0;
 }
 
 
 /* 1 if customer text cur says the issue is not settled; *quote says how */
 static int
 behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
-    const char **quote)
+    unsigned *quote)
 {
-    unsigned                     neg, conf;
-    const behave_conv_phrase_t  *first;
+    unsigned  neg, conf;
 
-    first = NULL;
-    neg = behave_conv_match(cur, behave_conv_tab(behave_conv_not_resolved), 0,
-                            &first);
+    *quote = behave_conv_first(cur, behave_conv_tab(behave_conv_not_resolved),
+                               0, &neg);
     conf = 2 * behave_conv_match(cur,
                                  behave_conv_tab(behave_conv_confirm_strong),
                                  1, NULL)
@@ -897,153 +906,198 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
         neg++;
     }
 
-    *quote = first != NULL ? first->phrase : "it is not resolved";
-
     /* a denial outweighs politeness, not a confirmation that it worked */
     return neg > 0 && 2 * neg > conf;
 }
 
 
-static void
-behave_conv_false_resolution(const behave_turn_t *history, size_t n,
-    const behave_conv_norm_t *cur, unsigned cues, behave_conv_result_t *out)
+/* an agent turn: does it present the issue as settled, and how */
+static unsigned
+behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
 {
-    size_t               i;
-    const char          *what, *quote;
-    behave_conv_norm_t   tmp;
+    unsigned  k;
 
-    /* the agent turns since the previous customer turn, latest first */
-    for (i = n; i > 0; i--) {
-        if (history[i - 1].speaker != BEHAVE_SPEAKER_AGENT) {
-            return;
-        }
+    k = behave_conv_first(t, behave_conv_tab(behave_conv_claims), 1, NULL);
 
-        if (behave_conv_claim(&history[i - 1], &tmp, &what)) {
-            break;
-        }
+    if (k == 0 && (cues & BEHAVE_CUE_RESOLUTION_CLAIM)) {
+        k = BEHAVE_CONV_CLAIM_CUE;
     }
 
-    if (i == 0 || !behave_conv_denies(cur, cues, &quote)) {
+    return k;
+}
+
+
+static const char *
+behave_conv_claim_what(unsigned k)
+{
+    if (k >= 1
+        && k <= sizeof(behave_conv_claims) / sizeof(behave_conv_claims[0]))
+    {
+        return behave_conv_claims[k - 1].what;
+    }
+
+    return "the issue was resolved";
+}
+
+
+void
+behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
+{
+    double                v;
+    unsigned              f;
+    behave_sim_set_t      set;
+    behave_conv_norm_t    norm;
+    behave_annotation_t   a;
+
+    memset(rec, 0, sizeof(*rec));
+
+    rec->customer = t->speaker == BEHAVE_SPEAKER_CUSTOMER;
+    rec->severity = t->severity < 0 ? 0 : t->severity > 4 ? 4 : t->severity;
+    rec->urgency = t->urgency;
+    rec->load = t->load;
+    rec->cues = t->cues;
+
+    /* stored turns keep three decimals: so does the record */
+    v = t->valence_score < -1 ? -1 : t->valence_score > 1 ? 1
+        : t->valence_score;
+    rec->valence = (int) lround(v * 1000.0);
+
+    behave_conv_normalize(t->text, t->text_len, &norm);
+
+    if (!rec->customer) {
+        rec->claim = behave_conv_claim(&norm, t->cues);
+        return;
+    }
+
+    f = 0;
+
+    if (behave_conv_denies(&norm, t->cues, &rec->quote)) {
+        f |= BEHAVE_CONV_F_DENIES;
+    }
+
+    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_reask_strong), 0,
+                          NULL))
+    {
+        f |= BEHAVE_CONV_F_STRONG;
+    }
+
+    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_reask), 0, NULL)
+        || behave_conv_match(&norm, behave_conv_tab(behave_conv_confusion), 0,
+                             NULL)
+        || behave_conv_match(&norm, behave_conv_tab(behave_conv_overload), 0,
+                             NULL))
+    {
+        f |= BEHAVE_CONV_F_REASK;
+    }
+
+    if (behave_conv_has_question(&norm)) {
+        f |= BEHAVE_CONV_F_QUESTION;
+    }
+
+    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_confirm_strong),
+                          1, NULL)
+        || behave_conv_match(&norm, behave_conv_tab(behave_conv_confirm_weak),
+                             1, NULL))
+    {
+        f |= BEHAVE_CONV_F_ACK;
+    }
+
+    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_repeat_contact),
+                          0, NULL))
+    {
+        f |= BEHAVE_CONV_F_REPEAT;
+    }
+
+    rec->flags = f;
+
+    rec->specialist = behave_conv_first(&norm,
+                                        behave_conv_tab(behave_conv_specialist),
+                                        1, NULL);
+    rec->overload = behave_conv_first(&norm,
+                                      behave_conv_tab(behave_conv_overload), 0,
+                                      NULL);
+    rec->confusion = behave_conv_first(&norm,
+                                       behave_conv_tab(behave_conv_confusion),
+                                       0, NULL);
+    rec->vague = behave_conv_first(&norm, behave_conv_tab(behave_conv_vague),
+                                   0, &rec->vague_n);
+
+    behave_conv_ids(&norm, rec);
+
+    behave_sim_prepare(t->text, t->text_len, &set);
+    behave_sim_sketch(&set, &rec->sketch);
+
+    /* a record decoded from an older log has no signature: annotate */
+    if (t->has_meaning) {
+        memcpy(rec->meaning, t->meaning, BEHAVE_MEANING_DIM);
+
+    } else {
+        behave_annotate(t->text, t->text_len, &a);
+        memcpy(rec->meaning, a.meaning, BEHAVE_MEANING_DIM);
+    }
+}
+
+
+static void
+behave_conv_false_resolution(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out)
+{
+    if (st->claim_turn == BEHAVE_CONV_NONE
+        || !(cur->flags & BEHAVE_CONV_F_DENIES))
+    {
         return;
     }
 
     out->false_resolution = 1;
-    out->claim_turn = (int) (out->first_turn + i - 1);
+    out->claim_turn = (int) st->claim_turn;
 
     snprintf(out->false_resolution_reason,
              sizeof(out->false_resolution_reason),
              "agent turn %d claimed %s; customer turn %d says it is not "
              "(\"%s\")",
-             out->claim_turn, what, (int) (out->first_turn + n), quote);
-}
-
-
-/* was any earlier customer turn a denial right after a claim? */
-static int
-behave_conv_past_false_resolution(const behave_turn_t *history, size_t n)
-{
-    size_t                 k;
-    behave_conv_norm_t     norm;
-    behave_conv_result_t   r;
-
-    for (k = 1; k < n; k++) {
-        if (history[k].speaker != BEHAVE_SPEAKER_CUSTOMER
-            || history[k - 1].speaker != BEHAVE_SPEAKER_AGENT)
-        {
-            continue;
-        }
-
-        behave_conv_normalize(history[k].text, history[k].text_len, &norm);
-
-        r.false_resolution = 0;
-        r.first_turn = 0;
-        behave_conv_false_resolution(history, k, &norm, history[k].cues, &r);
-
-        if (r.false_resolution) {
-            return 1;
-        }
-    }
-
-    return 0;
-}
-
-
-/* a turn's meaning signature: its own, or its text annotated again */
-static const int8_t *
-behave_turn_meaning(const behave_turn_t *t, behave_annotation_t *tmp)
-{
-    if (t->has_meaning) {
-        return t->meaning;
-    }
-
-    behave_annotate(t->text, t->text_len, tmp);
-
-    return tmp->meaning;
+             out->claim_turn, behave_conv_claim_what(st->claim_what),
+             (int) st->turns,
+             cur->quote > 0 ? behave_conv_not_resolved[cur->quote - 1].phrase
+                            : "it is not resolved");
 }
 
 
 static void
-behave_conv_repetition(const behave_turn_t *history, size_t n,
-    const behave_turn_t *current, const behave_conv_norm_t *cur,
-    behave_conv_result_t *out, unsigned *similar)
+behave_conv_repetition(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out,
+    unsigned *similar)
 {
-    int                   strong, reask, ack, best_turn, ids;
+    int                   strong, reask, best_turn;
     size_t                i, window;
     double                best, need, cosine, score;
-    const int8_t         *cm;
-    behave_sim_set_t      cs, hs;
-    behave_annotation_t   ca, ha;
     behave_similarity_t   sim;
-    behave_conv_norm_t    tmp;
 
     *similar = 0;
     best = 0.0;
     best_turn = -1;
 
-    strong = behave_conv_match(cur, behave_conv_tab(behave_conv_reask_strong),
-                               0, NULL) > 0;
+    strong = (cur->flags & BEHAVE_CONV_F_STRONG) != 0;
 
-    reask = strong
-            || behave_conv_match(cur, behave_conv_tab(behave_conv_reask), 0,
-                                 NULL)
-            || behave_conv_match(cur, behave_conv_tab(behave_conv_confusion),
-                                 0, NULL)
-            || behave_conv_match(cur, behave_conv_tab(behave_conv_overload),
-                                 0, NULL)
-            || (current->cues
-                & (BEHAVE_CUE_CONFUSION | BEHAVE_CUE_CONTRAST));
+    reask = strong || (cur->flags & BEHAVE_CONV_F_REASK)
+            || (cur->cues & (BEHAVE_CUE_CONFUSION | BEHAVE_CUE_CONTRAST));
 
     need = strong ? BEHAVE_CONV_REP_FLOOR
                   : reask ? BEHAVE_CONV_REP_LOW : BEHAVE_CONV_REP_HIGH;
-
-    behave_sim_prepare(current->text, current->text_len, &cs);
-    cm = behave_turn_meaning(current, &ca);
-
-    /* without a number of its own the turn cannot name another order */
-    ids = behave_conv_has_digit(cur);
 
     /*
      * The most recent customer turns only, newest first: a re-ask answers
      * what went before it, and the cost stays flat however long the
      * conversation grows.
      */
-    window = 0;
+    window = st->nrec < BEHAVE_CONV_REP_WINDOW ? st->nrec
+                                               : BEHAVE_CONV_REP_WINDOW;
 
-    for (i = n; i-- > 0 && window < BEHAVE_CONV_REP_WINDOW; /* void */) {
-        if (history[i].speaker != BEHAVE_SPEAKER_CUSTOMER) {
-            continue;
-        }
-
-        window++;
-
-        behave_sim_prepare(history[i].text, history[i].text_len, &hs);
-        behave_sim_compare(&cs, &hs, &sim);
+    for (i = 0; i < window; i++) {
+        behave_sim_sketch_compare(&cur->sketch, &st->rec[i].sketch, &sim);
 
         cosine = 0;
-        if (window <= BEHAVE_CONV_MEANING_WINDOW) {
-            cosine = behave_meaning_cosine(cm,
-                                           behave_turn_meaning(&history[i],
-                                                               &ha));
+        if (i < BEHAVE_CONV_MEANING_WINDOW && i < st->nmean) {
+            cosine = behave_meaning_cosine(cur->meaning, st->rec[i].meaning);
         }
 
         score = sim.score > cosine ? sim.score : cosine;
@@ -1057,13 +1111,8 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
             continue;
         }
 
-        if (ids) {
-            behave_conv_normalize(history[i].text, history[i].text_len,
-                                  &tmp);
-
-            if (behave_conv_ids_differ(cur, &tmp)) {
-                continue;           /* same shape, another order or plan */
-            }
+        if (behave_conv_ids_differ(cur, &st->rec[i])) {
+            continue;               /* same shape, another order or plan */
         }
 
         (*similar)++;
@@ -1071,29 +1120,24 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
         /* on a tie the earlier turn is named, as it was asked first */
         if (score >= best) {
             best = score;
-            best_turn = (int) i;
+            best_turn = (int) st->rec[i].turn;
         }
     }
 
     if (best_turn < 0
-        || !(behave_conv_has_question(cur)
-             || (current->cues & BEHAVE_CUE_ASKS)))
+        || !((cur->flags & BEHAVE_CONV_F_QUESTION)
+             || (cur->cues & BEHAVE_CUE_ASKS)))
     {
         return;
     }
 
-    ack = behave_conv_match(cur, behave_conv_tab(behave_conv_confirm_strong),
-                            1, NULL)
-          + behave_conv_match(cur, behave_conv_tab(behave_conv_confirm_weak),
-                              1, NULL);
-
     /* "Thanks. And how much is...": the answer landed, this is new */
-    if (ack && !reask) {
+    if ((cur->flags & BEHAVE_CONV_F_ACK) && !reask) {
         return;
     }
 
     out->repetition = 1;
-    out->repeated_turn = (int) out->first_turn + best_turn;
+    out->repeated_turn = best_turn;
     out->repetition_similarity = best;
 }
 
@@ -1101,49 +1145,27 @@ behave_conv_repetition(const behave_turn_t *history, size_t n,
 /*
  * Severity of the last BEHAVE_CONV_ESC_WINDOW customer turns; see the
  * header for the rule.  *from and *turns describe the rise for the reason.
+ * Valence is in thousandths, as stored.
  */
-
-/*
- * How far valence fell, in thousandths: stored turns keep three decimals,
- * and in doubles 0.5 - 0.4 is 0.09999999999999998, short of a 0.1 step.
- */
-
-static long
-behave_conv_fall(double from, double to)
-{
-    return lround((from - to) * 1000.0);
-}
-
 
 static void
-behave_conv_escalation(const behave_turn_t *history, size_t n,
-    const behave_turn_t *current, unsigned reasks, behave_conv_result_t *out,
-    int *from, int *turns)
+behave_conv_escalation(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur_rec, unsigned reasks,
+    behave_conv_result_t *out, int *from, int *turns)
 {
-    int     sev[BEHAVE_CONV_ESC_WINDOW], m, total, cur, base, high, k;
-    double  val[BEHAVE_CONV_ESC_WINDOW];
-    size_t  i;
+    int       sev[BEHAVE_CONV_ESC_WINDOW], val[BEHAVE_CONV_ESC_WINDOW];
+    int       m, cur, base, high, k;
+    uint32_t  total;
 
-    cur = current->severity;
-    m = 0;
-    total = 1;
-    out->peak_severity = cur;
+    cur = cur_rec->severity;
+    total = st->customers + 1;
+    out->peak_severity = cur > st->peak ? cur : st->peak;
 
-    for (i = n; i > 0; i--) {
-        if (history[i - 1].speaker != BEHAVE_SPEAKER_CUSTOMER) {
-            continue;
-        }
-
-        total++;
-
-        if (history[i - 1].severity > out->peak_severity) {
-            out->peak_severity = history[i - 1].severity;
-        }
-
-        if (m < BEHAVE_CONV_ESC_WINDOW - 1) {
-            val[m] = history[i - 1].valence_score;
-            sev[m++] = history[i - 1].severity;
-        }
+    for (m = 0; m < BEHAVE_CONV_ESC_WINDOW - 1 && (unsigned) m < st->nrec;
+         m++)
+    {
+        val[m] = st->rec[m].valence;
+        sev[m] = st->rec[m].severity;
     }
 
     *from = 0;
@@ -1185,9 +1207,9 @@ behave_conv_escalation(const behave_turn_t *history, size_t n,
      * turns, by 0.35 or more in all, ending at severity 3+.
      */
     if (!out->escalating && m >= 2
-        && behave_conv_fall(val[1], val[0]) >= 100
-        && behave_conv_fall(val[0], current->valence_score) >= 100
-        && behave_conv_fall(val[1], current->valence_score) >= 350)
+        && val[1] - val[0] >= 100
+        && val[0] - cur_rec->valence >= 100
+        && val[1] - cur_rec->valence >= 350)
     {
         out->escalating = 1;
         *from = sev[1] < sev[0] ? sev[1] : sev[0];
@@ -1195,15 +1217,13 @@ behave_conv_escalation(const behave_turn_t *history, size_t n,
 }
 
 
+
 static void
-behave_conv_recommend(const behave_turn_t *current,
-    const behave_conv_norm_t *cur, behave_conv_result_t *out, int esc_from,
-    int esc_turns)
+behave_conv_recommend(const behave_conv_rec_t *current,
+    behave_conv_result_t *out, int esc_from, int esc_turns)
 {
-    char                        *r;
-    size_t                       rl;
-    unsigned                     over, conf, vague;
-    const behave_conv_phrase_t  *first;
+    char    *r;
+    size_t   rl;
 
     r = out->reason;
     rl = sizeof(out->reason);
@@ -1237,14 +1257,12 @@ behave_conv_recommend(const behave_turn_t *current,
         return;
     }
 
-    first = NULL;
-    if (behave_conv_match(cur, behave_conv_tab(behave_conv_specialist), 1,
-                          &first)
-        || (current->cues & BEHAVE_CUE_SPECIALIST))
-    {
+    if (current->specialist || (current->cues & BEHAVE_CUE_SPECIALIST)) {
         out->action = BEHAVE_ACTION_ROUTE;
         snprintf(r, rl, "needs a specialist team (%s)",
-                 first != NULL ? first->what : "specialist topic");
+                 current->specialist
+                 ? behave_conv_specialist[current->specialist - 1].what
+                 : "specialist topic");
         out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_ROUTE];
         return;
     }
@@ -1256,19 +1274,15 @@ behave_conv_recommend(const behave_turn_t *current,
         return;
     }
 
-    first = NULL;
-    over = behave_conv_match(cur, behave_conv_tab(behave_conv_overload), 0,
-                             &first);
-
-    if (current->load >= BEHAVE_LOAD_HIGH || over) {
+    if (current->load >= BEHAVE_LOAD_HIGH || current->overload) {
         out->action = BEHAVE_ACTION_SIMPLIFY;
-        if (first != NULL) {
+        if (current->overload) {
             snprintf(r, rl, "the customer is overloaded (\"%s\")%s",
-                     first->phrase,
+                     behave_conv_overload[current->overload - 1].phrase,
                      out->repetition ? " and re-asked the question" : "");
         } else {
             snprintf(r, rl, "cognitive load is %s",
-                     behave_load_name(current->load));
+                     behave_load_name((behave_load_e) current->load));
         }
         out->safe_response_guidance =
             behave_conv_guidance[BEHAVE_GUIDE_SIMPLIFY];
@@ -1286,26 +1300,21 @@ behave_conv_recommend(const behave_turn_t *current,
         return;
     }
 
-    first = NULL;
-    conf = behave_conv_match(cur, behave_conv_tab(behave_conv_confusion), 0,
-                             &first);
-
-    if (conf || (current->cues & BEHAVE_CUE_CONFUSION)) {
+    if (current->confusion || (current->cues & BEHAVE_CUE_CONFUSION)) {
         out->action = BEHAVE_ACTION_CLARIFY;
         snprintf(r, rl, "the answer was not understood (\"%s\")",
-                 first != NULL ? first->phrase : "confusion");
+                 current->confusion
+                 ? behave_conv_confusion[current->confusion - 1].phrase
+                 : "confusion");
         out->safe_response_guidance =
             behave_conv_guidance[BEHAVE_GUIDE_UNCLEAR];
         return;
     }
 
-    first = NULL;
-    vague = behave_conv_match(cur, behave_conv_tab(behave_conv_vague), 0,
-                              &first);
-
-    if (vague >= 2) {
+    if (current->vague_n >= 2 && current->vague) {
         out->action = BEHAVE_ACTION_CLARIFY;
-        snprintf(r, rl, "the ask is unclear (\"%s\")", first->phrase);
+        snprintf(r, rl, "the ask is unclear (\"%s\")",
+                 behave_conv_vague[current->vague - 1].phrase);
         out->safe_response_guidance =
             behave_conv_guidance[BEHAVE_GUIDE_UNCLEAR];
         return;
@@ -1342,41 +1351,34 @@ behave_conv_review(behave_conv_result_t *out)
 
 
 static void
-behave_conv_assess_customer(const behave_turn_t *history, size_t n,
-    const behave_turn_t *current, behave_conv_result_t *out)
+behave_conv_assess_customer(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out)
 {
-    int                   esc_from, esc_turns;
-    unsigned              similar;
-    behave_conv_norm_t    cur;
+    int       esc_from, esc_turns;
+    unsigned  similar;
 
-    behave_conv_normalize(current->text, current->text_len, &cur);
-
-    behave_conv_false_resolution(history, n, &cur, current->cues, out);
-    behave_conv_repetition(history, n, current, &cur, out, &similar);
-    behave_conv_escalation(history, n, current,
-                           out->repetition ? similar : 0, out, &esc_from,
-                           &esc_turns);
+    behave_conv_false_resolution(st, cur, out);
+    behave_conv_repetition(st, cur, out, &similar);
+    behave_conv_escalation(st, cur, out->repetition ? similar : 0, out,
+                           &esc_from, &esc_turns);
 
     out->repeat_contact_risk =
         out->false_resolution
         || (out->repetition && similar >= 2)
-        || (current->cues & BEHAVE_CUE_REPEAT_CONTACT)
-        || behave_conv_match(&cur,
-                             behave_conv_tab(behave_conv_repeat_contact), 0,
-                             NULL) > 0
-        || behave_conv_past_false_resolution(history, n);
+        || (cur->cues & BEHAVE_CUE_REPEAT_CONTACT)
+        || (cur->flags & BEHAVE_CONV_F_REPEAT)
+        || st->fr;
 
-    behave_conv_recommend(current, &cur, out, esc_from, esc_turns);
+    behave_conv_recommend(cur, out, esc_from, esc_turns);
     behave_conv_review(out);
 }
 
 
 static void
-behave_conv_init(behave_conv_result_t *out, size_t n, size_t first)
+behave_conv_init(behave_conv_result_t *out, size_t n)
 {
     memset(out, 0, sizeof(*out));
-    out->prior_turns = first + n;
-    out->first_turn = first;
+    out->prior_turns = n;
     out->action = BEHAVE_ACTION_RESOLVE;
     out->review_status = BEHAVE_REVIEW_OK;
     out->claim_turn = -1;
@@ -1389,40 +1391,78 @@ void
 behave_conversation_assess(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, behave_conv_result_t *out)
 {
-    behave_conversation_assess_at(history, n, 0, current, out);
+    size_t               i;
+    behave_conv_rec_t    rec;
+    behave_conv_state_t  st;
+
+    behave_conv_state_init(&st);
+
+    for (i = 0; i < n; i++) {
+        behave_conversation_record(&history[i], &rec);
+        behave_conv_state_push(&st, &rec);
+    }
+
+    behave_conversation_record(current, &rec);
+    behave_conversation_assess_state(&st, &rec, out);
 }
 
 
 void
-behave_conversation_assess_at(const behave_turn_t *history, size_t n,
-    size_t first, const behave_turn_t *current, behave_conv_result_t *out)
+behave_conversation_assess_records(const behave_conv_rec_t *history,
+    size_t n, const behave_conv_rec_t *current, behave_conv_result_t *out)
 {
-    size_t  k;
+    size_t               i;
+    behave_conv_rec_t    rec;
+    behave_conv_state_t  st;
 
-    behave_conv_init(out, n, first);
+    behave_conv_state_init(&st);
 
-    if (current->speaker == BEHAVE_SPEAKER_CUSTOMER) {
-        behave_conv_assess_customer(history, n, current, out);
+    for (i = 0; i < n; i++) {
+        rec = history[i];
+        behave_conv_state_push(&st, &rec);
+    }
+
+    behave_conversation_assess_state(&st, current, out);
+}
+
+
+void
+behave_conversation_assess_state(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out)
+{
+    behave_conv_state_t  at;
+
+    behave_conv_init(out, st->turns);
+
+    if (cur->customer) {
+        behave_conv_assess_customer(st, cur, out);
         return;
     }
 
     /* an agent turn: echo the state at the latest customer turn */
-    for (k = n; k > 0; k--) {
-        if (history[k - 1].speaker == BEHAVE_SPEAKER_CUSTOMER) {
-            break;
-        }
-    }
-
-    if (k == 0) {
+    if (st->nrec == 0) {
         snprintf(out->reason, sizeof(out->reason),
                  "no customer turn yet");
         return;
     }
 
-    out->prior_turns = first + k - 1;
-    behave_conv_assess_customer(history, k - 1, &history[k - 1], out);
+    /* the state before that turn, as the *_prev fields kept it */
+    at = *st;
+    at.turns = st->rec[0].turn;
+    at.customers = st->customers - 1;
+    at.peak = st->peak_prev;
+    at.fr = st->fr_prev;
+    at.claim_turn = st->claim_prev_turn;
+    at.claim_what = st->claim_prev_what;
+    at.nrec = st->nrec - 1;
+    at.nmean = st->nmean > 0 ? st->nmean - 1 : 0;
+    memmove(&at.rec[0], &at.rec[1],
+            (BEHAVE_CONV_RING - 1) * sizeof(behave_conv_rec_t));
 
-    out->prior_turns = first + n;
+    out->prior_turns = at.turns;
+    behave_conv_assess_customer(&at, &st->rec[0], out);
+
+    out->prior_turns = st->turns;
     out->false_resolution = 0;
     out->false_resolution_reason[0] = '\0';
     out->claim_turn = -1;
@@ -1431,10 +1471,12 @@ behave_conversation_assess_at(const behave_turn_t *history, size_t n,
 }
 
 
+
+
 void
 behave_conversation_degraded(const char *reason, behave_conv_result_t *out)
 {
-    behave_conv_init(out, 0, 0);
+    behave_conv_init(out, 0);
 
     out->degraded = 1;
     snprintf(out->degraded_reason, sizeof(out->degraded_reason), "%s",

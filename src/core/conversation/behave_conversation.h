@@ -3,9 +3,12 @@
  *
  * Conversation findings (spec 2.4): what one message cannot carry.
  *
- * Input: the stored turns of a conversation, oldest first, and the new
- * turn.  Turn numbers in reasons are 0-based indexes in that sequence
- * (history[0] is turn 0, current is turn n), as in the labelled data.
+ * Input: the state of the turns before (behave_conv_state.h: running
+ * aggregates over every turn and the records of the newest customer
+ * turns) and the new turn's record, or the turns themselves, oldest
+ * first, which are folded into that state first.  Turn numbers in reasons
+ * are 0-based over the whole conversation (history[0] is turn 0, current
+ * is turn n), as in the labelled data.
  *
  * Findings, all about the customer (agent turns only supply claims):
  *
@@ -17,7 +20,8 @@
  *                     Spec rule 4: needs both, so it fires only on the
  *                     customer turn right after the claim.
  *   repetition        the current customer turn asks again what an earlier
- *                     customer turn asked: trigram similarity (see
+ *                     customer turn asked: trigram similarity
+ *                     (estimated from the turns' sketches, see
  *                     behave_similarity.h) high enough, or lower but with a
  *                     re-ask marker ("but", "or not", "yes or no", "I don't
  *                     understand", "I'm lost").  Not when the customer
@@ -87,6 +91,7 @@
 #include "behave_annotate.h"
 #include "behave_json.h"
 #include "behave_turn.h"
+#include "behave_conv_state.h"
 
 
 #define BEHAVE_CONV_SCAN_MAX    4096
@@ -113,7 +118,6 @@ typedef enum {
 
 typedef struct {
     size_t                 prior_turns;
-    size_t                 first_turn;  /* the number of history[0] */
 
     /* failure_flags */
     int                    false_resolution;
@@ -142,16 +146,31 @@ typedef struct {
 } behave_conv_result_t;
 
 
+/*
+ * From full history: the state folded over history[0..n-1] (each turn's
+ * record pushed in order), then behave_conversation_assess_state().
+ */
 void behave_conversation_assess(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, behave_conv_result_t *out);
 
 /*
- * The same over the newest turns of a longer conversation: history[0] is
- * turn number first of it, so reasons and turn indexes are numbered over
- * the whole conversation, and prior_turns is first + n.
+ * What later turns need of turn t (behave_conv_state.h), derived from its
+ * text and annotation numbers; the same whether t was just analysed or
+ * decoded from the log.
  */
-void behave_conversation_assess_at(const behave_turn_t *history, size_t n,
-    size_t first, const behave_turn_t *current, behave_conv_result_t *out);
+void behave_conversation_record(const behave_turn_t *t,
+    behave_conv_rec_t *rec);
+
+/*
+ * The same as behave_conversation_assess() from the turns' records, for a
+ * caller that assesses many windows of one call (each record derived once).
+ */
+void behave_conversation_assess_records(const behave_conv_rec_t *history,
+    size_t n, const behave_conv_rec_t *current, behave_conv_result_t *out);
+
+/* the current turn's findings from the state of the turns before it */
+void behave_conversation_assess_state(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out);
 
 /* context could not be built: handoff, needs_review, never "resolved" */
 void behave_conversation_degraded(const char *reason,

@@ -10,12 +10,12 @@
  * whatever its text.  The optional header counts turns trimmed off the
  * front, so dropped + records is every turn the conversation ever had.
  *
- * Why a string: a turn is then one MULTI { GET, APPEND, EXPIRE } EXEC,
- * atomic without Lua, and the history comes back as one bulk reply (a
- * list read back through a Lua script cost Redis 3-4 times more per
- * turn, and hiredis an allocation per element).  Appends only ever add at
- * the end; trimming rewrites the front and is guarded by the front bytes
- * the trimmer saw (see behave_turn_log_trim_args()).
+ * Why a string: a turn appends its record with one APPEND, and an older
+ * conversation's whole text comes back as one bulk reply on the rare
+ * occasion it is read (upgrading a conversation written before the state
+ * of behave_conv_state.h existed).  The hot path never reads it back.
+ * Appends only ever add at the end; the conversation script cuts the
+ * front past max + max / 2 records, as behave_turn_log_trim_args() does.
  */
 
 #ifndef BEHAVE_TURN_LOG_H
@@ -66,6 +66,8 @@ size_t behave_turn_log_tail(const behave_turn_log_t *log, size_t max,
 size_t behave_turn_log_record(char *buf, size_t len, size_t size);
 
 /*
+ * The cut the conversation script (ngx_http_behave_conversation.c) makes
+ * in Lua, here in C for the tests of a trimmed log.
  * Whether the log should be trimmed now that one more turn was appended:
  * more than max + max / 2 records.  When so, fills the arguments of the
  * trim script: *guard_len front bytes to compare (they start at

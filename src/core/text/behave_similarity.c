@@ -4,6 +4,7 @@
  * Character trigram similarity; see behave_similarity.h for the method.
  */
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,4 +195,82 @@ behave_similarity(const char *a, size_t alen, const char *b, size_t blen,
     behave_sim_compare(&sa, &sb, out);
 
     return out->score;
+}
+
+
+void
+behave_sim_sketch(const behave_sim_set_t *set, behave_sim_sketch_t *out)
+{
+    size_t    i;
+    uint32_t  h;
+
+    memset(out->bits, 0, sizeof(out->bits));
+    out->n = (unsigned) set->n;
+
+    for (i = 0; i < set->n; i++) {
+        h = (set->grams[i] * 2654435761u) >> (32 - 9);
+        out->bits[h / 64] |= (uint64_t) 1 << (h % 64);
+    }
+}
+
+
+/* the number of distinct trigrams that fill x of the sketch's bits */
+static double
+behave_sim_count(unsigned x)
+{
+    double  m;
+
+    m = BEHAVE_SIM_SKETCH_BITS;
+
+    if (x >= BEHAVE_SIM_SKETCH_BITS) {
+        x = BEHAVE_SIM_SKETCH_BITS - 1;
+    }
+
+    return -m * log(1.0 - x / m);
+}
+
+
+void
+behave_sim_sketch_compare(const behave_sim_sketch_t *a,
+    const behave_sim_sketch_t *b, behave_similarity_t *out)
+{
+    unsigned  i, xa, xb, xu;
+    double    na, nb, nu, common, small;
+
+    xa = xb = xu = 0;
+
+    for (i = 0; i < BEHAVE_SIM_SKETCH_WORDS; i++) {
+        xa += (unsigned) __builtin_popcountll(a->bits[i]);
+        xb += (unsigned) __builtin_popcountll(b->bits[i]);
+        xu += (unsigned) __builtin_popcountll(a->bits[i] | b->bits[i]);
+    }
+
+    /*
+     * All three sizes from the fills, not the known sizes: collisions
+     * inside A or B shrink the union's fill alike, and the errors cancel
+     * in |A| + |B| - |A | B|.
+     */
+    na = behave_sim_count(xa);
+    nb = behave_sim_count(xb);
+    nu = behave_sim_count(xu);
+
+    common = na + nb - nu;
+    common = common < 0 ? 0 : common;
+    small = na < nb ? na : nb;
+
+    out->jaccard = nu > 0 ? common / nu : 0;
+    out->containment = small > 0 ? common / small : 0;
+
+    if (out->jaccard > 1) {
+        out->jaccard = 1;
+    }
+
+    if (out->containment > 1) {
+        out->containment = 1;
+    }
+
+    out->score = out->jaccard;
+    if (BEHAVE_SIM_CONTAIN_WEIGHT * out->containment > out->score) {
+        out->score = BEHAVE_SIM_CONTAIN_WEIGHT * out->containment;
+    }
 }

@@ -70,4 +70,26 @@ double behave_similarity(const char *a, size_t alen, const char *b,
     size_t blen, behave_similarity_t *out);
 
 
+/*
+ * A fixed-size sketch of a trigram set, kept with a stored turn so that
+ * later turns compare with it without its text: each trigram sets one bit
+ * of BEHAVE_SIM_SKETCH_BITS, and the set's exact size travels with it.
+ * The union is estimated from how full the OR of two bitmaps is (linear
+ * counting, which corrects for two trigrams sharing a bit), the common
+ * trigrams as |A| + |B| - |A | B|.  At the sizes of chat turns (50 to 200
+ * trigrams) the score is within a few hundredths of the exact one.
+ */
+#define BEHAVE_SIM_SKETCH_BITS   512
+#define BEHAVE_SIM_SKETCH_WORDS  (BEHAVE_SIM_SKETCH_BITS / 64)
+
+typedef struct {
+    uint64_t               bits[BEHAVE_SIM_SKETCH_WORDS];
+    unsigned               n;                 /* distinct trigrams */
+} behave_sim_sketch_t;
+
+void behave_sim_sketch(const behave_sim_set_t *set, behave_sim_sketch_t *out);
+void behave_sim_sketch_compare(const behave_sim_sketch_t *a,
+    const behave_sim_sketch_t *b, behave_similarity_t *out);
+
+
 #endif /* BEHAVE_SIMILARITY_H */

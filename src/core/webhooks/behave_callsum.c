@@ -67,11 +67,19 @@ behave_callsum_assess(const behave_turn_t *turns, size_t n,
 {
     size_t                 i, from;
     behave_review_e        last_review;
+    behave_conv_rec_t     *recs;
     behave_conv_result_t   res;
 
     last_review = BEHAVE_REVIEW_OK;
     snprintf(out->action_reason, sizeof(out->action_reason),
              "no customer turn in the call");
+
+    /* each turn's record once, not once per window it falls in */
+    recs = malloc((n ? n : 1) * sizeof(behave_conv_rec_t));
+
+    for (i = 0; recs != NULL && i < n; i++) {
+        behave_conversation_record(&turns[i], &recs[i]);
+    }
 
     for (i = 0; i < n; i++) {
         if (turns[i].speaker != BEHAVE_SPEAKER_CUSTOMER) {
@@ -83,7 +91,14 @@ behave_callsum_assess(const behave_turn_t *turns, size_t n,
 
         from = i > BEHAVE_CALLSUM_WINDOW ? i - BEHAVE_CALLSUM_WINDOW : 0;
 
-        behave_conversation_assess(&turns[from], i - from, &turns[i], &res);
+        if (recs != NULL) {
+            behave_conversation_assess_records(&recs[from], i - from,
+                                               &recs[i], &res);
+
+        } else {
+            behave_conversation_assess(&turns[from], i - from, &turns[i],
+                                       &res);
+        }
 
         if (res.false_resolution && !out->false_resolution) {
             out->false_resolution = 1;
@@ -109,6 +124,8 @@ behave_callsum_assess(const behave_turn_t *turns, size_t n,
                  res.reason);
         last_review = res.review_status;
     }
+
+    free(recs);
 
     if (out->false_resolution || out->escalating || out->peak_severity >= 4)
     {

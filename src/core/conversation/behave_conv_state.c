@@ -1,0 +1,286 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * A conversation's state: the push and the stored form; see
+ * behave_conv_state.h.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "behave_conv_state.h"
+
+
+static void behave_conv_put32(unsigned char *p, uint32_t v);
+static uint32_t behave_conv_get32(const unsigned char *p);
+static int behave_conv_hex(const char *s, size_t n, uint32_t *out);
+static void behave_conv_rec_decode(const unsigned char *p,
+    behave_conv_rec_t *rec);
+
+
+void
+behave_conv_state_init(behave_conv_state_t *st)
+{
+    memset(st, 0, sizeof(*st));
+    st->claim_turn = BEHAVE_CONV_NONE;
+    st->claim_prev_turn = BEHAVE_CONV_NONE;
+}
+
+
+/* keep in step with the Lua of ngx_http_behave_conversation.c */
+void
+behave_conv_state_push(behave_conv_state_t *st, behave_conv_rec_t *rec)
+{
+    rec->turn = st->turns;
+
+    if (!rec->customer) {
+        if (rec->claim) {
+            st->claim_turn = st->turns;
+            st->claim_what = rec->claim;
+        }
+
+        st->turns++;
+        return;
+    }
+
+    st->peak_prev = st->peak;
+    st->fr_prev = st->fr;
+    st->claim_prev_turn = st->claim_turn;
+    st->claim_prev_what = st->claim_what;
+
+    if (rec->severity > st->peak) {
+        st->peak = rec->severity;
+    }
+
+    if (st->claim_turn != BEHAVE_CONV_NONE
+        && (rec->flags & BEHAVE_CONV_F_DENIES))
+    {
+        st->fr = 1;
+    }
+
+    st->claim_turn = BEHAVE_CONV_NONE;
+    st->claim_what = 0;
+    st->customers++;
+
+    memmove(&st->rec[1], &st->rec[0],
+            (BEHAVE_CONV_RING - 1) * sizeof(behave_conv_rec_t));
+    st->rec[0] = *rec;
+
+    st->nrec += st->nrec < BEHAVE_CONV_RING;
+    st->nmean += st->nmean < BEHAVE_CONV_MEANINGS;
+
+    st->turns++;
+}
+
+
+static void
+behave_conv_put32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char) v;
+    p[1] = (unsigned char) (v >> 8);
+    p[2] = (unsigned char) (v >> 16);
+    p[3] = (unsigned char) (v >> 24);
+}
+
+
+static uint32_t
+behave_conv_get32(const unsigned char *p)
+{
+    return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16
+           | (uint32_t) p[3] << 24;
+}
+
+
+void
+behave_conv_rec_encode(const behave_conv_rec_t *rec, unsigned char *p)
+{
+    unsigned  i, k;
+    uint16_t  v;
+
+    p[0] = (unsigned char) rec->severity;
+    p[1] = (unsigned char) rec->urgency;
+    p[2] = (unsigned char) rec->load;
+    p[3] = (unsigned char) rec->flags;
+    p[4] = (unsigned char) (rec->flags >> 8);
+    v = (uint16_t) (int16_t) rec->valence;
+    p[5] = (unsigned char) v;
+    p[6] = (unsigned char) (v >> 8);
+    behave_conv_put32(p + 7, rec->cues);
+    p[11] = (unsigned char) rec->quote;
+    p[12] = (unsigned char) rec->specialist;
+    p[13] = (unsigned char) rec->overload;
+    p[14] = (unsigned char) rec->confusion;
+    p[15] = (unsigned char) rec->vague;
+    p[16] = (unsigned char) rec->vague_n;
+    p[17] = (unsigned char) (rec->nids > 255 ? 255 : rec->nids);
+    behave_conv_put32(p + 18, rec->ids[0]);
+    behave_conv_put32(p + 22, rec->ids[1]);
+    p[26] = (unsigned char) rec->sketch.n;
+    p[27] = (unsigned char) (rec->sketch.n >> 8);
+
+    for (i = 0; i < BEHAVE_SIM_SKETCH_WORDS; i++) {
+        for (k = 0; k < 8; k++) {
+            p[28 + 8 * i + k] = (unsigned char) (rec->sketch.bits[i] >> 8 * k);
+        }
+    }
+}
+
+
+static void
+behave_conv_rec_decode(const unsigned char *p, behave_conv_rec_t *rec)
+{
+    unsigned  i, k;
+
+    rec->customer = 1;
+    rec->severity = p[0] > 4 ? 4 : p[0];
+    rec->urgency = p[1];
+    rec->load = p[2];
+    rec->flags = p[3] | (unsigned) p[4] << 8;
+    rec->valence = (int16_t) (uint16_t) (p[5] | p[6] << 8);
+    rec->cues = behave_conv_get32(p + 7);
+    rec->quote = p[11];
+    rec->specialist = p[12];
+    rec->overload = p[13];
+    rec->confusion = p[14];
+    rec->vague = p[15];
+    rec->vague_n = p[16];
+    rec->nids = p[17];
+    rec->ids[0] = behave_conv_get32(p + 18);
+    rec->ids[1] = behave_conv_get32(p + 22);
+    rec->sketch.n = p[26] | (unsigned) p[27] << 8;
+    rec->claim = 0;
+
+    for (i = 0; i < BEHAVE_SIM_SKETCH_WORDS; i++) {
+        rec->sketch.bits[i] = 0;
+        for (k = 0; k < 8; k++) {
+            rec->sketch.bits[i] |= (uint64_t) p[28 + 8 * i + k] << 8 * k;
+        }
+    }
+}
+
+
+size_t
+behave_conv_state_encode(const behave_conv_state_t *st, char *buf)
+{
+    char           *p;
+    unsigned        i;
+    unsigned char  *q;
+
+    p = buf;
+    p += sprintf(p, "%s%08x%08x%x%x%08x%02x%x%x%08x%02x%08x%x%x",
+                 BEHAVE_CONV_STATE_VERSION, (unsigned) st->turns,
+                 (unsigned) st->customers, st->peak, st->fr,
+                 (unsigned) st->claim_turn, st->claim_what & 0xff,
+                 st->peak_prev, st->fr_prev, (unsigned) st->claim_prev_turn,
+                 st->claim_prev_what & 0xff, (unsigned) st->dropped,
+                 st->nrec, st->nmean);
+
+    for (i = 0; i < st->nmean; i++) {
+        memcpy(p, st->rec[i].meaning, BEHAVE_MEANING_DIM);
+        p += BEHAVE_MEANING_DIM;
+    }
+
+    for (i = 0; i < st->nrec; i++) {
+        q = (unsigned char *) p;
+        behave_conv_put32(q, st->rec[i].turn);
+        behave_conv_rec_encode(&st->rec[i], q + 4);
+        p += 4 + BEHAVE_CONV_REC_SIZE;
+    }
+
+    return (size_t) (p - buf);
+}
+
+
+/* n lowercase hex digits */
+static int
+behave_conv_hex(const char *s, size_t n, uint32_t *out)
+{
+    size_t    i;
+    uint32_t  v;
+
+    v = 0;
+
+    for (i = 0; i < n; i++) {
+        if (s[i] >= '0' && s[i] <= '9') {
+            v = v << 4 | (uint32_t) (s[i] - '0');
+
+        } else if (s[i] >= 'a' && s[i] <= 'f') {
+            v = v << 4 | (uint32_t) (s[i] - 'a' + 10);
+
+        } else {
+            return -1;
+        }
+    }
+
+    *out = v;
+    return 0;
+}
+
+
+int
+behave_conv_state_decode(const char *s, size_t len, behave_conv_state_t *st)
+{
+    size_t          i, off;
+    uint32_t        v[13];
+    const unsigned char  *q;
+
+    /* turns, customers, peak, fr, claim, peak_prev, fr_prev, claim_prev,
+     * dropped, nrec, nmean */
+    static const unsigned char  at[13] = { 2, 10, 18, 19, 20, 28, 30, 31,
+                                           32, 40, 42, 50, 51 };
+    static const unsigned char  width[13] = { 8, 8, 1, 1, 8, 2, 1, 1, 8, 2,
+                                              8, 1, 1 };
+
+    if (s == NULL || len < BEHAVE_CONV_HEADER_SIZE
+        || memcmp(s, BEHAVE_CONV_STATE_VERSION, 2) != 0)
+    {
+        return -1;
+    }
+
+    for (i = 0; i < 13; i++) {
+        if (behave_conv_hex(s + at[i], width[i], &v[i]) != 0) {
+            return -1;
+        }
+    }
+
+    if (v[2] > 4 || v[3] > 1 || v[6] > 4 || v[7] > 1
+        || v[11] > BEHAVE_CONV_RING || v[12] > BEHAVE_CONV_MEANINGS
+        || v[12] > v[11]
+        || len != BEHAVE_CONV_HEADER_SIZE + v[12] * BEHAVE_MEANING_DIM
+                  + v[11] * (4 + BEHAVE_CONV_REC_SIZE))
+    {
+        return -1;
+    }
+
+    behave_conv_state_init(st);
+
+    st->turns = v[0];
+    st->customers = v[1];
+    st->peak = (int) v[2];
+    st->fr = (int) v[3];
+    st->claim_turn = v[4];
+    st->claim_what = v[5];
+    st->peak_prev = (int) v[6];
+    st->fr_prev = (int) v[7];
+    st->claim_prev_turn = v[8];
+    st->claim_prev_what = v[9];
+    st->dropped = v[10];
+    st->nrec = v[11];
+    st->nmean = v[12];
+
+    off = BEHAVE_CONV_HEADER_SIZE;
+
+    for (i = 0; i < st->nmean; i++) {
+        memcpy(st->rec[i].meaning, s + off, BEHAVE_MEANING_DIM);
+        off += BEHAVE_MEANING_DIM;
+    }
+
+    for (i = 0; i < st->nrec; i++) {
+        q = (const unsigned char *) s + off;
+        st->rec[i].turn = behave_conv_get32(q);
+        behave_conv_rec_decode(q + 4, &st->rec[i]);
+        off += 4 + BEHAVE_CONV_REC_SIZE;
+    }
+
+    return 0;
+}
