@@ -53,7 +53,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                 "you said it was fixed, it is still broken",
                                 41, &ann, (uint64_t) FUZZ_NOW_MS);
 
-    behave_conversation_assess_at(turns, n, (size_t) first, &current, &res);
+    behave_conversation_assess(turns, n, &current, &res);
     FUZZ_CHECK(res.peak_severity >= 0 && res.peak_severity <= 4);
     FUZZ_CHECK(strlen(res.reason) < sizeof(res.reason));
 
