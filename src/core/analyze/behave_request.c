@@ -53,7 +53,8 @@ behave_conversation_id_valid(const char *id, size_t len)
         c = id[i];
 
         if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-            || (c >= '0' && c <= '9') || strchr("_.:@-", c) != NULL)
+            || (c >= '0' && c <= '9')
+            || (c != '\0' && strchr("_.:@-", c) != NULL))  /* not the end */
         {
             continue;
         }

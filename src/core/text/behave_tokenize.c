@@ -354,7 +354,7 @@ behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok)
         if (!behave_tok_letter_emoticon(p[0], p[1])) {
             return 0;
         }
-    } else if (strchr(":;=(<>)^-", p[0]) == NULL) {
+    } else if (p[0] == '\0' || strchr(":;=(<>)^-", p[0]) == NULL) {
         return 0;
     }
 

@@ -262,7 +262,7 @@ CONF
     if (!$pid) {
         open STDOUT, '>', "$prefix/logs/stdout.log";
         open STDERR, '>', "$prefix/logs/stderr.log";
-        exec '/usr/sbin/nginx', '-p', $prefix, '-c', "$prefix/conf/nginx.conf";
+        exec $Behave::Test::NGINX, '-p', $prefix, '-c', "$prefix/conf/nginx.conf";
         exit 127;
     }
     @st{qw(n2_pid n2_prefix n2_port)} = ($pid, $prefix, $port);
