@@ -14,6 +14,7 @@
 
 #include "ngx_http_behave_common.h"
 #include "ngx_http_behave_auth.h"
+#include "ngx_http_behave_confcheck.h"
 #include "ngx_http_behave_error_page.h"
 #include "ngx_http_behave_filter.h"
 #include "ngx_http_behave_util.h"
@@ -30,6 +31,7 @@
 #include "ngx_http_behave_traces.h"
 #include "ngx_http_behave_webhooks.h"
 #include "ngx_http_behave_reviews.h"
+#include "ngx_http_behave_health.h"
 
 #include "behave_gateway.h"
 #include "behave_lexicon_ext.h"
@@ -42,8 +44,14 @@
 #define NGX_HTTP_BEHAVE_SURFACE_GATEWAY   0x04
 #define NGX_HTTP_BEHAVE_SURFACE_METRICS   0x08
 #define NGX_HTTP_BEHAVE_SURFACE_REVIEWS   0x10
+#define NGX_HTTP_BEHAVE_SURFACE_HEALTH    0x20
+
+/* the handlers that need no key */
+#define NGX_HTTP_BEHAVE_SURFACE_KEYLESS                                     \
+    (NGX_HTTP_BEHAVE_SURFACE_METRICS|NGX_HTTP_BEHAVE_SURFACE_HEALTH)
 
 
+static ngx_int_t ngx_http_behave_preconfiguration(ngx_conf_t *cf);
 static ngx_int_t ngx_http_behave_postconfiguration(ngx_conf_t *cf);
 static void *ngx_http_behave_create_main_conf(ngx_conf_t *cf);
 static char *ngx_http_behave_init_main_conf(ngx_conf_t *cf, void *conf);
@@ -60,6 +68,8 @@ static char *ngx_http_behave_gateway(ngx_conf_t *cf, ngx_command_t *cmd,
 static char *ngx_http_behave_reviews(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_metrics(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_behave_health(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
@@ -87,9 +97,15 @@ static void ngx_http_behave_exit_process(ngx_cycle_t *cycle);
 static char *ngx_http_behave_set_surface(ngx_conf_t *cf,
     ngx_http_behave_loc_conf_t *blcf, ngx_uint_t surface,
     ngx_http_handler_pt handler);
+static char *ngx_http_behave_merge_checks(ngx_conf_t *cf,
+    ngx_http_behave_loc_conf_t *prev, ngx_http_behave_loc_conf_t *conf);
 
 
-static ngx_conf_post_t  ngx_http_behave_size_post;
+static ngx_conf_post_t  ngx_http_behave_message_size_post;
+static ngx_conf_post_t  ngx_http_behave_body_size_post;
+static ngx_conf_post_t  ngx_http_behave_public_url_post;
+static ngx_conf_post_t  ngx_http_behave_redis_timeout_post;
+static ngx_conf_post_t  ngx_http_behave_shm_size_post;
 static char *ngx_http_behave_node_name_check(ngx_conf_t *cf, void *post,
     void *data);
 static ngx_conf_post_t  ngx_http_behave_node_name_post;
@@ -126,7 +142,7 @@ static ngx_command_t  ngx_http_behave_commands[] = {
       ngx_conf_set_str_slot,
       NGX_HTTP_LOC_CONF_OFFSET,
       offsetof(ngx_http_behave_loc_conf_t, public_url),
-      NULL },
+      &ngx_http_behave_public_url_post },
 
     { ngx_string("behave_secret_key"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
@@ -152,6 +168,13 @@ static ngx_command_t  ngx_http_behave_commands[] = {
     { ngx_string("behave_metrics"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
       ngx_http_behave_metrics,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("behave_health"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS|NGX_CONF_TAKE1,
+      ngx_http_behave_health,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
       NULL },
@@ -203,14 +226,14 @@ static ngx_command_t  ngx_http_behave_commands[] = {
       ngx_conf_set_size_slot,
       NGX_HTTP_LOC_CONF_OFFSET,
       offsetof(ngx_http_behave_loc_conf_t, max_message_size),
-      &ngx_http_behave_size_post },
+      &ngx_http_behave_message_size_post },
 
     { ngx_string("behave_max_body_size"),
       NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
       ngx_conf_set_size_slot,
       NGX_HTTP_LOC_CONF_OFFSET,
       offsetof(ngx_http_behave_loc_conf_t, max_body_size),
-      &ngx_http_behave_size_post },
+      &ngx_http_behave_body_size_post },
 
     { ngx_string("behave_redis"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
@@ -245,7 +268,7 @@ static ngx_command_t  ngx_http_behave_commands[] = {
       ngx_conf_set_msec_slot,
       NGX_HTTP_MAIN_CONF_OFFSET,
       offsetof(ngx_http_behave_main_conf_t, redis_timeout),
-      NULL },
+      &ngx_http_behave_redis_timeout_post },
 
     { ngx_string("behave_conversation_ttl"),
       NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
@@ -273,14 +296,14 @@ static ngx_command_t  ngx_http_behave_commands[] = {
       ngx_conf_set_size_slot,
       NGX_HTTP_MAIN_CONF_OFFSET,
       offsetof(ngx_http_behave_main_conf_t, shm_size),
-      NULL },
+      &ngx_http_behave_shm_size_post },
 
       ngx_null_command
 };
 
 
 static ngx_http_module_t  ngx_http_behave_module_ctx = {
-    NULL,                                  /* preconfiguration */
+    ngx_http_behave_preconfiguration,      /* preconfiguration */
     ngx_http_behave_postconfiguration,     /* postconfiguration */
 
     ngx_http_behave_create_main_conf,      /* create main configuration */
@@ -310,22 +333,106 @@ ngx_module_t  ngx_http_behave_module = {
 };
 
 
-static char *
-ngx_http_behave_size_check(ngx_conf_t *cf, void *post, void *data)
-{
-    size_t  *sp = data;
+/*
+ * Checks of single directives run as the directive is read, so their
+ * errors carry its line; the sizes also note where they were written for
+ * the check that compares them (ngx_http_behave_merge_checks).
+ */
 
-    if (*sp == 0) {
-        return "must be greater than 0";
+static char *
+ngx_http_behave_message_size_check(ngx_conf_t *cf, void *post, void *data)
+{
+    size_t                      *sp = data;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    blcf = (ngx_http_behave_loc_conf_t *) ((u_char *) data
+               - offsetof(ngx_http_behave_loc_conf_t, max_message_size));
+    ngx_http_behave_conf_pos(cf, &blcf->message_size_pos);
+
+    return (*sp == 0) ? "must be greater than 0" : NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_behave_body_size_check(ngx_conf_t *cf, void *post, void *data)
+{
+    size_t                      *sp = data;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    blcf = (ngx_http_behave_loc_conf_t *) ((u_char *) data
+               - offsetof(ngx_http_behave_loc_conf_t, max_body_size));
+    ngx_http_behave_conf_pos(cf, &blcf->body_size_pos);
+
+    return (*sp == 0) ? "must be greater than 0" : NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_behave_public_url_check(ngx_conf_t *cf, void *post, void *data)
+{
+    ngx_str_t  *url = data;
+
+    if (ngx_strncmp(url->data, "http://", 7) != 0
+        && ngx_strncmp(url->data, "https://", 8) != 0)
+    {
+        return "must start with http:// or https://";
     }
 
     return NGX_CONF_OK;
 }
 
 
-static ngx_conf_post_t  ngx_http_behave_size_post = {
-    ngx_http_behave_size_check
+static char *
+ngx_http_behave_redis_timeout_check(ngx_conf_t *cf, void *post, void *data)
+{
+    ngx_msec_t  *ms = data;
+
+    return (*ms == 0) ? "must be at least 1ms" : NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_behave_shm_size_check(ngx_conf_t *cf, void *post, void *data)
+{
+    size_t  *sp = data;
+
+    if (*sp < 8 * ngx_pagesize) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"behave_shm_size\" must be at least %uz",
+                           8 * ngx_pagesize);
+        return NGX_CONF_ERROR;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static ngx_conf_post_t  ngx_http_behave_message_size_post = {
+    ngx_http_behave_message_size_check
 };
+
+static ngx_conf_post_t  ngx_http_behave_body_size_post = {
+    ngx_http_behave_body_size_check
+};
+
+static ngx_conf_post_t  ngx_http_behave_public_url_post = {
+    ngx_http_behave_public_url_check
+};
+
+static ngx_conf_post_t  ngx_http_behave_redis_timeout_post = {
+    ngx_http_behave_redis_timeout_check
+};
+
+static ngx_conf_post_t  ngx_http_behave_shm_size_post = {
+    ngx_http_behave_shm_size_check
+};
+
+
+static ngx_int_t
+ngx_http_behave_preconfiguration(ngx_conf_t *cf)
+{
+    return ngx_http_behave_return_guard(cf);
+}
 
 
 /* a node name is part of agent ids ("<node>/<pid>") and metric labels */
@@ -362,6 +469,8 @@ static ngx_conf_post_t  ngx_http_behave_node_name_post = {
 static ngx_int_t
 ngx_http_behave_postconfiguration(ngx_conf_t *cf)
 {
+    ngx_http_behave_return_guard_done();
+
     if (ngx_http_behave_filter_init(cf) != NGX_OK
         || ngx_http_behave_stats_init(cf) != NGX_OK
         || ngx_http_behave_trace_init(cf) != NGX_OK)
@@ -408,24 +517,11 @@ ngx_http_behave_init_main_conf(ngx_conf_t *cf, void *conf)
 
     ngx_conf_init_size_value(bmcf->shm_size, NGX_HTTP_BEHAVE_SHM_DEFAULT);
     ngx_conf_init_msec_value(bmcf->redis_timeout, 50);
-
-    if (bmcf->redis_timeout == 0) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "\"behave_redis_timeout\" must be at least 1ms");
-        return NGX_CONF_ERROR;
-    }
     ngx_conf_init_uint_value(bmcf->trace_max_count, 10000);
     ngx_conf_init_value(bmcf->trace_max_age, 24 * 3600);
 
     if (bmcf->trace_sample < 0) {
         bmcf->trace_sample = 0.01;
-    }
-
-    if (bmcf->shm_size < 8 * ngx_pagesize) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "\"behave_shm_size\" must be at least %uz",
-                           8 * ngx_pagesize);
-        return NGX_CONF_ERROR;
     }
 
     bmcf->shm_zone = ngx_shared_memory_add(cf, &name, bmcf->shm_size,
@@ -475,8 +571,13 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     ngx_http_behave_loc_conf_t *prev = parent;
     ngx_http_behave_loc_conf_t *conf = child;
 
-    ngx_http_core_loc_conf_t     *clcf;
-    ngx_http_behave_main_conf_t  *bmcf;
+    ngx_http_core_loc_conf_t  *clcf;
+
+    if (conf->keys == NGX_CONF_UNSET_PTR) {
+        conf->keys_file = prev->keys_file;
+        conf->keys_mtime = prev->keys_mtime;
+        conf->keys_loaded = prev->keys_loaded;
+    }
 
     ngx_conf_merge_ptr_value(conf->keys, prev->keys, NULL);
     ngx_conf_merge_size_value(conf->max_message_size,
@@ -490,39 +591,6 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     ngx_conf_merge_value(conf->redact, prev->redact, 0);
     ngx_conf_merge_str_value(conf->public_url, prev->public_url, "");
 
-    if (conf->public_url.len
-        && ngx_strncmp(conf->public_url.data, "http://", 7) != 0
-        && ngx_strncmp(conf->public_url.data, "https://", 8) != 0)
-    {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "\"behave_public_url\" must start with "
-                           "http:// or https://");
-        return NGX_CONF_ERROR;
-    }
-
-    if (conf->surfaces & NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS) {
-        bmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_behave_module);
-
-        if (bmcf->redis.len == 0 || !bmcf->secret_key_set) {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                               "\"behave_webhooks\" needs \"behave_redis\" "
-                               "and \"behave_secret_key\" at the http "
-                               "level");
-            return NGX_CONF_ERROR;
-        }
-    }
-
-    if ((conf->surfaces & NGX_HTTP_BEHAVE_SURFACE_REVIEWS)) {
-        bmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_behave_module);
-
-        if (bmcf->redis.len == 0) {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                               "\"behave_reviews\" needs \"behave_redis\" "
-                               "at the http level");
-            return NGX_CONF_ERROR;
-        }
-    }
-
     if (!conf->gw_limits_set) {
         conf->gw_limits_set = prev->gw_limits_set;
         conf->gw_rpm = prev->gw_limits_set
@@ -535,20 +603,7 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
                                   : NGX_HTTP_BEHAVE_GW_TOKENS_DEFAULT;
     }
 
-    if ((conf->surfaces & ~NGX_HTTP_BEHAVE_SURFACE_METRICS)
-        && conf->keys == NULL)
-    {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "the behave handler of this location needs "
-                           "\"behave_keys\" at this or an outer level");
-        return NGX_CONF_ERROR;
-    }
-
-    if (conf->max_message_size > conf->max_body_size) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "\"behave_max_message_size\" %uz is larger "
-                           "than \"behave_max_body_size\" %uz",
-                           conf->max_message_size, conf->max_body_size);
+    if (ngx_http_behave_merge_checks(cf, prev, conf) != NGX_CONF_OK) {
         return NGX_CONF_ERROR;
     }
 
@@ -565,6 +620,83 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
             && clcf->client_max_body_size < (off_t) conf->max_body_size)
         {
             clcf->client_max_body_size = conf->max_body_size;
+        }
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+/*
+ * What no single directive can check, found once the levels are merged;
+ * each error names the line of the directive it is about.
+ */
+
+static char *
+ngx_http_behave_merge_checks(ngx_conf_t *cf, ngx_http_behave_loc_conf_t *prev,
+    ngx_http_behave_loc_conf_t *conf)
+{
+    ngx_http_core_loc_conf_t     *clcf;
+    ngx_http_behave_main_conf_t  *bmcf;
+    ngx_http_behave_conf_pos_t   *pos;
+
+    if (conf->message_size_pos.file.len == 0) {
+        conf->message_size_pos = prev->message_size_pos;
+    }
+
+    if (conf->body_size_pos.file.len == 0) {
+        conf->body_size_pos = prev->body_size_pos;
+    }
+
+    if (conf->max_message_size > conf->max_body_size) {
+        pos = conf->message_size_pos.file.len ? &conf->message_size_pos
+                                               : &conf->body_size_pos;
+
+        return ngx_http_behave_conf_error_at(cf, pos,
+                   "\"behave_max_message_size\" %uz is larger than "
+                   "\"behave_max_body_size\" %uz",
+                   conf->max_message_size, conf->max_body_size);
+    }
+
+    if (conf->surfaces == 0) {
+        return NGX_CONF_OK;
+    }
+
+    /* proxy_pass & co. after the behave directive replace its handler */
+    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+
+    if (clcf->handler != conf->handler) {
+        return ngx_http_behave_conf_error_at(cf, &conf->surface_pos,
+                   "\"%V\" and another content handler (proxy_pass, "
+                   "fastcgi_pass, ...) in one location: one of them would "
+                   "never run", &conf->surface_name);
+    }
+
+    if ((conf->surfaces & ~NGX_HTTP_BEHAVE_SURFACE_KEYLESS)
+        && conf->keys == NULL)
+    {
+        return ngx_http_behave_conf_error_at(cf, &conf->surface_pos,
+                   "\"%V\" needs \"behave_keys\" at this or an outer "
+                   "level", &conf->surface_name);
+    }
+
+    if (conf->surfaces & NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS) {
+        bmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_behave_module);
+
+        if (bmcf->redis.len == 0 || !bmcf->secret_key_set) {
+            return ngx_http_behave_conf_error_at(cf, &conf->surface_pos,
+                       "\"behave_webhooks\" needs \"behave_redis\" and "
+                       "\"behave_secret_key\" at the http level");
+        }
+    }
+
+    if (conf->surfaces & NGX_HTTP_BEHAVE_SURFACE_REVIEWS) {
+        bmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_behave_module);
+
+        if (bmcf->redis.len == 0) {
+            return ngx_http_behave_conf_error_at(cf, &conf->surface_pos,
+                       "\"behave_reviews\" needs \"behave_redis\" at the "
+                       "http level");
         }
     }
 
@@ -618,6 +750,23 @@ ngx_http_behave_metrics(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
 
 static char *
+ngx_http_behave_health(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_behave_loc_conf_t *blcf = conf;
+
+    char  *rv;
+
+    rv = ngx_http_behave_set_surface(cf, blcf, NGX_HTTP_BEHAVE_SURFACE_HEALTH,
+                                     ngx_http_behave_health_handler);
+    if (rv != NGX_CONF_OK) {
+        return rv;
+    }
+
+    return ngx_http_behave_health_options(cf, &blcf->health);
+}
+
+
+static char *
 ngx_http_behave_set_surface(ngx_conf_t *cf, ngx_http_behave_loc_conf_t *blcf,
     ngx_uint_t surface, ngx_http_handler_pt handler)
 {
@@ -633,8 +782,20 @@ ngx_http_behave_set_surface(ngx_conf_t *cf, ngx_http_behave_loc_conf_t *blcf,
         return "conflicts with another content handler in this location";
     }
 
+    if (blcf->return_pos.file.len) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"%V\" in a location with \"return\" "
+                           "(%V:%ui): the behave handler would never run",
+                           &((ngx_str_t *) cf->args->elts)[0],
+                           &blcf->return_pos.file, blcf->return_pos.line);
+        return NGX_CONF_ERROR;
+    }
+
     clcf->handler = handler;
+    blcf->handler = handler;
     blcf->surfaces = surface;
+    blcf->surface_name = ((ngx_str_t *) cf->args->elts)[0];
+    ngx_http_behave_conf_pos(cf, &blcf->surface_pos);
 
     return NGX_CONF_OK;
 }
@@ -653,8 +814,10 @@ ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
     value = cf->args->elts;
     blcf->keys_file = value[1];
+    blcf->keys_loaded = ngx_time();
 
-    return ngx_http_behave_keys_load(cf, &blcf->keys_file, &blcf->keys);
+    return ngx_http_behave_keys_load(cf, &blcf->keys_file, &blcf->keys,
+                                     &blcf->keys_mtime);
 }
 
 

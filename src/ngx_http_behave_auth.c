@@ -20,16 +20,21 @@ static char *ngx_http_behave_keys_parse(ngx_conf_t *cf, ngx_str_t *file,
 
 char *
 ngx_http_behave_keys_load(ngx_conf_t *cf, ngx_str_t *file,
-    ngx_array_t **keys)
+    ngx_array_t **keys, time_t *mtime)
 {
-    char       *rv;
-    ngx_str_t   text;
+    char             *rv;
+    ngx_str_t         text;
+    ngx_file_info_t   fi;
 
     rv = ngx_http_behave_conf_read(cf, "behave_keys", file,
                                    NGX_HTTP_BEHAVE_KEYS_MAX_FILE, &text);
     if (rv != NGX_CONF_OK) {
         return rv;
     }
+
+    /* for behave_health: how old the keys in use are */
+    *mtime = (ngx_file_info(file->data, &fi) == NGX_FILE_ERROR)
+             ? ngx_time() : ngx_file_mtime(&fi);
 
     *keys = ngx_array_create(cf->pool, 8, sizeof(behave_key_t));
     if (*keys == NULL) {

@@ -12,7 +12,7 @@
 
 
 char *ngx_http_behave_keys_load(ngx_conf_t *cf, ngx_str_t *file,
-    ngx_array_t **keys);
+    ngx_array_t **keys, time_t *mtime);
 ngx_int_t ngx_http_behave_authenticate(ngx_http_request_t *r,
     ngx_array_t *keys, unsigned scope, const behave_key_t **key,
     behave_error_t *err);

@@ -25,8 +25,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "behave_annotate.h"
 #include "behave_error.h"
 #include "behave_keys.h"
+#include "behave_routing.h"
 
 
 #define NGX_HTTP_BEHAVE_SHM_NAME     "behave"
@@ -38,6 +40,13 @@
 #define NGX_HTTP_BEHAVE_GW_RPM_DEFAULT         600
 #define NGX_HTTP_BEHAVE_GW_CONCURRENT_DEFAULT  100
 #define NGX_HTTP_BEHAVE_GW_TOKENS_DEFAULT      10000000
+
+
+/* where a directive was written; file.len == 0: not written */
+typedef struct {
+    ngx_str_t                   file;
+    ngx_uint_t                  line;
+} ngx_http_behave_conf_pos_t;
 
 
 typedef struct ngx_http_behave_shm_s  ngx_http_behave_shm_t;
@@ -76,7 +85,18 @@ typedef struct {
 typedef struct {
     ngx_array_t                *keys;          /* of behave_key_t */
     ngx_str_t                   keys_file;
+    time_t                      keys_mtime;    /* of keys_file, at load */
+    time_t                      keys_loaded;
     ngx_uint_t                  surfaces;      /* not inherited */
+    ngx_uint_t                  health;        /* behave_health options */
+
+    /* where directives were written, for errors found while merging */
+    ngx_str_t                   surface_name;  /* "behave_analyze"... */
+    ngx_http_handler_pt         handler;       /* the surface's */
+    ngx_http_behave_conf_pos_t  surface_pos;
+    ngx_http_behave_conf_pos_t  return_pos;    /* "return", location level */
+    ngx_http_behave_conf_pos_t  message_size_pos;
+    ngx_http_behave_conf_pos_t  body_size_pos;
 
     size_t                      max_message_size;
     size_t                      max_body_size;
@@ -122,6 +142,17 @@ typedef struct {
     u_char                      span_id[17];
     ngx_uint_t                  nspans;
     ngx_http_behave_span_t      spans[NGX_HTTP_BEHAVE_SPANS];
+
+    /*
+     * What the surface publishes for the $behave_* variables (read by
+     * the access log after the answer): all in the request's pool or
+     * the configuration's, NULL or empty where it has none.
+     */
+    const char                 *tenant;         /* else key->tenant */
+    const behave_annotation_t  *ann;
+    const behave_routing_t     *routing;
+    ngx_str_t                   session_id;
+    ngx_str_t                   conversation_id;
 
     unsigned                    sampled:1;
     unsigned                    error_replaced:1;

@@ -125,7 +125,7 @@ conf_fails('location / { behave_prefilter maybe; }',
     open my $out, '>', "$dir/nginx.conf" or die $!;
     print $out $conf;
     close $out;
-    my $res = `/usr/sbin/nginx -t -p $dir -c $dir/nginx.conf 2>&1`;
+    my $res = `$NGINX -t -p $dir -c $dir/nginx.conf 2>&1`;
     is($?, 0, 'conf/prefilter.conf passes nginx -t') or diag $res;
 }
 

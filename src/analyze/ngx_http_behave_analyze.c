@@ -117,6 +117,15 @@ ngx_http_behave_analyze_process(ngx_http_request_t *r, ngx_str_t *body)
     behave_route(&an->ann, &an->routing);
     an->latency_ms = ngx_http_behave_now_ms() - an->latency_ms;
 
+    /* for the $behave_* variables of the access log */
+    ctx->ann = &an->ann;
+    ctx->routing = &an->routing;
+
+    if (an->req.conversation_id != NULL) {
+        ctx->conversation_id.data = (u_char *) an->req.conversation_id;
+        ctx->conversation_id.len = an->req.conversation_id_len;
+    }
+
     ngx_http_behave_meter_count(r, ctx->key, 1, &an->usage);
 
     if (an->req.conversation_id == NULL) {
@@ -210,17 +219,26 @@ ngx_http_behave_analyze_respond(ngx_http_request_t *r,
 {
     char                    *json;
     size_t                   len;
-    u_char                   session_id[4 + 32 + 1];
+    u_char                  *session_id;
     behave_analyze_resp_t    resp;
     ngx_http_behave_ctx_t   *ctx;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    /* in the pool: $behave_session_id reads it at the log phase */
+    session_id = ngx_pnalloc(r->pool, 4 + 32 + 1);
+    if (session_id == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
 
     ngx_memcpy(session_id, "ses_", 4);
 
     if (ngx_http_behave_random_hex(session_id + 4, 16) != NGX_OK) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
+
+    ctx->session_id.data = session_id;
+    ctx->session_id.len = 4 + 32;
 
     ngx_memzero(&resp, sizeof(behave_analyze_resp_t));
 
@@ -235,11 +253,9 @@ ngx_http_behave_analyze_respond(ngx_http_request_t *r,
     resp.conversation_id = an->req.conversation_id;
     resp.redacted = (int) an->redacted;
 
-    if (an->req.metadata != NULL) {
-        resp.metadata = cJSON_DetachItemViaPointer(an->req.root,
-                                                   an->req.metadata);
-        an->req.metadata = NULL;
-    }
+    /* the body lives in the request pool: the span is still valid */
+    resp.metadata = an->req.metadata;
+    resp.metadata_len = an->req.metadata_len;
 
     resp.gateway_latency_ms = ngx_http_behave_now_ms() - ctx->started_ms;
 

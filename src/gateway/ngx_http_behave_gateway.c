@@ -215,8 +215,10 @@ static ngx_http_behave_step_t
 ngx_http_behave_gw_parse(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
     ngx_str_t *body)
 {
-    behave_error_t       err;
-    ngx_pool_cleanup_t  *cln;
+    cJSON                  *sid;
+    behave_error_t          err;
+    ngx_pool_cleanup_t     *cln;
+    ngx_http_behave_ctx_t  *ctx;
 
     cln = ngx_pool_cleanup_add(r->pool, 0);
     if (cln == NULL) {
@@ -241,6 +243,15 @@ ngx_http_behave_gw_parse(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
 
     cln->handler = ngx_http_behave_gw_cleanup;
     cln->data = gw;
+
+    /* $behave_session_id: the tree lives until after the log phase */
+    sid = cJSON_GetObjectItemCaseSensitive(gw->req, "session_id");
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    if (ctx != NULL && cJSON_IsString(sid)) {
+        ctx->session_id.data = (u_char *) sid->valuestring;
+        ctx->session_id.len = ngx_strlen(sid->valuestring);
+    }
 
     if (r->method == NGX_HTTP_GET && r->args.len) {
         return ngx_http_behave_gw_args(r, gw);

@@ -39,7 +39,11 @@ typedef enum {
     NGX_HTTP_BEHAVE_PREFILTER_ACTION,
     NGX_HTTP_BEHAVE_PREFILTER_CONFIDENCE,
     NGX_HTTP_BEHAVE_PREFILTER_ANNOTATION,
-    NGX_HTTP_BEHAVE_PREFILTER_STATUS
+    NGX_HTTP_BEHAVE_PREFILTER_STATUS,
+    NGX_HTTP_BEHAVE_VAR_TENANT,
+    NGX_HTTP_BEHAVE_VAR_SESSION_ID,
+    NGX_HTTP_BEHAVE_VAR_CONVERSATION_ID,
+    NGX_HTTP_BEHAVE_VAR_TRACE_ID
 } ngx_http_behave_prefilter_var_e;
 
 #define NGX_HTTP_BEHAVE_PREFILTER_NDIMS  (NGX_HTTP_BEHAVE_PREFILTER_ACTION + 1)
@@ -98,8 +102,6 @@ typedef struct {
     behave_annotation_t                 ann;
     behave_routing_t                    routing;
     ngx_str_t                           json;    /* made when asked for */
-    u_char                              confidence[NGX_INT_T_LEN + 8];
-    size_t                              confidence_len;
     unsigned                            done:1;
 } ngx_http_behave_prefilter_ctx_t;
 
@@ -119,7 +121,8 @@ ngx_int_t ngx_http_behave_prefilter_check_routes(ngx_conf_t *cf,
 ngx_http_behave_prefilter_route_t *ngx_http_behave_prefilter_match(
     ngx_array_t *routes, ngx_http_behave_prefilter_ctx_t *ctx);
 const char *ngx_http_behave_prefilter_dim_value(
-    ngx_http_behave_prefilter_ctx_t *ctx, ngx_uint_t dim);
+    const behave_annotation_t *ann, const behave_routing_t *routing,
+    ngx_uint_t dim);
 
 /* ngx_http_behave_prefilter_var.c */
 ngx_int_t ngx_http_behave_prefilter_add_variables(ngx_conf_t *cf);

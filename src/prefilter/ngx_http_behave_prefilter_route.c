@@ -87,7 +87,9 @@ ngx_http_behave_prefilter_match(ngx_array_t *routes,
 
         for (k = 0; k < route[i].nconds; k++) {
             cond = &route[i].cond[k];
-            value = ngx_http_behave_prefilter_dim_value(ctx, cond->dim);
+            value = ngx_http_behave_prefilter_dim_value(&ctx->ann,
+                                                        &ctx->routing,
+                                                        cond->dim);
             values = ngx_http_behave_prefilter_dims[cond->dim].values;
 
             for (v = 0; values[v] != NULL; v++) {
@@ -111,34 +113,34 @@ ngx_http_behave_prefilter_match(ngx_array_t *routes,
 
 
 const char *
-ngx_http_behave_prefilter_dim_value(ngx_http_behave_prefilter_ctx_t *ctx,
-    ngx_uint_t dim)
+ngx_http_behave_prefilter_dim_value(const behave_annotation_t *ann,
+    const behave_routing_t *routing, ngx_uint_t dim)
 {
     switch (dim) {
 
     case NGX_HTTP_BEHAVE_PREFILTER_VALENCE:
-        return behave_valence_name(ctx->ann.valence);
+        return behave_valence_name(ann->valence);
 
     case NGX_HTTP_BEHAVE_PREFILTER_LOAD:
-        return behave_load_name(ctx->ann.cognitive_load);
+        return behave_load_name(ann->cognitive_load);
 
     case NGX_HTTP_BEHAVE_PREFILTER_URGENCY:
-        return behave_urgency_name(ctx->ann.urgency);
+        return behave_urgency_name(ann->urgency);
 
     case NGX_HTTP_BEHAVE_PREFILTER_ENGAGEMENT:
-        return behave_engagement_name(ctx->ann.engagement);
+        return behave_engagement_name(ann->engagement);
 
     case NGX_HTTP_BEHAVE_PREFILTER_REGISTER:
-        return behave_register_name(ctx->ann.social_register);
+        return behave_register_name(ann->social_register);
 
     case NGX_HTTP_BEHAVE_PREFILTER_POSTURE:
-        return ctx->routing.response_posture;
+        return routing->response_posture;
 
     case NGX_HTTP_BEHAVE_PREFILTER_TONE:
-        return ctx->routing.recommended_tone;
+        return routing->recommended_tone;
 
     default: /* NGX_HTTP_BEHAVE_PREFILTER_ACTION */
-        return ctx->routing.suggested_action;
+        return routing->suggested_action;
     }
 }
 

@@ -1,8 +1,9 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * The $behave_* variables: read from the request's pre-filter context,
- * never cached (an "if" may read them before a redirect, a log line after).
+ * The $behave_* variables: read from the request's pre-filter context or
+ * from what the surface that answered published, never cached (an "if"
+ * may read them before a redirect, a log line after).
  */
 
 
@@ -14,10 +15,12 @@
 
 static ngx_int_t ngx_http_behave_prefilter_variable(ngx_http_request_t *r,
     ngx_http_variable_value_t *v, uintptr_t data);
+static ngx_int_t ngx_http_behave_request_variable(ngx_http_request_t *r,
+    ngx_http_behave_ctx_t *bctx, uintptr_t data, ngx_str_t *s);
 static ngx_int_t ngx_http_behave_prefilter_confidence(ngx_http_request_t *r,
-    ngx_http_behave_prefilter_ctx_t *ctx, ngx_str_t *s);
+    const behave_annotation_t *ann, ngx_str_t *s);
 static ngx_int_t ngx_http_behave_prefilter_json(ngx_http_request_t *r,
-    ngx_http_behave_prefilter_ctx_t *ctx, ngx_str_t *s);
+    const behave_annotation_t *ann, ngx_str_t *cache, ngx_str_t *s);
 
 
 static ngx_str_t  ngx_http_behave_prefilter_status_names[] = {
@@ -29,51 +32,128 @@ static ngx_str_t  ngx_http_behave_prefilter_status_names[] = {
 
 
 /*
- * Subrequests (auth_request, mirror) read the main request's annotation.
- * Where the pre-filter did not run, $behave_status is "skipped" and the
- * others are not found (empty).
+ * The annotation comes from the pre-filter when it annotated the request,
+ * else from the surface that answered it (/v1/analyze publishes its own
+ * in the module's context), so one log format describes every request.
+ * Subrequests (auth_request, mirror) read the main request's.  Where
+ * nothing annotated the request the annotation variables are not found
+ * (empty); $behave_status is the pre-filter's alone.
  */
 
 static ngx_int_t
 ngx_http_behave_prefilter_variable(ngx_http_request_t *r,
     ngx_http_variable_value_t *v, uintptr_t data)
 {
-    ngx_str_t                         s;
+    ngx_str_t                         s, *cache;
+    ngx_int_t                         rc;
     const char                       *value;
+    ngx_http_behave_ctx_t            *bctx;
+    const behave_routing_t           *routing;
+    const behave_annotation_t        *ann;
     ngx_http_behave_prefilter_ctx_t  *ctx;
 
     ctx = ngx_http_behave_prefilter_get_ctx(r->main);
+    bctx = ngx_http_get_module_ctx(r->main, ngx_http_behave_module);
+
+    ann = NULL;
+    routing = NULL;
+    cache = NULL;
+
+    if (ctx != NULL && ctx->status == NGX_HTTP_BEHAVE_PREFILTER_OK) {
+        ann = &ctx->ann;
+        routing = &ctx->routing;
+        cache = &ctx->json;
+
+    } else if (bctx != NULL && bctx->ann != NULL) {
+        ann = bctx->ann;
+        routing = bctx->routing;
+    }
+
+    rc = NGX_OK;
 
     if (data == NGX_HTTP_BEHAVE_PREFILTER_STATUS) {
         s = ngx_http_behave_prefilter_status_names[ctx ? ctx->status : 0];
 
-    } else if (ctx == NULL || ctx->status != NGX_HTTP_BEHAVE_PREFILTER_OK) {
-        v->not_found = 1;
-        return NGX_OK;
+    } else if (data >= NGX_HTTP_BEHAVE_VAR_TENANT) {
+        rc = ngx_http_behave_request_variable(r, bctx, data, &s);
+
+    } else if (ann == NULL) {
+        rc = NGX_DECLINED;
 
     } else if (data == NGX_HTTP_BEHAVE_PREFILTER_CONFIDENCE) {
-        if (ngx_http_behave_prefilter_confidence(r, ctx, &s) != NGX_OK) {
-            return NGX_ERROR;
-        }
+        rc = ngx_http_behave_prefilter_confidence(r, ann, &s);
 
     } else if (data == NGX_HTTP_BEHAVE_PREFILTER_ANNOTATION) {
-        if (ngx_http_behave_prefilter_json(r, ctx, &s) != NGX_OK) {
-            return NGX_ERROR;
-        }
+        rc = ngx_http_behave_prefilter_json(r, ann, cache, &s);
+
+    } else if (data >= NGX_HTTP_BEHAVE_PREFILTER_POSTURE && routing == NULL) {
+        rc = NGX_DECLINED;
 
     } else {
-        value = ngx_http_behave_prefilter_dim_value(ctx, data);
+        value = ngx_http_behave_prefilter_dim_value(ann, routing, data);
         s.data = (u_char *) value;
         s.len = ngx_strlen(value);
+    }
+
+    if (rc == NGX_ERROR) {
+        return NGX_ERROR;
+    }
+
+    v->no_cacheable = 1;
+
+    if (rc == NGX_DECLINED || s.len == 0) {
+        v->not_found = 1;
+        return NGX_OK;
     }
 
     v->data = s.data;
     v->len = s.len;
     v->valid = 1;
-    v->no_cacheable = 1;
     v->not_found = 0;
 
     return NGX_OK;
+}
+
+
+/* who and what: the same on every surface that knows them */
+
+static ngx_int_t
+ngx_http_behave_request_variable(ngx_http_request_t *r,
+    ngx_http_behave_ctx_t *bctx, uintptr_t data, ngx_str_t *s)
+{
+    const char  *tenant;
+
+    if (bctx == NULL) {
+        return NGX_DECLINED;
+    }
+
+    switch (data) {
+
+    case NGX_HTTP_BEHAVE_VAR_TENANT:
+        tenant = bctx->tenant ? bctx->tenant
+                              : bctx->key ? bctx->key->tenant : NULL;
+
+        if (tenant == NULL) {
+            return NGX_DECLINED;
+        }
+
+        s->data = (u_char *) tenant;
+        s->len = ngx_strlen(tenant);
+        return NGX_OK;
+
+    case NGX_HTTP_BEHAVE_VAR_SESSION_ID:
+        *s = bctx->session_id;
+        return NGX_OK;
+
+    case NGX_HTTP_BEHAVE_VAR_CONVERSATION_ID:
+        *s = bctx->conversation_id;
+        return NGX_OK;
+
+    default: /* NGX_HTTP_BEHAVE_VAR_TRACE_ID */
+        s->data = bctx->trace_id;
+        s->len = ngx_strlen(bctx->trace_id);
+        return NGX_OK;
+    }
 }
 
 
@@ -81,59 +161,64 @@ ngx_http_behave_prefilter_variable(ngx_http_request_t *r,
 
 static ngx_int_t
 ngx_http_behave_prefilter_confidence(ngx_http_request_t *r,
-    ngx_http_behave_prefilter_ctx_t *ctx, ngx_str_t *s)
+    const behave_annotation_t *ann, ngx_str_t *s)
 {
-    u_char  *p;
+    u_char  *p, *start;
 
-    if (ctx->confidence_len == 0) {
-        p = ngx_sprintf(ctx->confidence, "%.3f",
-                        behave_round3(ctx->ann.confidence));
-
-        while (p[-1] == '0') {
-            p--;
-        }
-
-        if (p[-1] == '.') {
-            p--;
-        }
-
-        ctx->confidence_len = p - ctx->confidence;
+    start = ngx_pnalloc(r->pool, NGX_INT_T_LEN + 8);
+    if (start == NULL) {
+        return NGX_ERROR;
     }
 
-    s->data = ctx->confidence;
-    s->len = ctx->confidence_len;
+    p = ngx_sprintf(start, "%.3f", behave_round3(ann->confidence));
+
+    while (p[-1] == '0') {
+        p--;
+    }
+
+    if (p[-1] == '.') {
+        p--;
+    }
+
+    s->data = start;
+    s->len = p - start;
 
     return NGX_OK;
 }
 
 
-/* the annotation object of /v1/analyze, compact, made once per request */
+/* the annotation object of /v1/analyze, compact; cached when it can be */
 
 static ngx_int_t
 ngx_http_behave_prefilter_json(ngx_http_request_t *r,
-    ngx_http_behave_prefilter_ctx_t *ctx, ngx_str_t *s)
+    const behave_annotation_t *ann, ngx_str_t *cache, ngx_str_t *s)
 {
     char    *json;
     size_t   len;
 
-    if (ctx->json.data == NULL) {
-        json = behave_annotation_json(&ctx->ann, &len);
-        if (json == NULL) {
-            return NGX_ERROR;
-        }
-
-        ctx->json.data = ngx_pnalloc(r->pool, len);
-        if (ctx->json.data == NULL) {
-            free(json);
-            return NGX_ERROR;
-        }
-
-        ngx_memcpy(ctx->json.data, json, len);
-        ctx->json.len = len;
-        free(json);
+    if (cache != NULL && cache->data != NULL) {
+        *s = *cache;
+        return NGX_OK;
     }
 
-    *s = ctx->json;
+    json = behave_annotation_json(ann, &len);
+    if (json == NULL) {
+        return NGX_ERROR;
+    }
+
+    s->data = ngx_pnalloc(r->pool, len);
+    if (s->data == NULL) {
+        free(json);
+        return NGX_ERROR;
+    }
+
+    ngx_memcpy(s->data, json, len);
+    s->len = len;
+    free(json);
+
+    if (cache != NULL) {
+        *cache = *s;
+    }
 
     return NGX_OK;
 }
@@ -156,7 +241,11 @@ ngx_http_behave_prefilter_add_variables(ngx_conf_t *cf)
         ngx_string("behave_action"),
         ngx_string("behave_confidence"),
         ngx_string("behave_annotation"),
-        ngx_string("behave_status")
+        ngx_string("behave_status"),
+        ngx_string("behave_tenant"),
+        ngx_string("behave_session_id"),
+        ngx_string("behave_conversation_id"),
+        ngx_string("behave_trace_id")
     };
 
     /* names[i] is read by ngx_http_behave_prefilter_variable() with data i */

@@ -34,6 +34,7 @@ typedef struct {
     char                        slug[BEHAVE_SLUG_SIZE];
     const char                 *provider;
     const char                 *auth;
+    char                        signature[256]; /* Vapi's, stored form */
     const char                 *description;
     time_t                      created_at;
     ngx_http_behave_redis_args_t  create;   /* step 2's, kept for it */
@@ -49,6 +50,8 @@ static ngx_int_t ngx_http_behave_wh_create(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m);
 static ngx_int_t ngx_http_behave_wh_create_check(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m, cJSON **secret, behave_error_t *err);
+static ngx_int_t ngx_http_behave_wh_signature(ngx_http_behave_wh_mgmt_t *m,
+    behave_provider_e provider, behave_error_t *err);
 static void ngx_http_behave_wh_slug_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 static void ngx_http_behave_wh_create_reply(ngx_http_request_t *r,
@@ -253,6 +256,7 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
     ngx_http_behave_redis_arg_str(&m->create, m->description);
     ngx_http_behave_redis_arg_num(&m->create, m->created_at);
     ngx_http_behave_redis_arg(&m->create, sealed, sealed_len);
+    ngx_http_behave_redis_arg_str(&m->create, m->signature);
 
     /*
      * Step 1: the slug, a global key in a slot of its own (the receiver
@@ -368,6 +372,10 @@ ngx_http_behave_wh_create_check(ngx_http_request_t *r,
         }
     }
 
+    if (ngx_http_behave_wh_signature(m, provider, err) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
     v = cJSON_GetObjectItemCaseSensitive(m->root, "description");
 
     if (v != NULL && !cJSON_IsNull(v)) {
@@ -436,6 +444,42 @@ ngx_http_behave_wh_create_check(ngx_http_request_t *r,
 }
 
 
+/* "signature": Vapi's HMAC options, kept in their stored form */
+
+static ngx_int_t
+ngx_http_behave_wh_signature(ngx_http_behave_wh_mgmt_t *m,
+    behave_provider_e provider, behave_error_t *err)
+{
+    cJSON              *v;
+    behave_sig_vapi_t   vapi;
+
+    m->signature[0] = '\0';
+
+    v = cJSON_GetObjectItemCaseSensitive(m->root, "signature");
+
+    if (provider != BEHAVE_PROVIDER_VAPI) {
+        if (v != NULL && !cJSON_IsNull(v)) {
+            behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
+                             "signature options are for provider vapi "
+                             "only");
+            return NGX_ERROR;
+        }
+
+        return NGX_OK;
+    }
+
+    if (behave_endpoint_vapi_parse(v, &vapi, err) != BEHAVE_OK
+        || behave_sig_vapi_format(&vapi, m->signature,
+                                  sizeof(m->signature))
+           != 0)
+    {
+        return NGX_ERROR;
+    }
+
+    return NGX_OK;
+}
+
+
 static void
 ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
@@ -466,6 +510,7 @@ ngx_http_behave_wh_create_reply(ngx_http_request_t *r, void *data,
     e.receiver_url = ngx_http_behave_webhooks_receiver_url(r, m->slug);
     e.provider = m->provider;
     e.auth = m->auth;
+    e.signature = m->signature;
     e.description = m->description;
     e.active = 1;
     e.created_at = m->created_at;
@@ -712,6 +757,7 @@ ngx_http_behave_wh_record(ngx_http_request_t *r, redisReply *f)
     e.created_at = v[5] ? strtoll(v[5], NULL, 10) : 0;
     e.updated_at = v[6] ? strtoll(v[6], NULL, 10) : 0;
     e.active = v[7] != NULL && v[7][0] == '1';
+    e.signature = v[8];
 
     return behave_endpoint_json(&e);
 }

@@ -58,6 +58,7 @@ typedef struct {
     char                       *tenant;
     char                       *endpoint_id;
     behave_provider_e           provider;
+    behave_sig_vapi_t           vapi;           /* Vapi's options */
     unsigned                    shared_secret:1;
     unsigned                    active:1;
 
@@ -101,7 +102,9 @@ static ngx_int_t ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
 static ngx_int_t ngx_http_behave_wh_verify(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *sealed, ngx_int_t *answer);
 static void ngx_http_behave_wh_headers(ngx_http_request_t *r,
-    behave_sig_headers_t *h);
+    ngx_http_behave_wh_recv_t *rv, behave_sig_headers_t *h);
+static void ngx_http_behave_wh_header(ngx_http_request_t *r,
+    const char *name, behave_sig_str_t *slot);
 static ngx_int_t ngx_http_behave_wh_process(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
 static ngx_int_t ngx_http_behave_wh_commit(ngx_http_request_t *r,
@@ -122,6 +125,8 @@ static ngx_int_t ngx_http_behave_wh_processed(ngx_http_request_t *r,
 static ngx_int_t ngx_http_behave_wh_duplicate(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *stored);
 static ngx_int_t ngx_http_behave_wh_unauthorized(ngx_http_request_t *r);
+static void ngx_http_behave_wh_publish(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv);
 static ngx_int_t ngx_http_behave_wh_slug_valid(ngx_str_t *slug);
 static ngx_int_t ngx_http_behave_wh_review_args(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, const behave_callsum_meta_t *m,
@@ -320,13 +325,14 @@ ngx_http_behave_wh_owner(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *owner)
 {
     char        *tenant, *sp;
-    size_t       len[8];
+    size_t       len[9];
     ngx_str_t   *key;
     ngx_uint_t   i;
-    const char  *argv[8];
+    const char  *argv[9];
 
+    /* the Vapi options last: nil on other endpoints and older records */
     static const char  *fields[] = {
-        "tenant", "id", "provider", "auth", "active", "secret"
+        "tenant", "id", "provider", "auth", "active", "secret", "signature"
     };
 
     sp = (char *) ngx_strlchr((u_char *) owner->str,
@@ -358,27 +364,32 @@ ngx_http_behave_wh_owner(ngx_http_request_t *r,
     argv[1] = (char *) key->data;
     len[1] = key->len;
 
-    for (i = 0; i < 6; i++) {
+    for (i = 0; i < 7; i++) {
         argv[2 + i] = fields[i];
         len[2 + i] = ngx_strlen(fields[i]);
     }
 
     return ngx_http_behave_wh_lookup(r, rv, &ngx_http_behave_wh_resolve_step,
-                                     8, argv, len);
+                                     9, argv, len);
 }
 
 
-/* { tenant, id, provider, auth, active, sealed secret } */
+/*
+ * { tenant, id, provider, auth, active, sealed secret, Vapi options }:
+ * the options are nil on endpoints of other providers and on endpoints
+ * stored before they existed (the defaults apply).
+ */
 
 static ngx_int_t
 ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *reply)
 {
-    size_t      i;
-    ngx_int_t   rc;
-    redisReply  *e;
+    size_t                  i;
+    ngx_int_t               rc;
+    redisReply             *e;
+    ngx_http_behave_ctx_t  *ctx;
 
-    if (reply->elements != 6) {
+    if (reply->elements != 7) {
         return ngx_http_behave_wh_unauthorized(r);
     }
 
@@ -411,7 +422,18 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
 
     rv->shared_secret = ngx_strcmp(reply->element[3]->str, "shared_secret")
                         == 0;
+
+    e = reply->element[6];
+
+    if (e->type != REDIS_REPLY_STRING
+        || behave_sig_vapi_parse(e->str, e->len, &rv->vapi) != 0)
+    {
+        behave_sig_vapi_default(&rv->vapi);
+    }
     rv->active = reply->element[4]->str[0] == '1';
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    ctx->tenant = rv->tenant;
 
     if (ngx_http_behave_wh_verify(r, rv, reply->element[5], &rc)
         != NGX_OK)
@@ -470,14 +492,14 @@ ngx_http_behave_wh_verify(ngx_http_request_t *r,
         return NGX_DECLINED;
     }
 
-    ngx_http_behave_wh_headers(r, &h);
+    ngx_http_behave_wh_headers(r, rv, &h);
 
     tp = ngx_timeofday();
 
     rc = behave_sig_verify(rv->provider, &h, (char *) rv->body.data,
                            rv->body.len, secret, slen,
                            rv->shared_secret
-                           ? BEHAVE_SIG_ALLOW_SHARED_SECRET : 0,
+                           ? BEHAVE_SIG_ALLOW_SHARED_SECRET : 0, &rv->vapi,
                            (int64_t) tp->sec * 1000 + tp->msec, NULL);
 
     ngx_explicit_memzero(secret, sealed->len + 1);
@@ -506,7 +528,8 @@ ngx_http_behave_wh_verify(ngx_http_request_t *r,
 
 
 static void
-ngx_http_behave_wh_headers(ngx_http_request_t *r, behave_sig_headers_t *h)
+ngx_http_behave_wh_headers(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, behave_sig_headers_t *h)
 {
     ngx_uint_t         i, k;
     ngx_list_part_t   *part;
@@ -521,14 +544,15 @@ ngx_http_behave_wh_headers(ngx_http_request_t *r, behave_sig_headers_t *h)
           offsetof(behave_sig_headers_t, elevenlabs_signature) },
         { "x-retell-signature",
           offsetof(behave_sig_headers_t, retell_signature) },
-        { "x-timestamp", offsetof(behave_sig_headers_t, vapi_timestamp) },
-        { "x-signature", offsetof(behave_sig_headers_t, vapi_signature) },
         { "x-vapi-secret", offsetof(behave_sig_headers_t, vapi_secret) },
         { "webhook-id", offsetof(behave_sig_headers_t, webhook_id) },
         { "webhook-timestamp",
           offsetof(behave_sig_headers_t, webhook_timestamp) },
         { "webhook-signature",
           offsetof(behave_sig_headers_t, webhook_signature) },
+        { "svix-id", offsetof(behave_sig_headers_t, svix_id) },
+        { "svix-timestamp", offsetof(behave_sig_headers_t, svix_timestamp) },
+        { "svix-signature", offsetof(behave_sig_headers_t, svix_signature) },
     };
 
     ngx_memzero(h, sizeof(behave_sig_headers_t));
@@ -566,6 +590,34 @@ ngx_http_behave_wh_headers(ngx_http_request_t *r, behave_sig_headers_t *h)
             }
         }
     }
+
+    /* Vapi's names are the endpoint's (x-signature, x-timestamp) */
+
+    if (rv->provider == BEHAVE_PROVIDER_VAPI) {
+        ngx_http_behave_wh_header(r, rv->vapi.header, &h->vapi_signature);
+        ngx_http_behave_wh_header(r, rv->vapi.timestamp_header,
+                                  &h->vapi_timestamp);
+    }
+}
+
+
+static void
+ngx_http_behave_wh_header(ngx_http_request_t *r, const char *name,
+    behave_sig_str_t *slot)
+{
+    ngx_str_t         key;
+    ngx_table_elt_t  *e;
+
+    key.data = (u_char *) name;
+    key.len = ngx_strlen(name);
+
+    e = ngx_http_behave_find_header(r, &key);
+
+    if (e != NULL) {
+        slot->data = (char *) e->value.data;
+        slot->len = e->value.len;
+    }
+
 }
 
 
@@ -647,6 +699,8 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
         return ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                     "no delivery id");
     }
+
+    ngx_http_behave_wh_publish(r, rv);
 
     key[0] = ngx_http_behave_webhooks_key(r, rv->tenant, "call:", dedup,
                                           ngx_strlen(dedup));
@@ -928,6 +982,8 @@ ngx_http_behave_wh_record(ngx_http_request_t *r,
         return;
     }
 
+    ngx_http_behave_wh_publish(r, rv);
+
     key = ngx_http_behave_webhooks_key(r, rv->tenant, "deliveries:",
                                        rv->endpoint_id,
                                        ngx_strlen(rv->endpoint_id));
@@ -1146,4 +1202,24 @@ ngx_http_behave_wh_slug_valid(ngx_str_t *slug)
     }
 
     return 1;
+}
+
+
+/* $behave_session_id is the delivery, $behave_conversation_id the call's */
+
+static void
+ngx_http_behave_wh_publish(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv)
+{
+    ngx_http_behave_ctx_t  *ctx;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    ctx->session_id.data = (u_char *) rv->delivery_id;
+    ctx->session_id.len = ngx_strlen(rv->delivery_id);
+
+    if (rv->call.conversation_id != NULL) {
+        ctx->conversation_id.data = (u_char *) rv->call.conversation_id;
+        ctx->conversation_id.len = rv->call.conversation_id_len;
+    }
 }

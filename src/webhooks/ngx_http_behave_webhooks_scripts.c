@@ -23,9 +23,10 @@
 
 /*
  * KEYS: record, tenant index.  ARGV: tenant, id, slug, provider, auth,
- * description, created_at, sealed secret.  The slug was claimed before
- * with SET NX (at 144 bits a clash is not expected; if it comes, the
- * caller answers 503 and the client retries with a new slug).
+ * description, created_at, sealed secret, Vapi options ("" for other
+ * providers: not stored).  The slug was claimed before with SET NX (at
+ * 144 bits a clash is not expected; if it comes, the caller answers 503
+ * and the client retries with a new slug).
  */
 ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script = {
     "redis.webhook-create",
@@ -33,6 +34,9 @@ ngx_http_behave_redis_script_t  ngx_http_behave_wh_create_script = {
     "    'slug', ARGV[3], 'provider', ARGV[4], 'auth', ARGV[5],\n"
     "    'description', ARGV[6], 'created_at', ARGV[7], 'updated_at', '0',\n"
     "    'active', '1', 'secret', ARGV[8])\n"
+    "if ARGV[9] ~= '' then\n"
+    "    redis.call('HSET', KEYS[1], 'signature', ARGV[9])\n"
+    "end\n"
     "redis.call('ZADD', KEYS[2], ARGV[7], ARGV[2])\n"
     "return 1\n",
     ""

@@ -34,8 +34,8 @@
 /* the fields of an endpoint hash, in the order the scripts return them */
 #define NGX_HTTP_BEHAVE_WH_FIELDS                                           \
     "'id', 'slug', 'provider', 'auth', 'description', 'created_at', "       \
-    "'updated_at', 'active'"
-#define NGX_HTTP_BEHAVE_WH_NFIELDS        8
+    "'updated_at', 'active', 'signature'"
+#define NGX_HTTP_BEHAVE_WH_NFIELDS        9
 
 
 ngx_int_t ngx_http_behave_webhooks_unavailable(ngx_http_request_t *r,

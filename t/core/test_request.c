@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "behave_json.h"
 #include "behave_request.h"
 #include "tap.h"
 
@@ -68,6 +69,62 @@ static const req_case_t  cases[] = {
 };
 
 
+/* metadata: the raw bytes of the body, found by behave_json_member_raw */
+static void
+test_metadata_raw(void)
+{
+    size_t                 i, n;
+    const char            *v;
+    behave_error_t         err;
+    behave_analyze_req_t   req;
+
+    static const char  body[] =
+        "{\"message\":\"x\",\"metadata\":{\"n\":1.50, \"big\":1e400}}";
+
+    static const struct {
+        const char  *body;
+        const char  *want;           /* NULL: no member */
+    }  raw[] = {
+        { "{\"metadata\":{\"a\":1.50,\"b\":1e400}}",
+          "{\"a\":1.50,\"b\":1e400}" },
+        { " { \"x\" : [1, {\"metadata\": 2}, \"}\\\"]\"] ,"
+          "\"metadata\" :\t{ \"k\" : \"v\\u00e9\" }\n}",
+          "{ \"k\" : \"v\\u00e9\" }" },
+        { "{\"meta\\u0064ata\":{\"escaped\":true}}", "{\"escaped\":true}" },
+        { "{\"metadata\":{\"first\":1},\"metadata\":{\"second\":2}}",
+          "{\"first\":1}" },
+        { "{\"metadatax\":{},\"metadat\":{}}", NULL },
+        { "{\"m\":\"metadata\",\"n\":-0.0e+1}", NULL },
+        { "[{\"metadata\":{}}]", NULL },
+    };
+
+    for (i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
+        v = NULL;
+        n = 0;
+
+        if (raw[i].want == NULL) {
+            ok(behave_json_member_raw(raw[i].body, strlen(raw[i].body),
+                                      "metadata", &v, &n) != 0,
+               "raw %zu: no metadata member", i);
+            continue;
+        }
+
+        ok(behave_json_member_raw(raw[i].body, strlen(raw[i].body),
+                                  "metadata", &v, &n) == 0
+           && n == strlen(raw[i].want) && memcmp(v, raw[i].want, n) == 0,
+           "raw %zu: the value's bytes as sent", i);
+    }
+
+    memset(&err, 0, sizeof(err));
+    is_int(behave_analyze_req_parse(body, strlen(body), 16, &req, &err),
+           BEHAVE_OK, "request with metadata parses");
+    ok(req.metadata != NULL && req.metadata_len == 23
+       && memcmp(req.metadata, "{\"n\":1.50, \"big\":1e400}", 23) == 0,
+       "request metadata is the raw span");
+    behave_analyze_req_free(&req);
+}
+
+
 int
 main(void)
 {
@@ -109,6 +166,8 @@ main(void)
         behave_analyze_req_free(&req);
         ok(req.root == NULL && req.strings == NULL, "case %zu: freed", i);
     }
+
+    test_metadata_raw();
 
     return tap_done();
 }

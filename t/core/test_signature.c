@@ -100,7 +100,7 @@ el_verify(const char *hdr, const char *b, size_t len, const char *secret,
     h.elevenlabs_signature = str(hdr);
 
     return behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, b, len, secret,
-                             strlen(secret), 0, now, NULL);
+                             strlen(secret), 0, NULL, now, NULL);
 }
 
 
@@ -160,7 +160,8 @@ test_elevenlabs(void)
     memset(&h, 0, sizeof(h));
     h.elevenlabs_signature = str(hdr);
     is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, len,
-                             el_secret, strlen(el_secret), 0, NOW, &info),
+                             el_secret, strlen(el_secret), 0, NULL, NOW,
+                             &info),
            BEHAVE_SIG_OK, "elevenlabs: valid with info");
     is_int(info.signed_at_ms, NOW, "elevenlabs: signed_at_ms");
     ok(info.idempotency_key == NULL, "elevenlabs: no idempotency key");
@@ -168,7 +169,8 @@ test_elevenlabs(void)
     memset(&h, 0, sizeof(h));
     h.retell_signature = str(hdr);
     is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, len,
-                             el_secret, strlen(el_secret), 0, NOW, NULL),
+                             el_secret, strlen(el_secret), 0, NULL, NOW,
+                             NULL),
            BEHAVE_SIG_MISSING_HEADER, "elevenlabs: missing header");
 
     is_int(el_verify("", body, len, el_secret, NOW),
@@ -298,7 +300,7 @@ retell_verify(const char *hdr, const char *b, size_t len, const char *key,
     h.retell_signature = str(hdr);
 
     return behave_sig_verify(BEHAVE_PROVIDER_RETELL, &h, b, len, key,
-                             strlen(key), 0, now, NULL);
+                             strlen(key), 0, NULL, now, NULL);
 }
 
 
@@ -325,7 +327,7 @@ test_retell(void)
     memset(&h, 0, sizeof(h));
     h.elevenlabs_signature = str(hdr);
     is_int(behave_sig_verify(BEHAVE_PROVIDER_RETELL, &h, body, len, key,
-                             strlen(key), 0, NOW, NULL),
+                             strlen(key), 0, NULL, NOW, NULL),
            BEHAVE_SIG_MISSING_HEADER, "retell: missing header");
 
     snprintf(bad, sizeof(bad), "t=%s,v0=%s", ms, hex);
@@ -400,7 +402,7 @@ vapi_verify(const char *ts, const char *sig, const char *legacy,
     h.vapi_secret = str(legacy);
 
     return behave_sig_verify(BEHAVE_PROVIDER_VAPI, &h, b, len, secret,
-                             strlen(secret), flags, now, info);
+                             strlen(secret), flags, NULL, now, info);
 }
 
 
@@ -530,7 +532,7 @@ sw_verify(const char *id, const char *ts, const char *sig, const char *b,
     h.webhook_signature = str(sig);
 
     return behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, b, len, secret,
-                             strlen(secret), 0, now, info);
+                             strlen(secret), 0, NULL, now, info);
 }
 
 
@@ -629,6 +631,166 @@ test_standard(void)
 }
 
 
+/* Svix's own header names for the same scheme */
+static void
+test_svix(void)
+{
+    char                  ts[32], sig[128], b64[64], prefix[128];
+    size_t                len, klen;
+    unsigned char         key[64];
+    behave_sig_info_t     info;
+    behave_sig_headers_t  h;
+
+    static const char  id[] = "msg_svix_2KWPBgLlAfxdpx2AI";
+
+    len = sizeof(body) - 1;
+    behave_base64_decode(sw_secret + 6, strlen(sw_secret) - 6, key,
+                         sizeof(key), &klen, 0);
+    snprintf(ts, sizeof(ts), "%lld", NOW_S);
+    snprintf(prefix, sizeof(prefix), "%s.%s.", id, ts);
+    mac(key, klen, prefix, NULL, body, len, 1, b64);
+    snprintf(sig, sizeof(sig), "v1,%s", b64);
+
+    memset(&h, 0, sizeof(h));
+    h.svix_id = str(id);
+    h.svix_timestamp = str(ts);
+    h.svix_signature = str(sig);
+
+    is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
+                             sw_secret, strlen(sw_secret), 0, NULL, NOW,
+                             &info),
+           BEHAVE_SIG_OK, "svix: svix-* headers verify");
+    ok(info.idempotency_key_len == strlen(id)
+       && memcmp(info.idempotency_key, id, strlen(id)) == 0,
+       "svix: idempotency key is svix-id");
+
+    h.svix_signature = str(NULL);
+    is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
+                             sw_secret, strlen(sw_secret), 0, NULL, NOW,
+                             NULL),
+           BEHAVE_SIG_MISSING_HEADER, "svix: missing svix-signature");
+
+    /* a webhook-* header present: that set is used, never a mix */
+    h.svix_signature = str(sig);
+    h.webhook_signature = str(sig);
+    is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
+                             sw_secret, strlen(sw_secret), 0, NULL, NOW,
+                             NULL),
+           BEHAVE_SIG_MISSING_HEADER, "svix: no mix of the two name sets");
+
+    h.webhook_id = str(id);
+    h.webhook_timestamp = str(ts);
+    h.svix_id = str("msg_other");
+    is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
+                             sw_secret, strlen(sw_secret), 0, NULL, NOW,
+                             NULL),
+           BEHAVE_SIG_OK, "svix: webhook-* win when both sets came");
+
+    memset(&h, 0, sizeof(h));
+    h.svix_id = str(id);
+    h.svix_timestamp = str(ts);
+    h.svix_signature = str(sig);
+    is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
+                             sw_secret, strlen(sw_secret), 0, NULL,
+                             NOW + 5 * MIN + SEC, NULL),
+           BEHAVE_SIG_TOO_OLD, "svix: same window as webhook-*");
+}
+
+
+static behave_sig_err_e
+vapi_opt_verify(const behave_sig_vapi_t *v, const char *ts, const char *sig,
+    const char *secret, long long now)
+{
+    behave_sig_headers_t  h;
+
+    memset(&h, 0, sizeof(h));
+    h.vapi_timestamp = str(ts);
+    h.vapi_signature = str(sig);
+
+    return behave_sig_verify(BEHAVE_PROVIDER_VAPI, &h, body,
+                             sizeof(body) - 1, secret, strlen(secret), 0, v,
+                             now, NULL);
+}
+
+
+/* Vapi's HMAC options, chosen per endpoint */
+static void
+test_vapi_options(void)
+{
+    char               ts[32], hex[65], b64[64], sig[128], text[256];
+    size_t             len;
+    behave_sig_vapi_t  v, w;
+
+    static const char  secret[] = "vapi_behave_test";
+
+    len = sizeof(body) - 1;
+    snprintf(ts, sizeof(ts), "%lld", NOW_S);
+
+    behave_sig_vapi_default(&v);
+    is_str(v.header, "x-signature", "vapi options: default header");
+    is_str(v.timestamp_header, "x-timestamp",
+           "vapi options: default timestamp header");
+
+    /* the body alone, hex, no timestamp: no window */
+    v.body_only = 1;
+    mac(secret, strlen(secret), NULL, NULL, body, len, 0, hex);
+    is_int(vapi_opt_verify(&v, NULL, hex, secret, NOW), BEHAVE_SIG_OK,
+           "vapi body only: valid without a timestamp");
+    is_int(vapi_opt_verify(&v, NULL, hex, secret, NOW + 1000 * MIN),
+           BEHAVE_SIG_OK, "vapi body only: no replay window");
+    is_int(vapi_opt_verify(&v, ts, hex, secret, NOW), BEHAVE_SIG_OK,
+           "vapi body only: a timestamp header is ignored");
+    is_int(vapi_opt_verify(&v, NULL, hex, "vapi_other", NOW),
+           BEHAVE_SIG_BAD_SIGNATURE, "vapi body only: wrong secret");
+    is_int(vapi_opt_verify(NULL, NULL, hex, secret, NOW),
+           BEHAVE_SIG_MISSING_HEADER,
+           "vapi defaults: the body-only signature lacks x-timestamp");
+
+    /* sha256= prefix */
+    snprintf(v.prefix, sizeof(v.prefix), "sha256=");
+    snprintf(sig, sizeof(sig), "sha256=%s", hex);
+    is_int(vapi_opt_verify(&v, NULL, sig, secret, NOW), BEHAVE_SIG_OK,
+           "vapi prefix sha256=: valid");
+    is_int(vapi_opt_verify(&v, NULL, hex, secret, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "vapi prefix: missing prefix");
+
+    /* base64, timestamp signed */
+    v.body_only = 0;
+    v.base64 = 1;
+    mac(secret, strlen(secret), ts, ".", body, len, 1, b64);
+    snprintf(sig, sizeof(sig), "sha256=%s", b64);
+    is_int(vapi_opt_verify(&v, ts, sig, secret, NOW), BEHAVE_SIG_OK,
+           "vapi base64 + prefix + timestamp: valid");
+    is_int(vapi_opt_verify(&v, ts, sig, secret, NOW + 30 * MIN + SEC),
+           BEHAVE_SIG_TOO_OLD, "vapi base64: the window holds");
+    is_int(vapi_opt_verify(&v, NULL, sig, secret, NOW),
+           BEHAVE_SIG_MISSING_HEADER, "vapi base64: timestamp needed");
+    mac(secret, strlen(secret), ts, ".", body, len, 0, hex);
+    snprintf(sig, sizeof(sig), "sha256=%s", hex);
+    is_int(vapi_opt_verify(&v, ts, sig, secret, NOW),
+           BEHAVE_SIG_MALFORMED_HEADER, "vapi base64: hex refused");
+
+    /* the stored form, both ways */
+    snprintf(v.header, sizeof(v.header), "x-vapi-signature");
+    ok(behave_sig_vapi_format(&v, text, sizeof(text)) == 0,
+       "vapi options: formatted");
+    is_str(text, "v1 x-vapi-signature x-timestamp base64 timestamp.body "
+           "p:sha256=", "vapi options: stored form");
+    ok(behave_sig_vapi_parse(text, strlen(text), &w) == 0
+       && memcmp(&v, &w, sizeof(v)) == 0, "vapi options: parsed back");
+    ok(behave_sig_vapi_parse("v1 x-signature x-timestamp hex body p:", 38,
+                             &w) == 0
+       && w.body_only && !w.base64 && w.prefix[0] == '\0',
+       "vapi options: empty prefix");
+    ok(behave_sig_vapi_parse("v1 x-signature x-timestamp hex", 30, &w) != 0,
+       "vapi options: short form refused");
+    ok(behave_sig_vapi_parse("v1 x_sig x-timestamp hex body p:", 32, &w)
+       != 0, "vapi options: bad header name refused");
+    ok(behave_sig_vapi_parse("v1 a b sha1 body p:", 19, &w) != 0,
+       "vapi options: unknown encoding refused");
+}
+
+
 static void
 test_standard_sample(void)
 {
@@ -657,10 +819,10 @@ test_misc(void)
 
     memset(&h, 0, sizeof(h));
     is_int(behave_sig_verify((behave_provider_e) 42, &h, body, 3, "s", 1, 0,
-                             NOW, NULL),
+                             NULL, NOW, NULL),
            BEHAVE_SIG_BAD_PROVIDER, "unknown provider refused");
     is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, 3, NULL, 0,
-                             0, NOW, NULL),
+                             0, NULL, NOW, NULL),
            BEHAVE_SIG_BAD_SECRET, "no secret refused");
 }
 
@@ -679,6 +841,8 @@ main(void)
     test_vapi_sample();
     test_standard();
     test_standard_sample();
+    test_svix();
+    test_vapi_options();
     test_misc();
 
     return tap_done();

@@ -288,6 +288,89 @@ test_word_hash(void)
 }
 
 
+/* one word in, its folded text out */
+static void
+word_is(const char *in, const char *want, const char *name)
+{
+    tokenize(in, strlen(in));
+    ok(ntok == 1 && toks[0].type == BEHAVE_TOK_WORD, "%s: one word", name);
+    is_str(toks[0].text, want, "%s", name);
+    is_int((int) toks[0].len, (int) strlen(want), "%s: length", name);
+    ok(toks[0].hash == behave_lex_hash(want, strlen(want)),
+       "%s: hash of the folded text", name);
+}
+
+
+/* Unicode case mapping (utf8proc) and NFC, by script */
+static void
+test_unicode_fold(void)
+{
+    /* Polish: the Latin Extended-A letters whose upper case is odd */
+    word_is("\xc5\x81\xc3\xb3" "d\xc5\xba", "\xc5\x82\xc3\xb3" "d\xc5\xba",
+            "Polish \xc5\x81\xc3\xb3" "d\xc5\xba -> "
+            "\xc5\x82\xc3\xb3" "d\xc5\xba");
+    word_is("\xc5\x82\xc3\xb3" "d\xc5\xba", "\xc5\x82\xc3\xb3" "d\xc5\xba",
+            "Polish \xc5\x82\xc3\xb3" "d\xc5\xba unchanged");
+    word_is("\xc5\xbb\xc3\x93\xc5\x81W", "\xc5\xbc\xc3\xb3\xc5\x82w",
+            "Polish \xc5\xbb\xc3\x93\xc5\x81W lowered");
+    ok(toks[0].flags & BEHAVE_TOK_CAPS, "Polish: ALL CAPS noted");
+    word_is("Za\xc5\xbc\xc3\xb3\xc5\x82\xc4\x87",
+            "za\xc5\xbc\xc3\xb3\xc5\x82\xc4\x87", "Polish Za...");
+
+    /* Greek: simple lower case, a final sigma kept as written */
+    word_is("\xce\x9a\xce\xb1\xce\xbb\xce\xb7\xce\xbc\xce\xad\xcf\x81\xce\xb1",
+            "\xce\xba\xce\xb1\xce\xbb\xce\xb7\xce\xbc\xce\xad\xcf\x81\xce\xb1",
+            "Greek Kalimera");
+    word_is("\xce\x9a\xce\x91\xce\x9b\xce\x97\xce\x9c\xce\x95\xce\xa1\xce\x91",
+            "\xce\xba\xce\xb1\xce\xbb\xce\xb7\xce\xbc\xce\xb5\xcf\x81\xce\xb1",
+            "Greek capitals lowered");
+    ok(toks[0].flags & BEHAVE_TOK_CAPS, "Greek: ALL CAPS noted");
+    word_is("\xce\xbb\xcf\x8c\xce\xb3\xce\xbf\xcf\x82",
+            "\xce\xbb\xcf\x8c\xce\xb3\xce\xbf\xcf\x82",
+            "Greek final sigma kept");
+
+    /* Cyrillic */
+    word_is("\xd0\x9f\xd0\xbe\xd0\xbc\xd0\xbe\xd0\xb3\xd0\xb8\xd1\x82\xd0\xb5",
+            "\xd0\xbf\xd0\xbe\xd0\xbc\xd0\xbe\xd0\xb3\xd0\xb8\xd1\x82\xd0\xb5",
+            "Cyrillic Pomogite");
+    ok(toks[0].flags & BEHAVE_TOK_INITCAP, "Cyrillic: initial capital noted");
+    word_is("\xd0\x9f\xd0\x9e\xd0\x9c\xd0\x9e\xd0\xa9\xd0\xac",
+            "\xd0\xbf\xd0\xbe\xd0\xbc\xd0\xbe\xd1\x89\xd1\x8c",
+            "Cyrillic POMOSHCH");
+    ok(toks[0].flags & BEHAVE_TOK_CAPS, "Cyrillic: ALL CAPS noted");
+
+    /* Turkish: one mapping for every locale (documented) */
+    word_is("\xc4\xb0stanbul", "istanbul", "Turkish dotted \xc4\xb0 -> i");
+    word_is("\xc4\xb1\xc5\x9f\xc4\xb1k", "\xc4\xb1\xc5\x9f\xc4\xb1k",
+            "Turkish dotless \xc4\xb1 stays \xc4\xb1");
+    word_is("I\xc5\x9eIK", "i\xc5\x9fik", "Turkish I folds to i, not \xc4\xb1");
+
+    /* full-width Latin letters and digits read as ASCII */
+    word_is("\xef\xbc\xa8\xef\xbc\xa5\xef\xbc\xac\xef\xbc\xb0", "help",
+            "full-width HELP -> help");
+    word_is("\xef\xbd\x88\xef\xbd\x85\xef\xbd\x8c\xef\xbd\x90", "help",
+            "full-width lower -> help");
+    tokenize("\xef\xbc\x91\xef\xbc\x92\xef\xbc\x93", 9);
+    ok(ntok == 1 && toks[0].type == BEHAVE_TOK_NUMBER
+       && strcmp(toks[0].text, "123") == 0,
+       "full-width digits: the number 123");
+
+    /* NFC: a decomposed accent is the precomposed letter */
+    word_is("cafe\xcc\x81", "caf\xc3\xa9", "NFC: e + U+0301 -> \xc3\xa9");
+    word_is("CAFE\xcc\x81", "caf\xc3\xa9", "NFC after lowering: E + U+0301");
+    word_is("\xc3\xbc" "ber", "\xc3\xbc" "ber", "precomposed u-umlaut kept");
+    word_is("u\xcc\x88" "ber", "\xc3\xbc" "ber", "u + U+0308 -> \xc3\xbc");
+    word_is("An" "\xcc\x83o", "a\xc3\xb1o", "NFC: n + U+0303 -> n-tilde");
+
+    /* what did not change: Latin-1, German sharp s */
+    word_is("\xc3\x9c\xc3\x84\xc3\x96", "\xc3\xbc\xc3\xa4\xc3\xb6",
+            "German umlauts");
+    word_is("Stra\xc3\x9f" "e", "stra\xc3\x9f" "e",
+            "sharp s kept (no full folding)");
+    word_is("\xc5\x92UVRE", "\xc5\x93uvre", "French \xc5\x92");
+}
+
+
 int
 main(void)
 {
@@ -305,6 +388,7 @@ main(void)
     test_long_word();
     test_ascii_path_edges();
     test_word_hash();
+    test_unicode_fold();
 
     return tap_done();
 }

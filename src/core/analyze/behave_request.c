@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "behave_json.h"
 #include "behave_request.h"
 #include "behave_utf8.h"
 
@@ -12,7 +13,7 @@
 static behave_err_e behave_analyze_req_message(behave_analyze_req_t *req,
     size_t max_message, behave_error_t *err);
 static behave_err_e behave_analyze_req_optional(behave_analyze_req_t *req,
-    behave_error_t *err);
+    const char *body, size_t len, behave_error_t *err);
 static int behave_analyze_req_simple(const char *body, size_t len,
     size_t max_message, behave_analyze_req_t *req);
 static const char *behave_json_plain_string(const char *p, const char *end,
@@ -52,7 +53,8 @@ behave_conversation_id_valid(const char *id, size_t len)
         c = id[i];
 
         if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-            || (c >= '0' && c <= '9') || strchr("_.:@-", c) != NULL)
+            || (c >= '0' && c <= '9')
+            || (c != '\0' && strchr("_.:@-", c) != NULL))  /* not the end */
         {
             continue;
         }
@@ -80,7 +82,7 @@ behave_analyze_req_parse(const char *body, size_t len, size_t max_message,
     }
 
     if (behave_analyze_req_message(req, max_message, err) != BEHAVE_OK
-        || behave_analyze_req_optional(req, err) != BEHAVE_OK)
+        || behave_analyze_req_optional(req, body, len, err) != BEHAVE_OK)
     {
         behave_analyze_req_free(req);
         return err->err;
@@ -134,7 +136,8 @@ behave_analyze_req_message(behave_analyze_req_t *req, size_t max_message,
 
 
 static behave_err_e
-behave_analyze_req_optional(behave_analyze_req_t *req, behave_error_t *err)
+behave_analyze_req_optional(behave_analyze_req_t *req, const char *body,
+    size_t len, behave_error_t *err)
 {
     cJSON  *item;
 
@@ -179,7 +182,14 @@ behave_analyze_req_optional(behave_analyze_req_t *req, behave_error_t *err)
                                     "field \"metadata\" must be an object");
         }
 
-        req->metadata = item;
+        /* echoed as sent: its bytes, not a print of the parsed tree */
+        if (behave_json_member_raw(body, len, "metadata", &req->metadata,
+                                   &req->metadata_len)
+            != 0)
+        {
+            return behave_error_set(err, BEHAVE_ERR_INVALID_JSON,
+                                    "field \"metadata\" could not be read");
+        }
     }
 
     return BEHAVE_OK;

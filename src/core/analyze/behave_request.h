@@ -26,7 +26,10 @@ typedef struct {
     const char    *conversation_id; /* NULL when absent */
     size_t         conversation_id_len;
     behave_speaker_e  speaker;
-    cJSON         *metadata;        /* inside root, NULL when absent */
+    const char    *metadata;        /* the raw value in the body (not a
+                                       copy: valid while the body is),
+                                       NULL when absent */
+    size_t         metadata_len;
 } behave_analyze_req_t;
 
 

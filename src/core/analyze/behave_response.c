@@ -85,7 +85,7 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
     a = resp->annotation;
 
     if (!behave_jw_init(&w, 1024)) {
-        goto done;
+        return NULL;
     }
 
     /* written per request: keys as literals, numbers in thousandths */
@@ -142,8 +142,10 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
     behave_jw_literal(&w, "}");
     behave_jw_member_done(&w);
 
+    /* the request's bytes, as sent (behave_json_member_raw) */
     if (resp->metadata != NULL) {
-        behave_jw_item(&w, "metadata", resp->metadata);
+        behave_jw_literal(&w, ",\"metadata\":");
+        behave_jw_append(&w, resp->metadata, resp->metadata_len);
     }
 
     if (resp->conversation != NULL) {
@@ -154,11 +156,6 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
     behave_jw_close(&w);
 
     out = behave_jw_finish(&w, len);
-
-done:
-
-    cJSON_Delete(resp->metadata);
-    resp->metadata = NULL;
 
     return out;
 }

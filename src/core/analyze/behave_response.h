@@ -27,7 +27,8 @@ typedef struct {
     const behave_annotation_t  *annotation;
     const behave_routing_t     *routing;
 
-    cJSON                      *metadata;      /* taken over, may be NULL */
+    const char                 *metadata;      /* raw JSON, may be NULL */
+    size_t                      metadata_len;
 
     /* the conversation block, when there is one */
     const behave_conv_result_t *conversation;
@@ -45,7 +46,7 @@ char *behave_annotation_json(const behave_annotation_t *a, size_t *len);
 
 /*
  * The whole response, malloc()ed and NUL-terminated; NULL when out of
- * memory.  metadata is consumed in every case.
+ * memory.
  */
 char *behave_analyze_response_json(behave_analyze_resp_t *resp,
     size_t *len);

@@ -504,3 +504,213 @@ behave_json_item(behave_jbuf_t *b, const cJSON *item)
         b->failed = 1;
     }
 }
+
+
+#define behave_json_is_ws(c)  ((c) == ' ' || (c) == '\t' || (c) == '\n'    \
+                               || (c) == '\r')
+
+
+static const char *
+behave_json_skip_ws(const char *p, const char *end)
+{
+    while (p < end && behave_json_is_ws(*p)) {
+        p++;
+    }
+
+    return p;
+}
+
+
+/* p at a string's '"': returns what follows its closing '"', or NULL */
+static const char *
+behave_json_skip_string(const char *p, const char *end)
+{
+    for (p++; p < end; p++) {
+        if (*p == '\\') {
+            p++;
+
+        } else if (*p == '"') {
+            return p + 1;
+        }
+    }
+
+    return NULL;
+}
+
+
+/* p at any value: returns what follows it, or NULL */
+static const char *
+behave_json_skip_value(const char *p, const char *end)
+{
+    size_t  depth;
+
+    if (p >= end) {
+        return NULL;
+    }
+
+    if (*p == '"') {
+        return behave_json_skip_string(p, end);
+    }
+
+    if (*p != '{' && *p != '[') {
+        while (p < end && *p != ',' && *p != '}' && *p != ']'
+               && !behave_json_is_ws(*p))
+        {
+            p++;
+        }
+
+        return p;
+    }
+
+    /* brackets balance in valid JSON once strings are stepped over */
+    depth = 0;
+
+    while (p < end) {
+        if (*p == '"') {
+            p = behave_json_skip_string(p, end);
+            if (p == NULL) {
+                return NULL;
+            }
+
+            continue;
+        }
+
+        if (*p == '{' || *p == '[') {
+            depth++;
+
+        } else if ((*p == '}' || *p == ']') && --depth == 0) {
+            return p + 1;
+        }
+
+        p++;
+    }
+
+    return NULL;
+}
+
+
+static int
+behave_json_hex4(const char *p, unsigned *cp)
+{
+    int  i;
+
+    *cp = 0;
+
+    for (i = 0; i < 4; i++) {
+        *cp <<= 4;
+
+        if (p[i] >= '0' && p[i] <= '9') {
+            *cp |= (unsigned) (p[i] - '0');
+
+        } else if ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'f') {
+            *cp |= (unsigned) ((p[i] | 0x20) - 'a' + 10);
+
+        } else {
+            return -1;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * Is the key string [p, q) (quotes included) equal to name once its
+ * escapes are decoded?  name is ASCII, so a key with any non-ASCII
+ * character, raw or escaped, is not it.
+ */
+static int
+behave_json_key_is(const char *p, const char *q, const char *name)
+{
+    char         c;
+    unsigned     cp;
+    const char  *n, *e;
+
+    static const char  esc[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
+
+    for (p++, q--, n = name; p < q; n++) {
+        c = *p++;
+
+        if (c == '\\') {
+            c = *p++;
+
+            if (c == 'u') {
+                if (q - p < 4 || behave_json_hex4(p, &cp) != 0
+                    || cp == 0 || cp >= 0x80)
+                {
+                    return 0;
+                }
+
+                c = (char) cp;
+                p += 4;
+
+            } else {
+                e = strchr(esc, c);
+
+                if (e == NULL || c == '\0' || (e - esc) % 2) {
+                    return 0;
+                }
+
+                c = e[1];
+            }
+        }
+
+        if (*n == '\0' || *n != c) {
+            return 0;
+        }
+    }
+
+    return *n == '\0';
+}
+
+
+int
+behave_json_member_raw(const char *text, size_t len, const char *name,
+    const char **value, size_t *value_len)
+{
+    const char  *p, *end, *key, *kend, *v;
+
+    p = text;
+    end = text + len;
+
+    p = behave_json_skip_ws(p, end);
+    if (p == end || *p != '{') {
+        return -1;
+    }
+
+    for (p++; ; p++) {
+        p = behave_json_skip_ws(p, end);
+        if (p == end || *p != '"') {
+            return -1;
+        }
+
+        key = p;
+        kend = behave_json_skip_string(p, end);
+        if (kend == NULL) {
+            return -1;
+        }
+
+        p = behave_json_skip_ws(kend, end);
+        if (p == end || *p != ':') {
+            return -1;
+        }
+
+        v = behave_json_skip_ws(p + 1, end);
+
+        p = behave_json_skip_value(v, end);
+        if (p == NULL) {
+            return -1;
+        }
+
+        if (behave_json_key_is(key, kend, name)) {
+            *value = v;
+            *value_len = (size_t) (p - v);
+            return 0;
+        }
+
+        p = behave_json_skip_ws(p, end);
+        if (p == end || *p != ',') {
+            return -1;
+        }
+    }
+}

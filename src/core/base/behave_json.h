@@ -80,6 +80,18 @@ char *behave_json_print(const cJSON *item, size_t *len);
 /* writes v into buf (at least 32 bytes) as JSON; returns the length */
 size_t behave_json_number(char *buf, double v);
 
+/*
+ * The raw bytes of the value of the first top-level member called name
+ * in the JSON object text[0..len), as they were sent: what an echo must
+ * copy rather than print again (a re-print turns 1e400 into null and 1.50
+ * into 1.5).  Member names are compared after decoding their escapes.
+ * The text must already be known to be valid JSON (parsed once): this
+ * only walks it.  Returns 0 with *value and *value_len set, or -1 when
+ * there is no such member.
+ */
+int behave_json_member_raw(const char *text, size_t len, const char *name,
+    const char **value, size_t *value_len);
+
 
 /*
  * Nonzero when none of the eight bytes needs a look in a string (a

@@ -188,6 +188,12 @@ behave_json_parse_strict(const char *p, size_t len, behave_error_t *err)
         return NULL;
     }
 
+    /* the check allows one leading byte order mark; cJSON does not */
+    if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+        p += 3;
+        len -= 3;
+    }
+
     root = cJSON_ParseWithLength(p, len);
 
     if (root == NULL) {

@@ -158,7 +158,10 @@ behave_tenant_valid(const char *t, size_t len)
     }
 
     for (i = 0; i < len; i++) {
-        if (!isalnum((unsigned char) t[i]) && strchr("_.-", t[i]) == NULL) {
+        /* strchr() finds a NUL too (the string's own end) */
+        if (!isalnum((unsigned char) t[i])
+            && (t[i] == '\0' || strchr("_.-", t[i]) == NULL))
+        {
             return 0;
         }
     }

@@ -6,6 +6,8 @@
  */
 
 #include <string.h>
+#include <utf8proc.h>
+
 #include "behave_lexicon.h"
 #include "behave_tokenize.h"
 
@@ -25,7 +27,10 @@ typedef enum {
 
 
 static behave_cp_class_e behave_cp_class(uint32_t cp);
-static uint32_t behave_cp_lower(uint32_t cp, unsigned *upper);
+static uint32_t behave_cp_lower(uint32_t cp, unsigned *upper,
+    unsigned *lower);
+static uint32_t behave_cp_width(uint32_t cp);
+static void behave_tok_nfc(char *text, unsigned *len);
 static size_t behave_utf8_encode(uint32_t cp, char *out);
 static int behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok);
 static int behave_tok_letter_emoticon(unsigned char c, unsigned char next);
@@ -207,28 +212,78 @@ behave_cp_class(uint32_t cp)
 }
 
 
+/*
+ * Unicode's simple lower-case mapping (utf8proc, Unicode 15), the same for
+ * every locale: "I" is "i" and "İ" is "i" too (not Turkish "ı"); "ß" stays
+ * "ß" (full case folding would make it "ss", which no lexicon entry is
+ * written as).  ASCII never comes here: the callers lower it themselves.
+ */
 static uint32_t
-behave_cp_lower(uint32_t cp, unsigned *upper)
+behave_cp_lower(uint32_t cp, unsigned *upper, unsigned *lower)
 {
-    *upper = 0;
+    uint32_t  lc;
 
-    if (cp >= 'A' && cp <= 'Z') {
-        *upper = 1;
-        return cp + 0x20;
-    }
+    lc = (uint32_t) utf8proc_tolower((utf8proc_int32_t) cp);
 
-    if (cp >= 0xc0 && cp <= 0xde && cp != 0xd7) {
-        *upper = 1;
-        return cp + 0x20;
-    }
+    *upper = (lc != cp) || utf8proc_isupper((utf8proc_int32_t) cp);
+    *lower = !*upper && utf8proc_islower((utf8proc_int32_t) cp);
 
-    /* Latin Extended-A pairs: even upper, odd lower (mostly) */
-    if (cp >= 0x100 && cp <= 0x17f && (cp & 1) == 0) {
-        *upper = 1;
-        return cp + 1;
+    return lc;
+}
+
+
+/*
+ * Full-width Latin letters and digits (U+FF10..FF5A, as East Asian input
+ * methods type them) are read as their ASCII selves, so "ＨＥＬＰ" is the
+ * lexicon's "help": the part of NFKC the lexicon needs, without the rest
+ * (which would also turn "²" into "2" and "ﬁ" into "fi").
+ */
+static uint32_t
+behave_cp_width(uint32_t cp)
+{
+    if ((cp >= 0xff10 && cp <= 0xff19) || (cp >= 0xff21 && cp <= 0xff3a)
+        || (cp >= 0xff41 && cp <= 0xff5a))
+    {
+        return cp - 0xfee0;
     }
 
     return cp;
+}
+
+
+/*
+ * A word with non-ASCII letters in NFC, the form the lexicon is written
+ * in: "e" + U+0301 becomes "é".  In place, no allocation: the word is at
+ * most BEHAVE_TOK_MAX - 1 bytes and NFC never makes it longer.
+ */
+static void
+behave_tok_nfc(char *text, unsigned *len)
+{
+    utf8proc_ssize_t   n;
+    utf8proc_int32_t   buf[BEHAVE_TOK_MAX * 2];
+
+    static const utf8proc_option_t  opts = UTF8PROC_STABLE
+                                           | UTF8PROC_COMPOSE;
+
+    n = utf8proc_decompose((const utf8proc_uint8_t *) text, *len, buf,
+                           BEHAVE_TOK_MAX * 2, opts);
+    if (n < 0 || n > BEHAVE_TOK_MAX * 2) {
+        return;
+    }
+
+    n = utf8proc_normalize_utf32(buf, n, opts);
+    if (n < 0) {
+        return;
+    }
+
+    n = utf8proc_reencode(buf, n, opts);
+    if (n < 0 || (size_t) n > *len) {
+        return;
+    }
+
+    memcpy(text, buf, (size_t) n);
+    text[n] = '\0';
+    *len = (unsigned) n;
 }
 
 
@@ -299,7 +354,7 @@ behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok)
         if (!behave_tok_letter_emoticon(p[0], p[1])) {
             return 0;
         }
-    } else if (strchr(":;=(<>)^-", p[0]) == NULL) {
+    } else if (p[0] == '\0' || strchr(":;=(<>)^-", p[0]) == NULL) {
         return 0;
     }
 
@@ -473,7 +528,8 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok,
     unsigned ascii_tried)
 {
     size_t             n, m, k;
-    unsigned           upper, nupper, nlower, run, first, digits, letters;
+    unsigned           upper, lower, nupper, nlower, run, first, digits,
+                       letters;
     uint32_t           cp, lc, last, next;
     char               buf[4];
     behave_cp_class_e  cls;
@@ -546,7 +602,12 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok,
                 break;
             }
 
+            cp = behave_cp_width(cp);
             cls = behave_cp_class(cp);
+
+            if (cp >= '0' && cp <= '9') {
+                cls = BEHAVE_CP_DIGIT;
+            }
         }
 
         if (cls == BEHAVE_CP_APOS) {
@@ -575,14 +636,22 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok,
             letters++;
         }
 
-        lc = behave_cp_lower(cp, &upper);
+        if (cp < 0x80) {
+            lc = (cp - 'A' < 26) ? cp | 0x20 : cp;
+            upper = lc != cp;
+            lower = !upper;
+
+        } else {
+            lc = behave_cp_lower(cp, &upper, &lower);
+        }
+
         if (cls == BEHAVE_CP_LETTER) {
             if (upper) {
                 nupper++;
                 if (first) {
                     tok->flags |= BEHAVE_TOK_INITCAP;
                 }
-            } else if (lc < 0x80 || (lc >= 0xdf && lc <= 0x17f)) {
+            } else if (lower) {
                 nlower++;
             }
         }
@@ -630,6 +699,15 @@ behave_tok_word(behave_tokenizer_t *tz, behave_token_t *tok,
     if (!(tok->flags & BEHAVE_TOK_ELONG)) {
         tok->alt_len = 0;
         tok->alt[0] = '\0';
+    }
+
+    /* "e" + U+0301 is the lexicon's "é" (ASCII is NFC already) */
+    if (tok->flags & BEHAVE_TOK_NONASCII) {
+        behave_tok_nfc(tok->text, &tok->len);
+
+        if (tok->alt_len) {
+            behave_tok_nfc(tok->alt, &tok->alt_len);
+        }
     }
 
     if (nupper >= 2 && nlower == 0) {

@@ -1,9 +1,10 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * A streaming tokenizer for short informal texts: words (lowercased, with
+ * A streaming tokenizer for short informal texts: words (lowercased with
+ * Unicode's simple case mapping, in NFC, full-width Latin read as ASCII;
  * ALL CAPS and elongation noted), numbers, emoji, emoticons, punctuation
- * runs.  No allocation; the caller owns the state and the token.  Any byte
+ * runs (docs/API.md, "How words are normalised").  No allocation; the caller owns the state and the token.  Any byte
  * sequence is accepted: invalid UTF-8 is skipped byte by byte.
  */
 

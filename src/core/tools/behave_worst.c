@@ -369,7 +369,8 @@ run_analyze(const char *body, size_t len, void *data)
     resp.meter = "shared";
     resp.annotation = &ann;
     resp.routing = &routing;
-    resp.metadata = cJSON_DetachItemViaPointer(req.root, req.metadata);
+    resp.metadata = req.metadata;
+    resp.metadata_len = req.metadata_len;
 
     out = behave_analyze_response_json(&resp, &olen);
     free(out);

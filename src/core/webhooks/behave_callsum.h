@@ -164,6 +164,8 @@ typedef struct {
     const char            *receiver_url;
     const char            *provider;
     const char            *auth;              /* "hmac", "shared_secret" */
+    const char            *signature;         /* Vapi's options, stored
+                                                 form; NULL: defaults */
     const char            *description;
     int                    active;
     int64_t                created_at;        /* unix seconds */
@@ -171,6 +173,15 @@ typedef struct {
 } behave_endpoint_t;
 
 cJSON *behave_endpoint_json(const behave_endpoint_t *e);
+
+/*
+ * Vapi's HMAC options from the "signature" object of a registration
+ * (NULL or null: the defaults): header, timestamp_header, prefix,
+ * encoding (hex, base64), signed (timestamp.body, body).  Unknown members
+ * are refused, so a typo does not silently leave a default in place.
+ */
+behave_err_e behave_endpoint_vapi_parse(const cJSON *o,
+    behave_sig_vapi_t *vapi, behave_error_t *err);
 
 
 /*

@@ -7,6 +7,7 @@
  */
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -66,7 +67,10 @@ static behave_sig_err_e behave_sig_pairs_verify(const behave_sig_scheme_t *sc,
     behave_sig_info_t *info);
 static behave_sig_err_e behave_sig_vapi(const behave_sig_headers_t *h,
     const char *body, size_t len, const char *secret, size_t secret_len,
-    unsigned flags, int64_t now_ms, behave_sig_info_t *info);
+    unsigned flags, const behave_sig_vapi_t *vapi, int64_t now_ms,
+    behave_sig_info_t *info);
+static behave_sig_err_e behave_sig_vapi_decode(behave_sig_str_t sig,
+    const behave_sig_vapi_t *vapi, behave_sig_pairs_t *sent);
 static behave_sig_err_e behave_sig_vapi_secret(const behave_sig_str_t *sent,
     const char *secret, size_t secret_len, behave_sig_info_t *info);
 static behave_sig_err_e behave_sig_standard(const behave_sig_headers_t *h,
@@ -131,11 +135,12 @@ static const behave_sig_scheme_t  behave_sig_retell = {
 behave_sig_err_e
 behave_sig_verify(behave_provider_e provider,
     const behave_sig_headers_t *headers, const char *body, size_t len,
-    const char *secret, size_t secret_len, unsigned flags, int64_t now_ms,
-    behave_sig_info_t *info)
+    const char *secret, size_t secret_len, unsigned flags,
+    const behave_sig_vapi_t *vapi, int64_t now_ms, behave_sig_info_t *info)
 {
     behave_sig_err_e   rc;
     behave_sig_info_t  scratch;
+    behave_sig_vapi_t  defaults;
 
     if (info == NULL) {
         info = &scratch;
@@ -169,8 +174,13 @@ behave_sig_verify(behave_provider_e provider,
         break;
 
     case BEHAVE_PROVIDER_VAPI:
+        if (vapi == NULL) {
+            behave_sig_vapi_default(&defaults);
+            vapi = &defaults;
+        }
+
         rc = behave_sig_vapi(headers, body, len, secret, secret_len, flags,
-                             now_ms, info);
+                             vapi, now_ms, info);
         break;
 
     case BEHAVE_PROVIDER_STANDARD:
@@ -275,15 +285,18 @@ behave_sig_pairs_verify(const behave_sig_scheme_t *sc,
 }
 
 
-/* x-timestamp: <s or ms>, x-signature: <hex> over "<t>.<body>" */
+/*
+ * x-timestamp: <s or ms>, x-signature: <hex> over "<t>.<body>", or what
+ * the endpoint chose: other names, a prefix, base64, the body alone.
+ */
 static behave_sig_err_e
 behave_sig_vapi(const behave_sig_headers_t *h, const char *body, size_t len,
-    const char *secret, size_t secret_len, unsigned flags, int64_t now_ms,
-    behave_sig_info_t *info)
+    const char *secret, size_t secret_len, unsigned flags,
+    const behave_sig_vapi_t *vapi, int64_t now_ms, behave_sig_info_t *info)
 {
     int64_t             t;
     behave_sig_err_e    rc;
-    behave_sig_str_t    parts[3], ts, sig;
+    behave_sig_str_t    parts[3], ts;
     behave_sig_pairs_t  sent;
 
     if (h->vapi_signature.data == NULL) {
@@ -297,21 +310,30 @@ behave_sig_vapi(const behave_sig_headers_t *h, const char *body, size_t len,
         return BEHAVE_SIG_MISSING_HEADER;
     }
 
-    if (h->vapi_timestamp.data == NULL) {
+    if (!vapi->body_only && h->vapi_timestamp.data == NULL) {
         return BEHAVE_SIG_MISSING_HEADER;
     }
 
-    ts = behave_sig_trim(h->vapi_timestamp.data, h->vapi_timestamp.len);
-    sig = behave_sig_trim(h->vapi_signature.data, h->vapi_signature.len);
-
-    if (behave_sig_number(ts, BEHAVE_SIG_MS_DIGITS, &t) != 0
-        || sig.len != 2 * BEHAVE_SIG_MAC_LEN
-        || behave_sig_unhex(sig.data, sig.len, sent.sigs[0]) != 0)
-    {
-        return BEHAVE_SIG_MALFORMED_HEADER;
+    rc = behave_sig_vapi_decode(behave_sig_trim(h->vapi_signature.data,
+                                                h->vapi_signature.len),
+                                vapi, &sent);
+    if (rc != BEHAVE_SIG_OK) {
+        return rc;
     }
 
-    sent.nsigs = 1;
+    if (vapi->body_only) {
+        parts[0] = (behave_sig_str_t) { body, len };
+
+        /* no time signed: no window (the glue deduplicates by call) */
+        return behave_sig_check((const unsigned char *) secret, secret_len,
+                                parts, 1, &sent);
+    }
+
+    ts = behave_sig_trim(h->vapi_timestamp.data, h->vapi_timestamp.len);
+
+    if (behave_sig_number(ts, BEHAVE_SIG_MS_DIGITS, &t) != 0) {
+        return BEHAVE_SIG_MALFORMED_HEADER;
+    }
 
     parts[0] = ts;
     parts[1] = (behave_sig_str_t) { ".", 1 };
@@ -328,6 +350,148 @@ behave_sig_vapi(const behave_sig_headers_t *h, const char *body, size_t len,
     return behave_sig_window(info->signed_at_ms, now_ms,
                              BEHAVE_SIG_VAPI_MAX_AGE,
                              BEHAVE_SIG_VAPI_MAX_AHEAD);
+}
+
+
+/* the endpoint's prefix, then 64 hex digits or the base64 of 32 bytes */
+static behave_sig_err_e
+behave_sig_vapi_decode(behave_sig_str_t sig, const behave_sig_vapi_t *vapi,
+    behave_sig_pairs_t *sent)
+{
+    size_t  plen, n;
+
+    plen = strlen(vapi->prefix);
+
+    if (sig.len < plen || memcmp(sig.data, vapi->prefix, plen) != 0) {
+        return BEHAVE_SIG_MALFORMED_HEADER;
+    }
+
+    sig.data += plen;
+    sig.len -= plen;
+
+    if (vapi->base64) {
+        if (behave_base64_decode(sig.data, sig.len, sent->sigs[0],
+                                 BEHAVE_SIG_MAC_LEN, &n, 0)
+            != 0
+            || n != BEHAVE_SIG_MAC_LEN)
+        {
+            return BEHAVE_SIG_MALFORMED_HEADER;
+        }
+
+    } else if (sig.len != 2 * BEHAVE_SIG_MAC_LEN
+               || behave_sig_unhex(sig.data, sig.len, sent->sigs[0]) != 0)
+    {
+        return BEHAVE_SIG_MALFORMED_HEADER;
+    }
+
+    sent->nsigs = 1;
+
+    return BEHAVE_SIG_OK;
+}
+
+
+void
+behave_sig_vapi_default(behave_sig_vapi_t *vapi)
+{
+    memset(vapi, 0, sizeof(*vapi));
+    memcpy(vapi->header, "x-signature", sizeof("x-signature"));
+    memcpy(vapi->timestamp_header, "x-timestamp", sizeof("x-timestamp"));
+}
+
+
+int
+behave_sig_vapi_format(const behave_sig_vapi_t *vapi, char *out, size_t cap)
+{
+    int  n;
+
+    n = snprintf(out, cap, "v1 %s %s %s %s p:%s", vapi->header,
+                 vapi->timestamp_header, vapi->base64 ? "base64" : "hex",
+                 vapi->body_only ? "body" : "timestamp.body", vapi->prefix);
+
+    return (n < 0 || (size_t) n >= cap) ? -1 : 0;
+}
+
+
+int
+behave_sig_vapi_parse(const char *text, size_t len, behave_sig_vapi_t *vapi)
+{
+    size_t             i, n;
+    const char        *p, *end, *sp;
+    behave_sig_str_t   f[6];
+    behave_sig_vapi_t  v;
+
+    behave_sig_vapi_default(vapi);
+    memset(&v, 0, sizeof(v));
+
+    p = text;
+    end = text + len;
+
+    for (i = 0; i < 6; i++) {
+        sp = (i < 5) ? memchr(p, ' ', (size_t) (end - p)) : NULL;
+        n = (sp != NULL) ? (size_t) (sp - p) : (size_t) (end - p);
+        f[i] = (behave_sig_str_t) { p, n };
+
+        if (sp == NULL && i < 5) {
+            return -1;
+        }
+
+        p = (sp != NULL) ? sp + 1 : end;
+    }
+
+    if (!behave_sig_is(f[0], "v1")
+        || !behave_sig_header_name_valid(f[1].data, f[1].len)
+        || !behave_sig_header_name_valid(f[2].data, f[2].len)
+        || f[5].len < 2 || memcmp(f[5].data, "p:", 2) != 0
+        || f[5].len - 2 > BEHAVE_SIG_PREFIX_MAX)
+    {
+        return -1;
+    }
+
+    if (behave_sig_is(f[3], "base64")) {
+        v.base64 = 1;
+
+    } else if (!behave_sig_is(f[3], "hex")) {
+        return -1;
+    }
+
+    if (behave_sig_is(f[4], "body")) {
+        v.body_only = 1;
+
+    } else if (!behave_sig_is(f[4], "timestamp.body")) {
+        return -1;
+    }
+
+    memcpy(v.header, f[1].data, f[1].len);
+    memcpy(v.timestamp_header, f[2].data, f[2].len);
+    memcpy(v.prefix, f[5].data + 2, f[5].len - 2);
+
+    *vapi = v;
+
+    return 0;
+}
+
+
+int
+behave_sig_header_name_valid(const char *name, size_t len)
+{
+    size_t  i;
+    char    c;
+
+    if (len == 0 || len > BEHAVE_SIG_NAME_MAX) {
+        return 0;
+    }
+
+    for (i = 0; i < len; i++) {
+        c = name[i];
+
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9') || c == '-'))
+        {
+            return 0;
+        }
+    }
+
+    return 1;
 }
 
 
@@ -373,14 +537,27 @@ behave_sig_standard(const behave_sig_headers_t *h, const char *body,
     behave_sig_str_t    id, parts[5];
     behave_sig_pairs_t  sent;
     unsigned char       key[BEHAVE_SIG_KEY_MAX];
+    const behave_sig_str_t  *hid, *hts, *hsig;
 
-    if (h->webhook_id.data == NULL || h->webhook_timestamp.data == NULL
-        || h->webhook_signature.data == NULL)
+    /* one set of names or the other, never a mix (see the header) */
+    if (h->webhook_id.data != NULL || h->webhook_timestamp.data != NULL
+        || h->webhook_signature.data != NULL)
     {
+        hid = &h->webhook_id;
+        hts = &h->webhook_timestamp;
+        hsig = &h->webhook_signature;
+
+    } else {
+        hid = &h->svix_id;
+        hts = &h->svix_timestamp;
+        hsig = &h->svix_signature;
+    }
+
+    if (hid->data == NULL || hts->data == NULL || hsig->data == NULL) {
         return BEHAVE_SIG_MISSING_HEADER;
     }
 
-    id = behave_sig_trim(h->webhook_id.data, h->webhook_id.len);
+    id = behave_sig_trim(hid->data, hid->len);
 
     if (id.len == 0 || id.len > BEHAVE_SIG_WEBHOOK_ID_MAX) {
         return BEHAVE_SIG_MALFORMED_HEADER;
@@ -393,14 +570,13 @@ behave_sig_standard(const behave_sig_headers_t *h, const char *body,
         }
     }
 
-    sent.ts = behave_sig_trim(h->webhook_timestamp.data,
-                              h->webhook_timestamp.len);
+    sent.ts = behave_sig_trim(hts->data, hts->len);
 
     if (behave_sig_number(sent.ts, BEHAVE_SIG_SEC_DIGITS, &t) != 0) {
         return BEHAVE_SIG_MALFORMED_HEADER;
     }
 
-    rc = behave_sig_standard_list(&h->webhook_signature, &sent);
+    rc = behave_sig_standard_list(hsig, &sent);
     if (rc != BEHAVE_SIG_OK) {
         return rc;
     }

@@ -13,9 +13,13 @@
  *   vapi        x-timestamp: <s or ms>          "<t>.<body>"        30 min
  *               x-signature: <hex>                                  old, 5 min
  *               (or X-Vapi-Secret, see below)                       ahead
+ *               per endpoint (behave_sig_vapi_t): the header names,
+ *               a prefix ("sha256="), base64, or the body alone     none
  *   standard    webhook-id, webhook-timestamp   "<id>.<t>.<body>"   5 min
  *               (unix s), webhook-signature:                        either way
  *               v1,<base64> [v1,<base64> ...]
+ *               (or svix-id, svix-timestamp, svix-signature: Svix's
+ *               own names for the same scheme)
  *
  * Every MAC is HMAC-SHA256 compared in constant time.  The key is the
  * secret's bytes as stored, except for standard where it is the base64
@@ -41,6 +45,15 @@
  *   and only when no x-signature came: an HMAC present is always checked.
  * - A standard signature list may carry other versions (v1a...): they are
  *   skipped; a list without any v1 entry is malformed.
+ * - Svix sends the standard scheme under svix-* names (webhook-* only on
+ *   its white-label plan).  The three names go together: when any
+ *   webhook-* header came, the webhook-* set is used, else the svix-*
+ *   set; never one header of each.
+ * - Vapi's HMAC options (its HMACAuthenticationPlan) are chosen per
+ *   endpoint at registration.  With a prefix set, a signature without it
+ *   is malformed.  Signing the body alone has no timestamp, so no replay
+ *   window: a replayed delivery is recognised only by its call (the glue
+ *   deduplicates on it); the timestamp header is then ignored.
  *
  * Every failure must get the same answer (401) from the glue: the error
  * names are for the log only.  Nothing here reads a clock or logs.
@@ -77,6 +90,19 @@ typedef enum {
 #define BEHAVE_SIG_ALLOW_SHARED_SECRET   0x01
 
 
+/* Vapi's HMAC options of one endpoint; behave_sig_vapi_default() */
+#define BEHAVE_SIG_NAME_MAX              64
+#define BEHAVE_SIG_PREFIX_MAX            16
+
+typedef struct {
+    char                       header[BEHAVE_SIG_NAME_MAX + 1];
+    char                       timestamp_header[BEHAVE_SIG_NAME_MAX + 1];
+    char                       prefix[BEHAVE_SIG_PREFIX_MAX + 1];
+    unsigned                   base64:1;         /* else hex */
+    unsigned                   body_only:1;      /* else "<t>.<body>" */
+} behave_sig_vapi_t;
+
+
 /* one header value as the glue found it; data NULL: header absent */
 typedef struct {
     const char                *data;
@@ -88,12 +114,16 @@ typedef struct {
 typedef struct {
     behave_sig_str_t           elevenlabs_signature;  /* ElevenLabs-Signature */
     behave_sig_str_t           retell_signature;      /* X-Retell-Signature */
-    behave_sig_str_t           vapi_timestamp;        /* x-timestamp */
-    behave_sig_str_t           vapi_signature;        /* x-signature */
+    behave_sig_str_t           vapi_timestamp;        /* x-timestamp, or the
+                                                         endpoint's name */
+    behave_sig_str_t           vapi_signature;        /* x-signature, idem */
     behave_sig_str_t           vapi_secret;           /* X-Vapi-Secret */
     behave_sig_str_t           webhook_id;            /* webhook-id */
     behave_sig_str_t           webhook_timestamp;     /* webhook-timestamp */
     behave_sig_str_t           webhook_signature;     /* webhook-signature */
+    behave_sig_str_t           svix_id;               /* svix-id */
+    behave_sig_str_t           svix_timestamp;        /* svix-timestamp */
+    behave_sig_str_t           svix_signature;        /* svix-signature */
 } behave_sig_headers_t;
 
 
@@ -131,12 +161,31 @@ typedef struct {
  * Checks that body[0..len) was signed with secret[0..secret_len) for
  * provider, at a time acceptable at now_ms: wall-clock unix time in
  * milliseconds (not a monotonic clock).  flags: BEHAVE_SIG_* above.
- * info may be NULL.  Returns BEHAVE_SIG_OK or the reason for refusing.
+ * vapi: the endpoint's Vapi options, NULL for the defaults (ignored for
+ * other providers).  info may be NULL.  Returns BEHAVE_SIG_OK or the
+ * reason for refusing.
  */
 behave_sig_err_e behave_sig_verify(behave_provider_e provider,
     const behave_sig_headers_t *headers, const char *body, size_t len,
-    const char *secret, size_t secret_len, unsigned flags, int64_t now_ms,
-    behave_sig_info_t *info);
+    const char *secret, size_t secret_len, unsigned flags,
+    const behave_sig_vapi_t *vapi, int64_t now_ms, behave_sig_info_t *info);
+
+/* x-signature, x-timestamp, no prefix, hex, "<t>.<body>" */
+void behave_sig_vapi_default(behave_sig_vapi_t *vapi);
+
+/*
+ * The stored form of the options, one line of printable ASCII:
+ * "v1 <header> <timestamp header> hex|base64 timestamp.body|body p:<prefix>".
+ * format returns 0, or -1 when cap is too small; parse returns 0, or -1
+ * for text not in that form (vapi then holds the defaults).
+ */
+int behave_sig_vapi_format(const behave_sig_vapi_t *vapi, char *out,
+    size_t cap);
+int behave_sig_vapi_parse(const char *text, size_t len,
+    behave_sig_vapi_t *vapi);
+
+/* a header name as the options take it: 1..64 of [A-Za-z0-9-] */
+int behave_sig_header_name_valid(const char *name, size_t len);
 
 /* "ok", "missing_header", "malformed_header", "bad_signature", ... */
 const char *behave_sig_err_name(behave_sig_err_e err);

@@ -25,7 +25,7 @@ use Time::HiRes qw(sleep time);
 
 use Exporter 'import';
 our @EXPORT = qw(
-    $TOP $DATA free_port start_nginx stop_nginx start_redis stop_redis
+    $TOP $DATA $NGINX free_port start_nginx stop_nginx start_redis stop_redis
     http req_json raw_request error_log keys_file decode_json_ok
     check_error_log nginx_port redis_port redis_cli start_mute_server
     stop_mute_server reload_nginx nginx_prefix on_one_connection
@@ -37,6 +37,9 @@ our @EXPORT_OK = qw(wait_port write_nginx_conf spawn_nginx);
 
 our $TOP = abs_path(dirname(__FILE__) . '/../../..');
 our $DATA = $ENV{BEHAVE_DATA} // abs_path("$TOP/..") . '/shared/data';
+# the nginx binary (scripts/asan-nginx points it at a sanitized build;
+# BEHAVE_MODULE, below, at the module built with it)
+our $NGINX = $ENV{BEHAVE_NGINX} // '/usr/sbin/nginx';
 
 use constant KEY_ANALYZE => 'bk_test_analyze_0123456789abcdef';
 use constant KEY_GATEWAY => 'bk_test_gateway_0123456789abcdef';
@@ -134,7 +137,7 @@ sub start_nginx {
     write_nginx_conf($prefix, $port, %o);
 
     if ($o{test_only}) {
-        my $out = `/usr/sbin/nginx -t -p $prefix -c $prefix/conf/nginx.conf 2>&1`;
+        my $out = `$NGINX -t -p $prefix -c $prefix/conf/nginx.conf 2>&1`;
         return ($? == 0, $out);
     }
 
@@ -217,7 +220,7 @@ sub spawn_nginx {
     if ($pid == 0) {
         open STDOUT, '>', "$prefix/logs/stdout.log";
         open STDERR, '>', "$prefix/logs/stderr.log";
-        exec '/usr/sbin/nginx', '-p', $prefix, '-c', "$prefix/conf/nginx.conf";
+        exec $NGINX, '-p', $prefix, '-c', "$prefix/conf/nginx.conf";
         exit 127;
     }
 

@@ -1,0 +1,39 @@
+/*
+ * The character-set checks of names that reach Redis keys (conversation
+ * ids, tenants): a NUL byte inside the given length is refused.  Found by
+ * fuzz_keys: strchr(set, c) finds the set's own terminating NUL when c is
+ * NUL, so "_.-" used to accept it.
+ */
+
+#include <string.h>
+
+#include "behave_keys.h"
+#include "behave_request.h"
+#include "tap.h"
+
+
+int
+main(void)
+{
+    int            rc;
+    const char    *why;
+    behave_key_t   key;
+    static const char  line[] =
+        "9dbadd9db6cfea0403b1760f659413216617af9f49ec72a602305e80d6b5acae"
+        " \0\0\0\0bex analyze 0";
+
+    ok(behave_conversation_id_valid("conv-1:a@b.c_d", 14), "a valid id");
+    ok(!behave_conversation_id_valid("ab\0cd", 5), "a NUL inside an id");
+    ok(!behave_conversation_id_valid("\0", 1), "an id that is a NUL");
+
+    ok(behave_tenant_valid("acme_1.x-y", 10), "a valid tenant");
+    ok(!behave_tenant_valid("ac\0me", 5), "a NUL inside a tenant");
+    ok(!behave_tenant_valid("\0", 1), "a tenant that is a NUL");
+
+    why = NULL;
+    rc = behave_key_parse_line(line, sizeof(line) - 1, &key, &why);
+    is_int(rc, -1, "a key line whose tenant holds NULs is refused");
+    ok(why != NULL, "... with a reason");
+
+    return tap_done();
+}
