@@ -20,6 +20,8 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "behave_json.h"
+
 
 /* 2026-01-01T00:00:00Z */
 #define FUZZ_NOW_MS  1767225600000LL
@@ -49,6 +51,20 @@ fuzz_check_json(const char *text, size_t len)
     back = cJSON_ParseWithLength(text, len);
     FUZZ_CHECK(back != NULL);
     cJSON_Delete(back);
+}
+
+
+/* an answer's body: printed, read back, freed with its tree */
+static inline void
+fuzz_check_tree(cJSON *tree)
+{
+    char    *json;
+    size_t   len;
+
+    json = behave_json_print(tree, &len);
+    fuzz_check_json(json, len);
+    free(json);
+    cJSON_Delete(tree);
 }
 
 
