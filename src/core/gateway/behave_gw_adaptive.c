@@ -977,15 +977,7 @@ behave_gw_ui_json(const behave_gw_ui_t *u, int64_t ts)
         ok = behave_gw_add_str(root, "screen", u->screen);
     }
 
-    ok = ok && behave_gw_add_str(root, "model_id", BEHAVE_GW_ADAPTIVE_MODEL)
-         && behave_gw_add_num(root, "timestamp", (double) ts);
-
-    if (!ok) {
-        cJSON_Delete(root);
-        return NULL;
-    }
-
-    return root;
+    return behave_gw_stamp(root, ok, BEHAVE_GW_ADAPTIVE_MODEL, ts);
 }
 
 

@@ -965,16 +965,9 @@ behave_gw_behavior_json(const char *session_id, const behave_gw_behavior_t *m,
     ok = ok && behave_gw_add_num(root, "events_analyzed", (double) m->events)
          && behave_gw_add_num(root, "events_new", (double) m->new_events)
          && behave_gw_add_num(root, "events_prior", (double) m->prior_events)
-         && behave_gw_add_rounded(root, "observed_seconds", m->observed_s)
-         && behave_gw_add_str(root, "model_id", BEHAVE_GW_BEHAVIOR_MODEL)
-         && behave_gw_add_num(root, "timestamp", (double) ts);
+         && behave_gw_add_rounded(root, "observed_seconds", m->observed_s);
 
-    if (!ok) {
-        cJSON_Delete(root);
-        return NULL;
-    }
-
-    return root;
+    return behave_gw_stamp(root, ok, BEHAVE_GW_BEHAVIOR_MODEL, ts);
 }
 
 

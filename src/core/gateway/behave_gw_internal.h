@@ -52,6 +52,12 @@ int behave_gw_add_str(cJSON *obj, const char *name, const char *s);
 int behave_gw_add_num(cJSON *obj, const char *name, double v);
 int behave_gw_add_rounded(cJSON *obj, const char *name, double v);
 
+/*
+ * Every answer ends with its model_id and timestamp: returns root, or
+ * NULL, root freed, when ok is 0 or memory runs out.
+ */
+cJSON *behave_gw_stamp(cJSON *root, int ok, const char *model, int64_t ts);
+
 
 #define BEHAVE_GW_MODELS_MAX   1024
 #define BEHAVE_GW_CAPS_MAX     32

@@ -589,16 +589,9 @@ behave_gw_route_json(const behave_gw_route_t *r, behave_gw_cand_t *c,
 
     ok = ok && behave_gw_add_num(root, "candidates_considered", (double) n)
          && behave_gw_add_num(root, "candidates_excluded",
-                              (double) (n - feasible))
-         && behave_gw_add_str(root, "model_id", BEHAVE_GW_ROUTER_MODEL)
-         && behave_gw_add_num(root, "timestamp", (double) r->ts);
+                              (double) (n - feasible));
 
-    if (!ok) {
-        cJSON_Delete(root);
-        return NULL;
-    }
-
-    return root;
+    return behave_gw_stamp(root, ok, BEHAVE_GW_ROUTER_MODEL, r->ts);
 }
 
 

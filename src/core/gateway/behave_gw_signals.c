@@ -464,6 +464,21 @@ behave_gw_add_rounded(cJSON *obj, const char *name, double v)
 }
 
 
+cJSON *
+behave_gw_stamp(cJSON *root, int ok, const char *model, int64_t ts)
+{
+    ok = ok && behave_gw_add_str(root, "model_id", model)
+         && behave_gw_add_num(root, "timestamp", (double) ts);
+
+    if (!ok) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+
+    return root;
+}
+
+
 int
 behave_gw_label_point(const char *label, double *valence, double *arousal)
 {
