@@ -8,17 +8,25 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use Behave::Test;
-use File::Temp qw(tempdir);
 use Test::More;
-
-my $dir = tempdir('behave-conf-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-open my $fh, '>', "$dir/master.key" or die;
-print $fh ('6f' x 32), "\n";
-close $fh;
 
 sub conf_test {
     my ($http) = @_;
     return start_nginx(test_only => 1, http => $http);
+}
+
+# conf_test() of one "location /a" holding these directives
+sub location_test {
+    my ($directives) = @_;
+    return conf_test(<<"E");
+    server {
+        listen 127.0.0.1:%%PORT%%;
+        behave_keys %%KEYS%%;
+        location /a {
+$directives
+        }
+    }
+E
 }
 
 # the line the error names must hold the directive it is about
@@ -39,42 +47,24 @@ sub names_line {
 my ($ok, $out);
 
 # --- a behave handler and proxy_pass / return
-($ok, $out) = conf_test(<<'E');
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location /a {
+($ok, $out) = location_test(<<'E');
             behave_analyze;
             proxy_pass http://127.0.0.1:1;
-        }
-    }
 E
 ok(!$ok, 'behave_analyze then proxy_pass: refused');
 like($out, qr/"behave_analyze" and another content handler/, '... saying why');
 names_line($out, qr/behave_analyze;/, 'behave_analyze then proxy_pass');
 
-($ok, $out) = conf_test(<<'E');
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location /a {
+($ok, $out) = location_test(<<'E');
             proxy_pass http://127.0.0.1:1;
             behave_gateway;
-        }
-    }
 E
 ok(!$ok, 'proxy_pass then behave_gateway: refused');
 names_line($out, qr/behave_gateway;/, 'proxy_pass then behave_gateway');
 
-($ok, $out) = conf_test(<<'E');
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location /a {
+($ok, $out) = location_test(<<'E');
             behave_analyze;
             return 200 "never";
-        }
-    }
 E
 ok(!$ok, 'behave_analyze then return: refused');
 like($out, qr/"return" in a location with "behave_analyze" \(\S+:\d+\): the behave handler would never run/,

@@ -9,20 +9,16 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use Behave::Test;
 use Digest::SHA qw(hmac_sha256_hex hmac_sha256);
-use File::Temp qw(tempdir);
 use JSON::PP;
 use MIME::Base64 qw(encode_base64 decode_base64);
 use Test::More;
 
-my $dir = tempdir('behave-whv-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-open my $fh, '>', "$dir/master.key" or die;
-print $fh ('6f' x 32), "\n";
-close $fh;
+my $key = master_key_file();
 
 start_redis();
 start_nginx(workers => 1, http => <<"E");
     behave_redis %%REDIS%%;
-    behave_secret_key $dir/master.key;
+    behave_secret_key $key;
     server {
         listen 127.0.0.1:%%PORT%%;
         behave_keys %%KEYS%%;

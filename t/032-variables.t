@@ -9,15 +9,11 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use Behave::Test;
 use Digest::SHA qw(hmac_sha256_hex);
-use File::Temp qw(tempdir);
 use JSON::PP;
 use Test::More;
 use Time::HiRes qw(sleep);
 
-my $dir = tempdir('behave-var-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-open my $fh, '>', "$dir/master.key" or die;
-print $fh ('6f' x 32), "\n";
-close $fh;
+my $key = master_key_file();
 
 # the example file itself, with the log written into the test's prefix
 my $example = do { local $/; open my $f, '<', "$TOP/conf/access-log-json.conf" or die; <$f> };
@@ -29,7 +25,7 @@ start_redis();
 start_nginx(workers => 1, http => <<"E");
     $example
     behave_redis %%REDIS%%;
-    behave_secret_key $dir/master.key;
+    behave_secret_key $key;
     server {
         listen 127.0.0.1:%%PORT%%;
         access_log %%PREFIX%%/logs/access.json behave_json;

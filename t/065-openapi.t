@@ -29,14 +29,12 @@ unlike($lint, qr/warning/i, '... and no warning') or diag $lint;
 like($lint, qr/valid/i, '... the document is valid');
 
 my $dir = tempdir('behave-oa-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-open my $fh, '>', "$dir/master.key" or die;
-print $fh ('6f' x 32), "\n";
-close $fh;
+my $key = master_key_file();
 
 start_redis();
 start_nginx(workers => 1, http => <<"E");
     behave_redis %%REDIS%%;
-    behave_secret_key $dir/master.key;
+    behave_secret_key $key;
     behave_models %%TOP%%/conf/models.json;
     behave_trace_sample 1;
     server {
