@@ -93,6 +93,15 @@ ngx_int_t ngx_http_behave_redis_command_bg(int argc, const char **argv,
     const size_t *argvlen, void (*done)(redisReply *reply, void *data),
     void *data);
 
+/*
+ * The key of a tenant's record, in the request pool and NUL-terminated:
+ * prefix (one of ngx_http_behave_redis_keys.h, its "%s" the tenant's hash
+ * tag), then "<what><id>".  NULL when out of memory.
+ */
+ngx_str_t *ngx_http_behave_redis_key(ngx_http_request_t *r,
+    const char *prefix, const char *tenant, const char *what, const char *id,
+    size_t id_len);
+
 /* degraded answers are logged once per interval, with a count */
 void ngx_http_behave_redis_log_degraded(ngx_http_request_t *r,
     const char *what, const char *reason);

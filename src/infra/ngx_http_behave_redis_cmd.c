@@ -272,6 +272,37 @@ ngx_http_behave_redis_launch(ngx_http_request_t *r,
 }
 
 
+ngx_str_t *
+ngx_http_behave_redis_key(ngx_http_request_t *r, const char *prefix,
+    const char *tenant, const char *what, const char *id, size_t id_len)
+{
+    u_char     *p;
+    size_t      len;
+    ngx_str_t  *key;
+
+    key = ngx_palloc(r->pool, sizeof(ngx_str_t));
+    if (key == NULL) {
+        return NULL;
+    }
+
+    /* the prefix's "%s" leaves room for the NUL */
+    len = ngx_strlen(prefix) + ngx_strlen(tenant) + ngx_strlen(what) + id_len;
+
+    p = ngx_pnalloc(r->pool, len);
+    if (p == NULL) {
+        return NULL;
+    }
+
+    key->data = p;
+    p = ngx_sprintf(p, prefix, tenant);
+    p = ngx_sprintf(p, "%s%*s", what, id_len, id);
+    *p = '\0';
+    key->len = p - key->data;
+
+    return key;
+}
+
+
 ngx_int_t
 ngx_http_behave_redis_command_bg(int argc, const char **argv,
     const size_t *argvlen, void (*done)(redisReply *reply, void *data),

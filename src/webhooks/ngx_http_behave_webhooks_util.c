@@ -70,29 +70,8 @@ ngx_str_t *
 ngx_http_behave_webhooks_key(ngx_http_request_t *r, const char *tenant,
     const char *what, const char *id, size_t id_len)
 {
-    u_char     *p;
-    ngx_str_t  *key;
-
-    key = ngx_palloc(r->pool, sizeof(ngx_str_t));
-    if (key == NULL) {
-        return NULL;
-    }
-
-    key->len = sizeof(NGX_HTTP_BEHAVE_KEY_WH_TENANT) + ngx_strlen(tenant)
-               + ngx_strlen(what) + id_len;
-
-    p = ngx_pnalloc(r->pool, key->len + 1);
-    if (p == NULL) {
-        return NULL;
-    }
-
-    key->data = p;
-    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_WH_TENANT "%s%*s", tenant, what,
-                    id_len, id);
-    *p = '\0';
-    key->len = p - key->data;
-
-    return key;
+    return ngx_http_behave_redis_key(r, NGX_HTTP_BEHAVE_KEY_WH_TENANT, tenant,
+                                     what, id, id_len);
 }
 
 
