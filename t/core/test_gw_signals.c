@@ -254,34 +254,45 @@ semantic(void)
 static void
 invalid(void)
 {
+    size_t  i;
     cJSON  *r;
 
-    r = run("{}", BEHAVE_ERR_MISSING_FIELD, "no signals");
-    r = run("{\"signals\":[]}", BEHAVE_ERR_INVALID_FIELD, "signals array");
-    r = run("{\"signals\":{}}", BEHAVE_ERR_MISSING_FIELD, "empty signals");
-    r = run("{\"signals\":{\"voice\":\"loud\"}}", BEHAVE_ERR_INVALID_FIELD,
-            "voice a string");
-    r = run("{\"signals\":{\"voice\":{\"energy_db\":\"80\"}}}",
-            BEHAVE_ERR_INVALID_FIELD, "energy a string");
-    r = run("{\"signals\":{\"voice\":{\"pause_ratio\":1.5}}}",
-            BEHAVE_ERR_INVALID_FIELD, "pause ratio out of range");
-    r = run("{\"signals\":{\"voice\":{\"volume\":3}}}",
-            BEHAVE_ERR_INVALID_FIELD, "voice without a known feature");
-    r = run("{\"signals\":{\"visual\":{\"angry\":-0.1}}}",
-            BEHAVE_ERR_INVALID_FIELD, "negative probability");
-    r = run("{\"signals\":{\"semantic\":{\"text\":42}}}",
-            BEHAVE_ERR_INVALID_FIELD, "text a number");
-    r = run("{\"signals\":{\"semantic\":{\"text\":\"  \"}}}",
-            BEHAVE_ERR_INVALID_FIELD, "blank text");
-    r = run("{\"signals\":{\"semantic\":{\"text\":\"hi\"}},"
-            "\"timestamp\":\"now\"}", BEHAVE_ERR_INVALID_FIELD,
-            "timestamp a string");
-    r = run("{\"signals\":{\"semantic\":{\"text\":\"hi\"}},"
-            "\"timestamp\":1.5}", BEHAVE_ERR_INVALID_FIELD,
-            "timestamp not an integer");
-    r = run("{\"signals\":{\"visual\":{\"gaze_on_screen\":0.4}}}",
-            BEHAVE_ERR_UNPROCESSABLE, "gaze alone carries no emotion");
-    (void) r;
+    static const struct {
+        const char    *body;
+        behave_err_e   want;
+        const char    *name;
+    }  cases[] = {
+        { "{}", BEHAVE_ERR_MISSING_FIELD, "no signals" },
+        { "{\"signals\":[]}", BEHAVE_ERR_INVALID_FIELD, "signals array" },
+        { "{\"signals\":{}}", BEHAVE_ERR_MISSING_FIELD, "empty signals" },
+        { "{\"signals\":{\"voice\":\"loud\"}}", BEHAVE_ERR_INVALID_FIELD,
+          "voice a string" },
+        { "{\"signals\":{\"voice\":{\"energy_db\":\"80\"}}}",
+          BEHAVE_ERR_INVALID_FIELD, "energy a string" },
+        { "{\"signals\":{\"voice\":{\"pause_ratio\":1.5}}}",
+          BEHAVE_ERR_INVALID_FIELD, "pause ratio out of range" },
+        { "{\"signals\":{\"voice\":{\"volume\":3}}}",
+          BEHAVE_ERR_INVALID_FIELD, "voice without a known feature" },
+        { "{\"signals\":{\"visual\":{\"angry\":-0.1}}}",
+          BEHAVE_ERR_INVALID_FIELD, "negative probability" },
+        { "{\"signals\":{\"semantic\":{\"text\":42}}}",
+          BEHAVE_ERR_INVALID_FIELD, "text a number" },
+        { "{\"signals\":{\"semantic\":{\"text\":\"  \"}}}",
+          BEHAVE_ERR_INVALID_FIELD, "blank text" },
+        { "{\"signals\":{\"semantic\":{\"text\":\"hi\"}},"
+          "\"timestamp\":\"now\"}", BEHAVE_ERR_INVALID_FIELD,
+          "timestamp a string" },
+        { "{\"signals\":{\"semantic\":{\"text\":\"hi\"}},"
+          "\"timestamp\":1.5}", BEHAVE_ERR_INVALID_FIELD,
+          "timestamp not an integer" },
+        { "{\"signals\":{\"visual\":{\"gaze_on_screen\":0.4}}}",
+          BEHAVE_ERR_UNPROCESSABLE, "gaze alone carries no emotion" },
+    };
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        r = run(cases[i].body, cases[i].want, cases[i].name);
+        cJSON_Delete(r);
+    }
 }
 
 
