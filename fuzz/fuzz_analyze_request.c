@@ -154,10 +154,9 @@ fuzz_analyze_accepted(behave_analyze_req_t *req)
     resp.annotation = &ann;
     resp.routing = &routing;
 
-    if (req->metadata != NULL) {
-        resp.metadata = cJSON_DetachItemViaPointer(req->root, req->metadata);
-        req->metadata = NULL;
-    }
+    /* the raw bytes of the body's metadata, echoed as sent */
+    resp.metadata = req->metadata;
+    resp.metadata_len = req->metadata_len;
 
     if (req->conversation_id != NULL) {
         resp.conversation = &conv;

@@ -97,7 +97,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rc = behave_sig_verify(provider, &headers, (const char *) data, size,
                            secret, strlen(secret),
                            (flags & 4) ? BEHAVE_SIG_ALLOW_SHARED_SECRET : 0,
-                           FUZZ_NOW_MS, &info);
+                           NULL, FUZZ_NOW_MS, &info);
 
     FUZZ_CHECK(rc < BEHAVE_SIG_LAST);
     FUZZ_CHECK(behave_sig_err_name(rc) != NULL);
