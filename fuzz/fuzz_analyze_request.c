@@ -154,7 +154,7 @@ fuzz_analyze_accepted(behave_analyze_req_t *req)
     resp.annotation = &ann;
     resp.routing = &routing;
 
-    /* echoed raw, as the glue does */
+    /* the raw bytes of the body's metadata, echoed as sent */
     resp.metadata = req->metadata;
     resp.metadata_len = req->metadata_len;
 
