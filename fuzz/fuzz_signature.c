@@ -3,14 +3,24 @@
  *
  * The signature headers of every provider.  Input:
  *
- *     flags byte, then 8 lines (the headers of behave_sig_headers_t in
- *     order; a line "-" is an absent header), then the body
+ *     flags byte, [an options line when flags & 0x80], then 11 lines (the
+ *     headers of behave_sig_headers_t in order; a line "-" is an absent
+ *     header), then the body
  *
  * flags & 3 picks the provider, & 4 allows the shared secret, & 8 has
  * the harness sign: it appends the right MAC for the timestamp text the
  * fuzzer wrote, so that the paths after the MAC (the replay window, the
- * idempotency key) are reached too.  Also here: base64 decoding, which
- * reads the Standard Webhooks signatures and secrets.
+ * idempotency key) are reached too.
+ *
+ * Vapi's options of one endpoint (behave_sig_vapi_t), from the same byte:
+ * none of 0xf0 set passes NULL (the defaults); & 0x10 base64, & 0x20 the
+ * body alone, & 0x40 the prefix "sha256="; & 0x80 takes them instead
+ * from the options line, in their stored form (Redis may hold anything),
+ * which must format and parse back to the same options.  The harness
+ * signs with the options it passes.
+ *
+ * Also here: base64 decoding, which reads the Standard Webhooks
+ * signatures and secrets.
  */
 
 #include <openssl/evp.h>
@@ -26,17 +36,28 @@
 #define FUZZ_STD_SECRET  "whsec_ZnV6ei1zdGFuZGFyZC1rZXktYnl0ZXMh"
 #define FUZZ_STD_KEY     "fuzz-standard-key-bytes!"
 #define FUZZ_HDR_MAX     2048
+#define FUZZ_NHDRS       (sizeof(behave_sig_headers_t)                     \
+                          / sizeof(behave_sig_str_t))
+
+/* indexes into behave_sig_headers_t */
+#define FUZZ_H_VAPI_TS   2
+#define FUZZ_H_VAPI_SIG  3
+#define FUZZ_H_STD       5
+#define FUZZ_H_SVIX      8
 
 
 typedef struct {
-    char    buf[8][FUZZ_HDR_MAX + 160];
-    size_t  len[8];
-    int     present[8];
+    char    buf[FUZZ_NHDRS][FUZZ_HDR_MAX + 160];
+    size_t  len[FUZZ_NHDRS];
+    int     present[FUZZ_NHDRS];
 } fuzz_hdrs_t;
 
 
-static void fuzz_sig_sign(behave_provider_e provider, fuzz_hdrs_t *h,
-    const char *body, size_t len);
+static const behave_sig_vapi_t *fuzz_sig_vapi(unsigned flags,
+    const uint8_t **data, size_t *size, behave_sig_vapi_t *vapi);
+static void fuzz_sig_sign(behave_provider_e provider,
+    const behave_sig_vapi_t *vapi, fuzz_hdrs_t *h, const char *body,
+    size_t len);
 static void fuzz_sig_base64(const uint8_t *data, size_t size);
 
 
@@ -52,6 +73,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     behave_sig_info_t      info;
     behave_provider_e      provider;
     behave_sig_headers_t   headers;
+    behave_sig_str_t       id;
+    behave_sig_vapi_t      vopt;
+    const behave_sig_vapi_t  *vapi;
 
     if (size == 0) {
         return 0;
@@ -64,10 +88,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     data++;
     size--;
 
+    vapi = fuzz_sig_vapi(flags, &data, &size, &vopt);
+
     memset(&headers, 0, sizeof(headers));
     hs = (behave_sig_str_t *) &headers;
 
-    for (i = 0; i < 8; i++) {
+    for (i = 0; i < FUZZ_NHDRS; i++) {
         n = fuzz_line(data, size, &rest);
         n = n > FUZZ_HDR_MAX ? FUZZ_HDR_MAX : n;
         h.present[i] = !(n == 1 && data[0] == '-') && size > 0;
@@ -78,11 +104,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     if (flags & 8) {
-        fuzz_sig_sign(provider, &h, (const char *) data, size);
+        fuzz_sig_sign(provider, vapi, &h, (const char *) data, size);
     }
 
     /* copies of exactly their length, so an overread is caught */
-    for (i = 0; i < 8; i++) {
+    for (i = 0; i < FUZZ_NHDRS; i++) {
         if (h.present[i]) {
             hs[i].data = malloc(h.len[i] + 1);
             FUZZ_CHECK(hs[i].data != NULL);
@@ -97,25 +123,92 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rc = behave_sig_verify(provider, &headers, (const char *) data, size,
                            secret, strlen(secret),
                            (flags & 4) ? BEHAVE_SIG_ALLOW_SHARED_SECRET : 0,
-                           NULL, FUZZ_NOW_MS, &info);
+                           vapi, FUZZ_NOW_MS, &info);
 
     FUZZ_CHECK(rc < BEHAVE_SIG_LAST);
     FUZZ_CHECK(behave_sig_err_name(rc) != NULL);
     FUZZ_CHECK(rc != BEHAVE_SIG_BAD_SECRET && rc != BEHAVE_SIG_BAD_PROVIDER);
 
     if (rc == BEHAVE_SIG_OK && info.idempotency_key != NULL) {
+        /* the webhook-* set when any of it came, else the svix-* one */
+        id = (headers.webhook_id.data || headers.webhook_timestamp.data
+              || headers.webhook_signature.data)
+             ? headers.webhook_id : headers.svix_id;
+
+        FUZZ_CHECK(provider == BEHAVE_PROVIDER_STANDARD);
         FUZZ_CHECK(info.idempotency_key_len > 0);
         FUZZ_CHECK(info.idempotency_key_len <= BEHAVE_SIG_WEBHOOK_ID_MAX);
-        FUZZ_CHECK(info.idempotency_key >= headers.webhook_id.data
+        FUZZ_CHECK(info.idempotency_key >= id.data
                    && info.idempotency_key + info.idempotency_key_len
-                      <= headers.webhook_id.data + headers.webhook_id.len);
+                      <= id.data + id.len);
     }
 
-    for (i = 0; i < 8; i++) {
+    /* the body alone signs no time: nothing to report */
+    if (rc == BEHAVE_SIG_OK && provider == BEHAVE_PROVIDER_VAPI
+        && vapi != NULL && vapi->body_only && !info.shared_secret)
+    {
+        FUZZ_CHECK(info.signed_at_ms == 0);
+    }
+
+    for (i = 0; i < FUZZ_NHDRS; i++) {
         free((char *) hs[i].data);
     }
 
     return 0;
+}
+
+
+/* the Vapi options the flags ask for, or NULL for the defaults */
+static const behave_sig_vapi_t *
+fuzz_sig_vapi(unsigned flags, const uint8_t **data, size_t *size,
+    behave_sig_vapi_t *vapi)
+{
+    char               text[256], *line;
+    size_t             n, rest;
+    behave_sig_vapi_t  back, defaults;
+
+    if (!(flags & 0x80)) {
+        if (!(flags & 0x70)) {
+            return NULL;
+        }
+
+        behave_sig_vapi_default(vapi);
+        vapi->base64 = (flags & 0x10) != 0;
+        vapi->body_only = (flags & 0x20) != 0;
+
+        if (flags & 0x40) {
+            memcpy(vapi->prefix, "sha256=", sizeof("sha256="));
+        }
+
+        return vapi;
+    }
+
+    /* a copy of exactly its length, so an overread is caught */
+    n = fuzz_line(*data, *size, &rest);
+    line = malloc(n + 1);
+    FUZZ_CHECK(line != NULL);
+    memcpy(line, *data, n);
+
+    if (behave_sig_vapi_parse(line, n, vapi) != 0) {
+        /* refused: the defaults, as documented */
+        behave_sig_vapi_default(&defaults);
+        FUZZ_CHECK(memcmp(vapi, &defaults, sizeof(defaults)) == 0);
+
+    } else {
+        FUZZ_CHECK(behave_sig_header_name_valid(vapi->header,
+                                                strlen(vapi->header)));
+        FUZZ_CHECK(behave_sig_header_name_valid(vapi->timestamp_header,
+                                          strlen(vapi->timestamp_header)));
+        FUZZ_CHECK(behave_sig_vapi_format(vapi, text, sizeof(text)) == 0);
+        FUZZ_CHECK(behave_sig_vapi_parse(text, strlen(text), &back) == 0);
+        FUZZ_CHECK(memcmp(vapi, &back, sizeof(back)) == 0);
+    }
+
+    free(line);
+    *data += rest;
+    *size -= rest;
+
+    return vapi;
 }
 
 
@@ -173,13 +266,14 @@ fuzz_pair(const char *s, size_t len, const char *name, size_t *vlen)
 
 
 static void
-fuzz_sig_sign(behave_provider_e provider, fuzz_hdrs_t *h, const char *body,
-    size_t len)
+fuzz_sig_sign(behave_provider_e provider, const behave_sig_vapi_t *vapi,
+    fuzz_hdrs_t *h, const char *body, size_t len)
 {
     char            hex[2 * EVP_MAX_MD_SIZE + 1], *out, *id;
-    size_t          tlen, n;
+    size_t          tlen, n, s;
     const char     *t;
     unsigned char   mac[EVP_MAX_MD_SIZE];
+    behave_sig_vapi_t  defaults;
 
     switch (provider) {
 
@@ -206,32 +300,66 @@ fuzz_sig_sign(behave_provider_e provider, fuzz_hdrs_t *h, const char *body,
         return;
 
     case BEHAVE_PROVIDER_VAPI:
-        n = fuzz_hmac(FUZZ_SECRET, sizeof(FUZZ_SECRET) - 1, h->buf[2],
-                      h->len[2], ".", 1, body, len, mac, hex);
-        memcpy(h->buf[3], hex, 2 * n);
-        h->len[3] = 2 * n;
-        h->present[3] = 1;
+        if (vapi == NULL) {
+            behave_sig_vapi_default(&defaults);
+            vapi = &defaults;
+        }
+
+        t = h->buf[FUZZ_H_VAPI_TS];
+        tlen = h->len[FUZZ_H_VAPI_TS];
+
+        if (vapi->body_only) {
+            n = fuzz_hmac(FUZZ_SECRET, sizeof(FUZZ_SECRET) - 1, body, len,
+                          "", 0, "", 0, mac, hex);
+        } else {
+            n = fuzz_hmac(FUZZ_SECRET, sizeof(FUZZ_SECRET) - 1, t, tlen,
+                          ".", 1, body, len, mac, hex);
+        }
+
+        /* the endpoint's prefix, then hex or base64 */
+        out = h->buf[FUZZ_H_VAPI_SIG];
+        s = strlen(vapi->prefix);
+        memcpy(out, vapi->prefix, s);
+
+        if (vapi->base64) {
+            s += behave_base64_encode(mac, n, out + s, 0);
+        } else {
+            memcpy(out + s, hex, 2 * n);
+            s += 2 * n;
+        }
+
+        h->len[FUZZ_H_VAPI_SIG] = s;
+        h->present[FUZZ_H_VAPI_SIG] = 1;
         return;
 
     default:
-        /* "<id>.<t>." then the body */
-        id = malloc(h->len[5] + h->len[6] + 2);
+        /* the webhook-* set when any of it came, else svix-* (the core's
+         * rule), signed as "<id>.<t>." then the body */
+        n = (h->present[FUZZ_H_STD] || h->present[FUZZ_H_STD + 1]
+             || h->present[FUZZ_H_STD + 2]) ? FUZZ_H_STD : FUZZ_H_SVIX;
+
+        id = malloc(h->len[n] + h->len[n + 1] + 2);
         FUZZ_CHECK(id != NULL);
-        memcpy(id, h->buf[5], h->len[5]);
-        id[h->len[5]] = '.';
-        memcpy(id + h->len[5] + 1, h->buf[6], h->len[6]);
-        id[h->len[5] + 1 + h->len[6]] = '.';
-        n = fuzz_hmac(FUZZ_STD_KEY, sizeof(FUZZ_STD_KEY) - 1, id,
-                      h->len[5] + h->len[6] + 2, body, len, "", 0, mac,
+        memcpy(id, h->buf[n], h->len[n]);
+        id[h->len[n]] = '.';
+        memcpy(id + h->len[n] + 1, h->buf[n + 1], h->len[n + 1]);
+        id[h->len[n] + 1 + h->len[n + 1]] = '.';
+        s = fuzz_hmac(FUZZ_STD_KEY, sizeof(FUZZ_STD_KEY) - 1, id,
+                      h->len[n] + h->len[n + 1] + 2, body, len, "", 0, mac,
                       NULL);
         free(id);
 
-        out = h->buf[7] + h->len[7];
-        memcpy(out, h->len[7] ? " v1," : "v1,", h->len[7] ? 4 : 3);
-        out += h->len[7] ? 4 : 3;
-        out += behave_base64_encode(mac, n, out, 0);
-        h->len[7] = out - h->buf[7];
-        h->present[7] = 1;
+        n += 2;
+        if (!h->present[n]) {
+            h->len[n] = 0;          /* not the "-" that marked it absent */
+        }
+
+        out = h->buf[n] + h->len[n];
+        memcpy(out, h->len[n] ? " v1," : "v1,", h->len[n] ? 4 : 3);
+        out += h->len[n] ? 4 : 3;
+        out += behave_base64_encode(mac, s, out, 0);
+        h->len[n] = out - h->buf[n];
+        h->present[n] = 1;
         return;
     }
 }

@@ -137,12 +137,17 @@ def signature():
     ms = str(NOW * 1000 - 1000).encode()
     absent = b'-'
 
-    def hdrs(flags, h, b=body):
-        lines = [h.get(i, absent) for i in range(8)]
-        return bytes([flags]) + b'\n'.join(lines) + b'\n' + b
+    # flags, [Vapi options line when flags & 0x80], 11 header lines, body
+    def hdrs(flags, h, b=body, opts=None):
+        lines = [h.get(i, absent) for i in range(11)]
+        head = bytes([flags]) + (opts + b'\n' if opts is not None else b'')
+        return head + b'\n'.join(lines) + b'\n' + b
 
-    std_mac = base64.b64encode(hmac.new(
-        STD_KEY, b'msg_1.' + t + b'.' + body, hashlib.sha256).digest())
+    def std_mac(i):
+        return base64.b64encode(hmac.new(
+            STD_KEY, i + b'.' + t + b'.' + body, hashlib.sha256).digest())
+
+    vmac = hmac.new(SECRET, body, hashlib.sha256).digest()
     s = [
         # elevenlabs, really signed, and for the harness to sign
         hdrs(0, {0: b't=' + t + b',v0=' + hexmac(SECRET, t + b'.' + body)
@@ -157,10 +162,30 @@ def signature():
         hdrs(2, {2: t, 3: hexmac(SECRET, t + b'.' + body).encode()}),
         hdrs(10, {2: ms}),
         hdrs(6, {4: SECRET}),
-        # standard webhooks
-        hdrs(3, {5: b'msg_1', 6: t, 7: b'v1,' + std_mac}),
+        # vapi options from the flags: body alone, base64, sha256= prefix
+        hdrs(0x20 | 2, {3: hexmac(SECRET, body).encode()}),
+        hdrs(0x70 | 2, {3: b'sha256=' + base64.b64encode(vmac)}),
+        hdrs(0x50 | 8 | 2, {2: t}),
+        # vapi options in their stored form
+        hdrs(0x80 | 2, {3: b'sha256=' + hexmac(SECRET, body).encode()},
+             opts=b'v1 x-vapi-signature x-vapi-timestamp hex body '
+                  b'p:sha256='),
+        hdrs(0x80 | 8 | 2, {2: ms},
+             opts=b'v1 x-signature x-timestamp base64 timestamp.body p:'),
+        # standard webhooks, and the same under Svix's names
+        hdrs(3, {5: b'msg_1', 6: t, 7: b'v1,' + std_mac(b'msg_1')}),
         hdrs(11, {5: b'msg_2', 6: t, 7: b'v1a,abcd'}),
-        hdrs(3, {5: b'msg_3', 6: t, 7: b'v1,AAAA v1,' + std_mac}),
+        hdrs(3, {5: b'msg_3', 6: t, 7: b'v1,AAAA v1,' + std_mac(b'msg_3')}),
+        hdrs(3, {8: b'msg_4', 9: t, 10: b'v1,' + std_mac(b'msg_4')}),
+        hdrs(11, {8: b'msg_5', 9: t}),
+        # fuzz_signature's reproducer: a stored Vapi prefix with a NUL,
+        # which format could not write back (now refused by the parser)
+        b'\x82v1 x-vapaa1ignature x-vap1-times4amp hex body p:sha25\x00'
+        b'\x16=9\x00\n-\n-\nsha256=55b3621e\xa59c41060a4b1db74a42d890b60'
+        b'a4b1db74a42d890bd5fda9e35ab66853982ff80a9f7dv1 x"call.trans'
+        b'\xffript"-vapi-signature x-vapmy inter25881\n-\n-\n-\n-\n-\n-'
+        b'\n-\x8a{"type":"post_call_transcriptioon,"""rle":"vgent","meq '
+        b'have reset your lii en,t is }}',
     ]
     put('fuzz_signature', s)
 

@@ -788,6 +788,15 @@ test_vapi_options(void)
        != 0, "vapi options: bad header name refused");
     ok(behave_sig_vapi_parse("v1 a b sha1 body p:", 19, &w) != 0,
        "vapi options: unknown encoding refused");
+
+    /* found by fuzz_signature: a prefix registration would refuse */
+    ok(behave_sig_vapi_parse("v1 a b hex body p:sha25\0=9", 26, &w) != 0
+       && w.prefix[0] == '\0',
+       "vapi options: NUL in the prefix refused, defaults kept");
+    ok(behave_sig_vapi_parse("v1 a b hex body p:sha 256=", 26, &w) != 0,
+       "vapi options: space in the prefix refused");
+    ok(behave_sig_vapi_parse("v1 a b hex body p:\x7f", 19, &w) != 0,
+       "vapi options: control byte in the prefix refused");
 }
 
 

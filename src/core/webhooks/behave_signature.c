@@ -416,6 +416,7 @@ int
 behave_sig_vapi_parse(const char *text, size_t len, behave_sig_vapi_t *vapi)
 {
     size_t             i, n;
+    unsigned char      c;
     const char        *p, *end, *sp;
     behave_sig_str_t   f[6];
     behave_sig_vapi_t  v;
@@ -445,6 +446,19 @@ behave_sig_vapi_parse(const char *text, size_t len, behave_sig_vapi_t *vapi)
         || f[5].len - 2 > BEHAVE_SIG_PREFIX_MAX)
     {
         return -1;
+    }
+
+    /*
+     * What registration accepts, printable ASCII without a space: a NUL
+     * would cut the prefix short and a space or control byte could never
+     * match a trimmed header, and format could not write either back.
+     */
+    for (i = 2; i < f[5].len; i++) {
+        c = (unsigned char) f[5].data[i];
+
+        if (c <= 0x20 || c >= 0x7f) {
+            return -1;
+        }
     }
 
     if (behave_sig_is(f[3], "base64")) {
