@@ -16,7 +16,8 @@ use File::Temp qw(tempdir);
 use Test::More;
 
 my $tmp = tempdir('behave-docker-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-my $so = "$TOP/build/ngx_http_behave_module.so";
+# the harness's nginx and module (scripts/asan-nginx: the sanitized ones)
+my $so = $ENV{BEHAVE_MODULE} // "$TOP/build/ngx_http_behave_module.so";
 
 sub slurp { open my $f, '<', $_[0] or return ''; local $/; my $c = <$f>; $c // '' }
 
@@ -48,7 +49,7 @@ sub conf_ok {
     open my $f, '>', "$conf.test" or die;
     print $f $text;
     close $f;
-    my $out = `/usr/sbin/nginx -t -p $tmp -e $tmp/error.log -c $conf.test 2>&1`;
+    my $out = `$NGINX -t -p $tmp -e $tmp/error.log -c $conf.test 2>&1`;
     return ($? == 0, $out);
 }
 
