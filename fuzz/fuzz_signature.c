@@ -269,11 +269,11 @@ static void
 fuzz_sig_sign(behave_provider_e provider, const behave_sig_vapi_t *vapi,
     fuzz_hdrs_t *h, const char *body, size_t len)
 {
-    char            hex[2 * EVP_MAX_MD_SIZE + 1], *out, *id;
-    size_t          tlen, n, s;
-    const char     *t;
-    unsigned char   mac[EVP_MAX_MD_SIZE];
-    behave_sig_vapi_t  defaults;
+    char                hex[2 * EVP_MAX_MD_SIZE + 1], *out, *id;
+    size_t              tlen, n, s;
+    const char         *t;
+    unsigned char       mac[EVP_MAX_MD_SIZE];
+    behave_sig_vapi_t   defaults;
 
     switch (provider) {
 
