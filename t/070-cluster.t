@@ -19,31 +19,20 @@ use Time::HiRes qw(sleep time);
 my @ports = start_cluster(3);
 pass('a 3-master cluster is up: ' . join(' ', @ports));
 
-my $key = master_key_file();
-
 # one seed only: the others are found through CLUSTER SLOTS
 sub conf {
     my ($name) = @_;
-    return <<"E";
-    behave_redis cluster 127.0.0.1:$ports[0];
+    return surfaces_http(redis => "cluster 127.0.0.1:$ports[0]",
+                         http => <<"H", server => <<'S');
     behave_redis_timeout 500ms;
     behave_node_name $name;
-    behave_secret_key $key;
-    behave_models %%TOP%%/conf/models.json;
-    behave_trace_sample 0;
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location = /v1/analyze { behave_analyze; }
-        location /v1/webhooks { behave_webhooks; }
-        location /api/v1/ { behave_gateway; }
+H
         location /tight/api/v1/ {
             behave_gateway;
             behave_gateway_limits rpm=3 concurrent=10 tokens_per_day=0;
         }
         location = /metrics { behave_metrics; }
-    }
-E
+S
 }
 
 start_nginx(http => conf('node-a'), workers => 2);
