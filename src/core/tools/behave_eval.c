@@ -27,6 +27,7 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 #include "behave_annotate.h"
+#include "behave_read_file.h"
 #include "behave_conversation.h"
 #include "behave_turn.h"
 
@@ -58,7 +59,6 @@ typedef struct {
 
 
 static void eval_add(eval_t *ev, const char *name, double v);
-static char *eval_slurp(const char *path, size_t *len);
 static int eval_sentiment(eval_t *ev, const char *dir, const char *file,
     const char *tag);
 static int eval_support(eval_t *ev, const char *dir);
@@ -107,36 +107,6 @@ eval_add(eval_t *ev, const char *name, double v)
 }
 
 
-static char *
-eval_slurp(const char *path, size_t *len)
-{
-    FILE    *f;
-    char    *buf;
-    long     n;
-
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-
-    buf = malloc(n + 1);
-    if (buf == NULL || fread(buf, 1, n, f) != (size_t) n) {
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-
-    buf[n] = '\0';
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
-
 static int
 eval_sentiment(eval_t *ev, const char *dir, const char *file,
     const char *tag)
@@ -149,7 +119,7 @@ eval_sentiment(eval_t *ev, const char *dir, const char *file,
     behave_annotation_t  a;
 
     snprintf(path, sizeof(path), "%s/sentiment/%s", dir, file);
-    buf = eval_slurp(path, &len);
+    buf = behave_read_file(path, &len);
     if (buf == NULL) {
         printf("sentiment %-8s skipped (%s: %s)\n", tag, path,
                strerror(errno));
@@ -312,7 +282,7 @@ eval_support(eval_t *ev, const char *dir)
     behave_annotation_t  a;
 
     snprintf(path, sizeof(path), "%s/support/messages.jsonl", dir);
-    buf = eval_slurp(path, &len);
+    buf = behave_read_file(path, &len);
     if (buf == NULL) {
         printf("support messages skipped (%s: %s)\n", path,
                strerror(errno));
@@ -570,7 +540,7 @@ eval_conversations(eval_t *ev, const char *path)
     cJSON      *conv;
     eval_pr_t   pr[EVAL_NFIND];
 
-    buf = eval_slurp(path, &len);
+    buf = behave_read_file(path, &len);
     if (buf == NULL) {
         printf("\nconversations skipped (%s: %s)\n", path, strerror(errno));
         return 0;
