@@ -46,9 +46,6 @@ static const char  behave_b64url[] =
 int
 behave_review_id_valid(const char *id, size_t len)
 {
-    size_t  i;
-    char    c;
-
     if (len < 6 || len > BEHAVE_REVIEW_ID_MAX) {
         return 0;
     }
@@ -57,18 +54,7 @@ behave_review_id_valid(const char *id, size_t len)
         return 0;
     }
 
-    for (i = 0; i < len; i++) {
-        c = id[i];
-
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':'
-              || c == '@' || c == '-'))
-        {
-            return 0;
-        }
-    }
-
-    return 1;
+    return behave_ascii_name_valid(id, len, "_.:@-");
 }
 
 
