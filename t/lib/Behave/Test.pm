@@ -29,7 +29,7 @@ our @EXPORT = qw(
     http req_json raw_request error_log keys_file decode_json_ok
     check_error_log nginx_port redis_port redis_cli start_mute_server
     stop_mute_server reload_nginx nginx_prefix on_one_connection
-    start_analyze_on master_key_file surfaces_http
+    start_analyze_on master_key_file surfaces_http start_clients wait_clients
     KEY_ANALYZE KEY_GATEWAY KEY_PORTAL KEY_ALL KEY_QUOTA KEY_OTHER
 );
 # for the helpers that start an nginx of their own (Behave::Cluster)
@@ -279,6 +279,35 @@ sub start_analyze_on {
 E
     sleep 0.3;      # the workers connect, or fail to
     return $port;
+}
+
+
+# start_clients(N, CODE): N client processes at once, the i-th running
+# CODE->(i) for i in 1..N and failing when it returns false; their pids,
+# for wait_clients()
+
+sub start_clients {
+    my ($n, $code) = @_;
+    my @pids;
+
+    for my $i (1 .. $n) {
+        my $pid = fork // die "fork: $!";
+        if ($pid == 0) {
+            exit($code->($i) ? 0 : 1);
+        }
+        push @pids, $pid;
+    }
+
+    return @pids;
+}
+
+
+# wait_clients(PIDS): waits for every client; how many failed
+
+sub wait_clients {
+    my $failed = 0;
+    for (@_) { waitpid($_, 0); $failed++ if $? }
+    return $failed;
 }
 
 
