@@ -254,6 +254,7 @@ behave_err_e
 behave_gw_adaptive(const cJSON *req, int64_t now_ms, cJSON **resp,
     behave_error_t *err)
 {
+    cJSON           *answer;
     int64_t          ts;
     behave_gw_ui_t  *u;
 
@@ -276,14 +277,10 @@ behave_gw_adaptive(const cJSON *req, int64_t now_ms, cJSON **resp,
 
     behave_gw_ui_patterns(u);
 
-    *resp = behave_gw_ui_json(u, ts);
+    answer = behave_gw_ui_json(u, ts);
     free(u);
 
-    if (*resp == NULL) {
-        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
-    }
-
-    return BEHAVE_OK;
+    return behave_gw_answer(answer, resp, err);
 }
 
 
