@@ -26,6 +26,7 @@
 #include "testdata.h"
 #include "behave_annotate.h"
 #include "behave_conversation.h"
+#include "behave_conv_case.h"
 #include "behave_turn.h"
 
 
@@ -90,21 +91,21 @@ check_bool(const char *id, int turn, const char *what, cJSON *want, int got,
 static void
 replay(cJSON *conv)
 {
-    int                    t, nt, i;
-    cJSON                 *id, *turns, *expect, *e, *want;
+    int                    t, i;
+    cJSON                 *e, *want;
     const char            *ids;
     behave_turn_t          tv[MAX_TURNS];
+    behave_conv_case_t     cc;
     behave_conv_result_t   r;
 
-    id = cJSON_GetObjectItem(conv, "id");
-    turns = cJSON_GetObjectItem(conv, "turns");
-    expect = cJSON_GetObjectItem(conv, "expect");
-    ids = cJSON_IsString(id) ? id->valuestring : "?";
+    if (behave_conv_case(conv, tv, MAX_TURNS, &cc) != 0) {
+        return;
+    }
 
-    nt = behave_turns_from_json(turns, tv, MAX_TURNS);
+    ids = cc.id;
 
     if (getenv("BEHAVE_DATA_VERBOSE")) {
-        for (i = 0; i < nt; i++) {
+        for (i = 0; i < cc.nt; i++) {
             if (tv[i].speaker == BEHAVE_SPEAKER_CUSTOMER) {
                 behave_conversation_assess(tv, (size_t) i, &tv[i], &r);
                 printf("# %s %d sev=%d sim=%.3f rep=%d fr=%d esc=%d "
@@ -118,9 +119,9 @@ replay(cJSON *conv)
         }
     }
 
-    cJSON_ArrayForEach(e, expect) {
-        t = cJSON_GetObjectItem(e, "turn")->valueint;
-        if (t < 0 || t >= nt) {
+    cJSON_ArrayForEach(e, cc.expect) {
+        t = behave_conv_case_turn(&cc, e);
+        if (t < 0) {
             continue;
         }
 

@@ -29,6 +29,7 @@
 #include "behave_annotate.h"
 #include "behave_read_file.h"
 #include "behave_conversation.h"
+#include "behave_conv_case.h"
 #include "behave_turn.h"
 
 
@@ -451,30 +452,25 @@ static void
 eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
     int *act_right)
 {
-    int                    i, nt, t, k, want, got;
-    cJSON                 *id, *turns, *expect, *e, *w;
+    int                    i, t, k, want, got;
+    cJSON                 *e, *w;
     const char            *ids;
     behave_turn_t          tv[EVAL_MAX_TURNS];
+    behave_conv_case_t     cc;
     behave_conv_result_t   r;
 
-    id = cJSON_GetObjectItem(conv, "id");
-    turns = cJSON_GetObjectItem(conv, "turns");
-    expect = cJSON_GetObjectItem(conv, "expect");
-    ids = cJSON_IsString(id) ? id->valuestring : "?";
-
-    if (!cJSON_IsArray(turns) || !cJSON_IsArray(expect)) {
+    if (behave_conv_case(conv, tv, EVAL_MAX_TURNS, &cc) != 0) {
         return;
     }
 
-    nt = behave_turns_from_json(turns, tv, EVAL_MAX_TURNS);
+    ids = cc.id;
 
-    cJSON_ArrayForEach(e, expect) {
-        w = cJSON_GetObjectItem(e, "turn");
-        if (!cJSON_IsNumber(w) || w->valueint < 0 || w->valueint >= nt) {
+    cJSON_ArrayForEach(e, cc.expect) {
+        t = behave_conv_case_turn(&cc, e);
+        if (t < 0) {
             continue;
         }
 
-        t = w->valueint;
         behave_conversation_assess(tv, (size_t) t, &tv[t], &r);
 
         for (k = 0; k < EVAL_NFIND; k++) {
