@@ -93,7 +93,6 @@ replay(cJSON *conv)
 {
     int                    t, i;
     cJSON                 *e, *want;
-    const char            *ids;
     behave_turn_t          tv[MAX_TURNS];
     behave_conv_case_t     cc;
     behave_conv_result_t   r;
@@ -102,14 +101,12 @@ replay(cJSON *conv)
         return;
     }
 
-    ids = cc.id;
-
     if (getenv("BEHAVE_DATA_VERBOSE")) {
         for (i = 0; i < cc.nt; i++) {
             if (tv[i].speaker == BEHAVE_SPEAKER_CUSTOMER) {
                 behave_conversation_assess(tv, (size_t) i, &tv[i], &r);
                 printf("# %s %d sev=%d sim=%.3f rep=%d fr=%d esc=%d "
-                       "action=%s review=%s rcr=%d\n", ids, i, tv[i].severity,
+                       "action=%s review=%s rcr=%d\n", cc.id, i, tv[i].severity,
                        r.repetition_similarity, r.repetition,
                        r.false_resolution, r.escalating,
                        behave_action_name(r.action),
@@ -127,12 +124,12 @@ replay(cJSON *conv)
 
         behave_conversation_assess(tv, (size_t) t, &tv[t], &r);
 
-        check_bool(ids, t, "false_resolution",
+        check_bool(cc.id, t, "false_resolution",
                    cJSON_GetObjectItem(e, "false_resolution"),
                    r.false_resolution, &r);
-        check_bool(ids, t, "repetition", cJSON_GetObjectItem(e, "repetition"),
+        check_bool(cc.id, t, "repetition", cJSON_GetObjectItem(e, "repetition"),
                    r.repetition, &r);
-        check_bool(ids, t, "escalating", cJSON_GetObjectItem(e, "escalating"),
+        check_bool(cc.id, t, "escalating", cJSON_GetObjectItem(e, "escalating"),
                    r.escalating, &r);
 
         want = cJSON_GetObjectItem(e, "action");
@@ -142,7 +139,7 @@ replay(cJSON *conv)
             total++;
             held += pass;
             printf("%sok %d - %s turn %d action=%s%s\n", pass ? "" : "not ",
-                   ++tap_run, ids, t,
+                   ++tap_run, cc.id, t,
                    want->valuestring,
                    pass ? "" : " # TODO annotator or rules");
             if (!pass) {

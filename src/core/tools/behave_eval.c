@@ -454,7 +454,6 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
 {
     int                    i, t, k, want, got;
     cJSON                 *e, *w;
-    const char            *ids;
     behave_turn_t          tv[EVAL_MAX_TURNS];
     behave_conv_case_t     cc;
     behave_conv_result_t   r;
@@ -462,8 +461,6 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
     if (behave_conv_case(conv, tv, EVAL_MAX_TURNS, &cc) != 0) {
         return;
     }
-
-    ids = cc.id;
 
     cJSON_ArrayForEach(e, cc.expect) {
         t = behave_conv_case_turn(&cc, e);
@@ -492,7 +489,7 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
             /* -v: the misses; -v -v -v: every labelled finding */
             if (ev->verbose && (want != got || ev->verbose > 2)) {
                 printf("  %-4s turn %-2d %-16s want %-5s got %-5s "
-                       "(sim %.2f sev", ids, t, eval_findings[k],
+                       "(sim %.2f sev", cc.id, t, eval_findings[k],
                        want ? "true" : "false", got ? "true" : "false",
                        r.repetition_similarity);
                 for (i = 0; i <= t; i++) {
@@ -513,7 +510,7 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
 
             } else if (ev->verbose) {
                 printf("  %-4s turn %-2d %-16s want %-8s got %-8s | %.70s\n",
-                       ids, t, "action", w->valuestring,
+                       cc.id, t, "action", w->valuestring,
                        behave_action_name(r.action), tv[t].text);
             }
         }
