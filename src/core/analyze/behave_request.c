@@ -42,8 +42,8 @@ static const char  *const behave_simple_fields[BEHAVE_F_N] = {
 int
 behave_conversation_id_valid(const char *id, size_t len)
 {
-    return len > 0 && len <= BEHAVE_CONVERSATION_ID_MAX
-           && behave_ascii_name_valid(id, len, "_.:@-");
+    return behave_ascii_name_valid(id, len, BEHAVE_CONVERSATION_ID_MAX,
+                                   "_.:@-");
 }
 
 

@@ -151,8 +151,7 @@ behave_key_parse_hash(const behave_field_t *f, unsigned char *hash)
 int
 behave_tenant_valid(const char *t, size_t len)
 {
-    return len > 0 && len <= BEHAVE_TENANT_MAX
-           && behave_ascii_name_valid(t, len, "_.-");
+    return behave_ascii_name_valid(t, len, BEHAVE_TENANT_MAX, "_.-");
 }
 
 

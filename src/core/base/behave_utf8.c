@@ -26,10 +26,15 @@ behave_utf8_valid_text(const unsigned char *p, size_t len)
 
 
 int
-behave_ascii_name_valid(const char *s, size_t len, const char *punct)
+behave_ascii_name_valid(const char *s, size_t len, size_t max,
+    const char *punct)
 {
     size_t  i;
     char    c;
+
+    if (len == 0 || len > max) {
+        return 0;
+    }
 
     for (i = 0; i < len; i++) {
         c = s[i];

@@ -46,15 +46,14 @@ static const char  behave_b64url[] =
 int
 behave_review_id_valid(const char *id, size_t len)
 {
-    if (len < 6 || len > BEHAVE_REVIEW_ID_MAX) {
+    /* "call:" or "conv:", and at least one byte after it */
+    if (len < 6
+        || (strncmp(id, "call:", 5) != 0 && strncmp(id, "conv:", 5) != 0))
+    {
         return 0;
     }
 
-    if (strncmp(id, "call:", 5) != 0 && strncmp(id, "conv:", 5) != 0) {
-        return 0;
-    }
-
-    return behave_ascii_name_valid(id, len, "_.:@-");
+    return behave_ascii_name_valid(id, len, BEHAVE_REVIEW_ID_MAX, "_.:@-");
 }
 
 

@@ -475,8 +475,7 @@ behave_sig_vapi_parse(const char *text, size_t len, behave_sig_vapi_t *vapi)
 int
 behave_sig_header_name_valid(const char *name, size_t len)
 {
-    return len > 0 && len <= BEHAVE_SIG_NAME_MAX
-           && behave_ascii_name_valid(name, len, "-");
+    return behave_ascii_name_valid(name, len, BEHAVE_SIG_NAME_MAX, "-");
 }
 
 
