@@ -54,8 +54,9 @@ for k in $(seq 0 $((K - 1))); do
         | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["events_analyzed"])')
     [ "$k" = 0 ] && echo "seeded $K sessions of $n events"
 done
+# "return 200" gets a body like the calls' (5 events)
 body=$BENCH_PREFIX/behavior.json
-seed_body beh-0 > "$body"
+printf '%s' '{"session_id":"beh-0","interaction_history":[{"type":"keystroke","t":3000000},{"type":"pause","t":3000100,"duration":2500},{"type":"backspace","t":3002700},{"type":"click","t":3002900,"target":"buy"},{"type":"submit","t":3003400}]}' > "$body"
 
 # each request: 5 events after everything its session has seen
 BENCH_LUA="
