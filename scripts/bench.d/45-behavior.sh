@@ -7,19 +7,7 @@ set -euo pipefail
 . "$TOP/scripts/bench-lib.sh"
 
 mkdir -p "$BENCH_PREFIX/logs"
-bench_redis_start
-bench_nginx_start "
-    behave_redis %%REDIS%%;
-    behave_trace_sample 0;
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location /api/v1/ {
-            behave_gateway;
-            behave_gateway_limits rpm=0 concurrent=10000 tokens_per_day=0;
-        }
-        location = /ok { return 200 '{}'; }
-    }"
+bench_gateway_start "rpm=0 concurrent=10000 tokens_per_day=0"
 
 auth="Authorization: Bearer $BENCH_KEY"
 url=http://127.0.0.1:$BENCH_PORT

@@ -213,24 +213,35 @@ behave_gw_merge(const cJSON *events, const char *path, const cJSON *prior,
 }
 
 
+/* the request's validated events, for the two ways of storing them */
+static behave_err_e
+behave_gw_behavior_events(const cJSON *req, behave_gw_event_t **ev,
+    size_t *n, behave_error_t *err)
+{
+    int64_t       ts;
+    const char   *sid;
+    const cJSON  *events;
+
+    if (behave_gw_behavior_fields(req, 0, &ts, &sid, &events, err)
+        != BEHAVE_OK)
+    {
+        return err->err;
+    }
+
+    return behave_gw_events_parse(events, "interaction_history", ev, n, err);
+}
+
+
 behave_err_e
 behave_gw_behavior_batch(const cJSON *req, char **batch, size_t *len,
     behave_error_t *err)
 {
     size_t              n;
-    int64_t             ts;
-    const char         *sid;
-    const cJSON        *events;
     behave_gw_event_t  *ev;
 
     *batch = NULL;
 
-    if (behave_gw_behavior_fields(req, 0, &ts, &sid, &events, err)
-        != BEHAVE_OK
-        || behave_gw_events_parse(events, "interaction_history", &ev, &n,
-                                  err)
-           != BEHAVE_OK)
-    {
+    if (behave_gw_behavior_events(req, &ev, &n, err) != BEHAVE_OK) {
         return err->err;
     }
 
@@ -386,19 +397,11 @@ behave_gw_behavior_store(const cJSON *req, size_t max_events, cJSON **out,
     behave_error_t *err)
 {
     size_t              n;
-    int64_t             ts;
-    const char         *sid;
-    const cJSON        *events;
     behave_gw_event_t  *ev;
 
     *out = NULL;
 
-    if (behave_gw_behavior_fields(req, 0, &ts, &sid, &events, err)
-        != BEHAVE_OK
-        || behave_gw_events_parse(events, "interaction_history", &ev, &n,
-                                  err)
-           != BEHAVE_OK)
-    {
+    if (behave_gw_behavior_events(req, &ev, &n, err) != BEHAVE_OK) {
         return err->err;
     }
 
