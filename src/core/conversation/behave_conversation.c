@@ -300,6 +300,11 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
 /* the customer contrasts with the answer given */
 static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "ok, but", NULL },
+    { "ok but", NULL },
+    { "okay, but", NULL },
+    { "okay but", NULL },
+    { "yes, but", NULL },
+    { "sure, but", NULL },
     { "right, but", NULL },
     { "but where", NULL },
     { "but how", NULL },
@@ -1137,7 +1142,7 @@ behave_conv_repetition(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out,
     unsigned *similar)
 {
-    int                   strong, reask, best_turn;
+    int                   strong, said, reask, best_turn;
     size_t                i, window;
     double                best, need, cosine, score;
     behave_similarity_t   sim;
@@ -1148,8 +1153,8 @@ behave_conv_repetition(const behave_conv_state_t *st,
 
     strong = (cur->flags & BEHAVE_CONV_F_STRONG) != 0;
 
-    reask = strong || (cur->flags & BEHAVE_CONV_F_REASK)
-            || (cur->cues & (BEHAVE_CUE_CONFUSION | BEHAVE_CUE_CONTRAST));
+    said = strong || (cur->flags & BEHAVE_CONV_F_REASK);
+    reask = said || (cur->cues & (BEHAVE_CUE_CONFUSION | BEHAVE_CUE_CONTRAST));
 
     need = strong ? BEHAVE_CONV_REP_FLOOR
                   : reask ? BEHAVE_CONV_REP_LOW : BEHAVE_CONV_REP_HIGH;
@@ -1177,7 +1182,12 @@ behave_conv_repetition(const behave_conv_state_t *st,
             out->repetition_similarity = score;
         }
 
-        if (sim.score < need && cosine < BEHAVE_CONV_MEANING_REPEAT) {
+        /* a re-ask in so many words ("ok, but...", "that wasn't my
+         * question") may use other words: its meaning counts as much as
+         * its letters; a mere "but" or "though" does not */
+        if ((said ? score : sim.score) < need
+            && cosine < BEHAVE_CONV_MEANING_REPEAT)
+        {
             continue;
         }
 
@@ -1194,9 +1204,11 @@ behave_conv_repetition(const behave_conv_state_t *st,
         }
     }
 
+    /* "Ich wollte aber wissen, ob ...": saying the question is still
+     * open asks it, with or without a question mark */
     if (best_turn < 0
         || !((cur->flags & BEHAVE_CONV_F_QUESTION)
-             || (cur->cues & BEHAVE_CUE_ASKS)))
+             || (cur->cues & BEHAVE_CUE_ASKS) || strong))
     {
         return;
     }
