@@ -69,6 +69,7 @@ typedef struct {
     behave_call_t               call;
     behave_callsum_job_t       *job;        /* the analysis under way */
     ngx_event_t                 slice;      /* its next step, posted */
+    ngx_uint_t                  steps;
     behave_callsum_t            sum;
     behave_turn_t              *turns;      /* analysed, for the review */
     double                      core_ms;
@@ -714,6 +715,11 @@ ngx_http_behave_wh_slice(ngx_event_t *ev)
     started = ngx_http_behave_now_ms();
     done = behave_callsum_step(rv->job, BEHAVE_CALLSUM_STEP_BYTES);
     rv->core_ms += ngx_http_behave_now_ms() - started;
+    rv->steps++;
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, c->log, 0,
+                   "behave: webhook slice: %uz of %uz turns",
+                   behave_callsum_done(rv->job), rv->call.nturns);
 
     if (!done) {
         ngx_post_event(&rv->slice, &ngx_posted_next_events);
@@ -725,9 +731,10 @@ ngx_http_behave_wh_slice(ngx_event_t *ev)
     rv->job = NULL;
     rv->core_ms += ngx_http_behave_now_ms() - started;
 
-    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, c->log, 0,
-                   "behave: webhook call of %uz turns analysed in %.3f ms",
-                   rv->call.nturns, rv->core_ms);
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, c->log, 0,
+                   "behave: webhook call of %uz turns analysed in %ui "
+                   "steps, %.3f ms", rv->call.nturns, rv->steps,
+                   rv->core_ms);
 
     rc = ngx_http_behave_wh_commit(r, rv);
 
