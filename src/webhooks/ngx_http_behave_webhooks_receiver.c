@@ -70,6 +70,9 @@ typedef struct {
     behave_callsum_job_t       *job;        /* the analysis under way */
     ngx_event_t                 slice;      /* its next step, posted */
     ngx_uint_t                  steps;
+    behave_review_log_t         log;        /* a flagged call's turns,
+                                               stored for the review */
+    unsigned                    logging:1;  /* log.buf is being filled */
     behave_callsum_t            sum;
     behave_turn_t              *turns;      /* analysed, for the review */
     double                      core_ms;
@@ -115,6 +118,8 @@ static void ngx_http_behave_wh_header(ngx_http_request_t *r,
 static ngx_int_t ngx_http_behave_wh_process(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
 static void ngx_http_behave_wh_slice(ngx_event_t *ev);
+static ngx_int_t ngx_http_behave_wh_step(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv);
 static ngx_int_t ngx_http_behave_wh_commit(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
 static void ngx_http_behave_wh_commit_reply(ngx_http_request_t *r,
@@ -215,6 +220,7 @@ ngx_http_behave_wh_recv_cleanup(void *data)
 
     behave_callsum_free(rv->job);
     rv->job = NULL;
+    behave_review_log_free(&rv->log);
 
     behave_call_free(&rv->call);
     free(rv->turns);
@@ -697,7 +703,11 @@ ngx_http_behave_wh_process(ngx_http_request_t *r,
 }
 
 
-/* one step of the analysis; the last one commits */
+/*
+ * One step of the analysis; then, for a call the review queue takes, its
+ * turns' log (redacted when behave_redact is on) in steps of the same
+ * size; the last step commits.
+ */
 
 static void
 ngx_http_behave_wh_slice(ngx_event_t *ev)
@@ -713,33 +723,84 @@ ngx_http_behave_wh_slice(ngx_event_t *ev)
     c = r->connection;
 
     started = ngx_http_behave_now_ms();
-    done = behave_callsum_step(rv->job, BEHAVE_CALLSUM_STEP_BYTES);
+    done = ngx_http_behave_wh_step(r, rv);
     rv->core_ms += ngx_http_behave_now_ms() - started;
     rv->steps++;
 
-    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, c->log, 0,
-                   "behave: webhook slice: %uz of %uz turns",
-                   behave_callsum_done(rv->job), rv->call.nturns);
-
-    if (!done) {
+    if (done == 0) {
         ngx_post_event(&rv->slice, &ngx_posted_next_events);
         return;
     }
 
-    started = ngx_http_behave_now_ms();
-    behave_callsum_finish(rv->job, &rv->sum, &rv->turns);
-    rv->job = NULL;
-    rv->core_ms += ngx_http_behave_now_ms() - started;
+    if (done < 0) {
+        rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                  "out of memory");
 
-    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, c->log, 0,
-                   "behave: webhook call of %uz turns analysed in %ui "
-                   "steps, %.3f ms", rv->call.nturns, rv->steps,
-                   rv->core_ms);
+    } else {
+        ngx_log_debug3(NGX_LOG_DEBUG_HTTP, c->log, 0,
+                       "behave: webhook call of %uz turns analysed in %ui "
+                       "steps, %.3f ms", rv->call.nturns, rv->steps,
+                       rv->core_ms);
 
-    rc = ngx_http_behave_wh_commit(r, rv);
+        rc = ngx_http_behave_wh_commit(r, rv);
+    }
 
     ngx_http_behave_finish(r, rc);
     ngx_http_run_posted_requests(c);
+}
+
+
+/* 1: all done, 0: another step, -1: out of memory */
+
+static ngx_int_t
+ngx_http_behave_wh_step(ngx_http_request_t *r, ngx_http_behave_wh_recv_t *rv)
+{
+    int                          rc;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    if (rv->logging) {
+        rc = behave_review_log_step(&rv->log, rv->turns, rv->call.nturns,
+                                    BEHAVE_CALLSUM_STEP_BYTES);
+
+        ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "behave: webhook slice: %uz of %uz turns logged",
+                       rv->log.next, rv->call.nturns);
+
+        return rc;
+    }
+
+    rc = behave_callsum_step(rv->job, BEHAVE_CALLSUM_STEP_BYTES);
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave: webhook slice: %uz of %uz turns",
+                   behave_callsum_done(rv->job), rv->call.nturns);
+
+    if (rc == 0) {
+        return 0;
+    }
+
+    behave_callsum_finish(rv->job, &rv->sum, &rv->turns);
+    rv->job = NULL;
+
+    /* as ngx_http_behave_wh_review_args() decides */
+    if (!behave_review_wanted(rv->sum.review_status)
+        || rv->call.call_id == NULL)
+    {
+        return 1;
+    }
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    if (behave_review_log_begin(&rv->log, (int) blcf->redact,
+                                (uint64_t) rv->received_ms)
+        != 0)
+    {
+        return -1;
+    }
+
+    rv->logging = 1;
+
+    return 0;
 }
 
 
@@ -1180,23 +1241,18 @@ ngx_http_behave_wh_review_args(ngx_http_request_t *r,
         return NGX_ERROR;
     }
 
-    log = behave_review_turn_log(rv->turns, rv->call.nturns,
-                                 (int) blcf->redact, (uint64_t) now,
-                                 &loglen);
+    /* built in the steps before (ngx_http_behave_wh_step()) */
+    log = rv->log.buf;
+    loglen = rv->log.used;
     n = 8 + 4 + 4 + rec->n;
 
     a = ngx_palloc(r->pool, n * sizeof(char *));
     l = ngx_palloc(r->pool, n * sizeof(size_t));
-    p = ngx_pnalloc(r->pool, NGX_INT64_LEN + loglen);
+    p = ngx_pnalloc(r->pool, NGX_INT64_LEN);
 
     if (log == NULL || a == NULL || l == NULL || p == NULL) {
-        free(log);
         return NGX_ERROR;
     }
-
-    /* the log lives in the pool, to be sent with the rest */
-    ngx_memcpy(p, log, loglen);
-    free(log);
 
     for (i = 0; i < 3; i++) {
         a[i] = (*argv)[i];
@@ -1215,11 +1271,13 @@ ngx_http_behave_wh_review_args(ngx_http_request_t *r,
 
     a[12] = rec->id;
     l[12] = ngx_strlen(rec->id);
-    a[13] = (char *) p + loglen;
-    l[13] = ngx_sprintf(p + loglen, "%L", now) - (p + loglen);
+    a[13] = (char *) p;
+    l[13] = ngx_sprintf(p, "%L", now) - p;
     a[14] = rec->reopened;
     l[14] = ngx_strlen(rec->reopened);
-    a[15] = (char *) p;
+
+    /* sent from the log's own buffer: the pool cleanup frees it */
+    a[15] = log;
     l[15] = loglen;
 
     for (i = 0; i < rec->n; i++) {
