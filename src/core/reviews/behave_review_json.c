@@ -313,9 +313,33 @@ int
 behave_review_log_step(behave_review_log_t *log, const behave_turn_t *turns,
     size_t n, size_t budget)
 {
-    size_t  k, bytes;
+    char    *nbuf;
+    size_t   k, bytes;
 
     bytes = 0;
+
+    /*
+     * Room for the whole log at the first step, from the texts' lengths:
+     * doubling a buffer of megabytes in a later step would copy it all in
+     * that step.  Redaction or escapes that make it longer still grow it.
+     */
+    if (log->next == 0 && log->used == 0) {
+        for (k = 0; k < n; k++) {
+            bytes += turns[k].text_len + 128;
+        }
+
+        if (bytes > log->cap) {
+            nbuf = realloc(log->buf, bytes);
+            if (nbuf == NULL) {
+                return -1;
+            }
+
+            log->buf = nbuf;
+            log->cap = bytes;
+        }
+
+        bytes = 0;
+    }
 
     for (k = log->next; k < n && (k == log->next || bytes < budget); k++) {
         bytes += turns[k].text_len + 64;
