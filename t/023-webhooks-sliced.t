@@ -147,6 +147,36 @@ SKIP: {
          'its turns, stored for the review, logged in steps too');
 }
 
+# --- another request on the same (only) worker is answered between two
+# steps, long before the long call is done
+SKIP: {
+    skip 'nginx without --with-debug: no step lines to wait for', 3 unless $debug;
+    my $mark = length steps_log();
+    my $body = big_call("long-$$");
+    my $h = sign($body);
+    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
+                                  Proto => 'tcp') or die $!;
+    print $s "POST /v1/webhooks/$slug HTTP/1.1\r\nHost: x\r\n"
+        . join('', map { "$_: $h->{$_}\r\n" } sort keys %$h)
+        . "Content-Type: application/json\r\nContent-Length: "
+        . length($body) . "\r\n\r\n$body";
+    my $deadline = time + 20;
+    sleep 0.005 while substr(steps_log(), $mark) !~ /webhook slice: \d+ of 5000 turns\n/
+                      && time < $deadline;
+    my $t0 = time;
+    my $one = small_call("between-$$");
+    my $r = req_json(POST => "/v1/webhooks/$slug", body => $one, headers => sign($one));
+    my $took = time - $t0;
+    my $log = substr(steps_log(), $mark);
+    is($r->{status}, 200, 'a short call during the long one: 200');
+    unlike($log, qr/webhook call of 5000 turns analysed/,
+           sprintf('answered in %.0f ms, while the long call was still being '
+                   . 'analysed', $took * 1000));
+    my $res = Behave::Test::read_response($s, \my $buf);
+    is($res->{status}, 200, 'then the long call is answered');
+    close $s;
+}
+
 # --- the client goes away between two steps
 {
     my $mark = length steps_log();
