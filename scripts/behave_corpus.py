@@ -15,6 +15,13 @@ def held_out(file_name, ident):
     return hashlib.sha1(ident.encode()).digest()[0] < 64
 
 
+def cv_fold(ident, n):
+    """The cross-validation fold of a development message (scripts/cv):
+    the second byte of the SHA-1 of its id, independent of the split's
+    first byte."""
+    return hashlib.sha1(ident.encode()).digest()[1] % n
+
+
 def intent_held_out(intent):
     """Repetition by meaning is measured on intents never trained on."""
     return hashlib.sha1(intent.encode()).digest()[0] < 64

@@ -188,24 +188,19 @@ err_is(req_json(POST => '/v1/analyze', key => KEY_ANALYZE,
 
 # concurrent requests from several processes
 {
-    my @pids;
     my $n = 8;
-    for my $i (1 .. $n) {
-        my $pid = fork // die;
-        if (!$pid) {
-            my $bad = 0;
-            for (1 .. 25) {
-                my $r = req_json(POST => '/v1/analyze', key => KEY_ANALYZE,
-                                 body => { message => "parallel $i $_" });
-                $bad++ unless $r->{status} == 200 && $r->{json}{status} eq 'ok';
-            }
-            exit($bad ? 1 : 0);
+    my @pids = start_clients($n, sub {
+        my ($i) = @_;
+        my $bad = 0;
+        for (1 .. 25) {
+            my $r = req_json(POST => '/v1/analyze', key => KEY_ANALYZE,
+                             body => { message => "parallel $i $_" });
+            $bad++ unless $r->{status} == 200 && $r->{json}{status} eq 'ok';
         }
-        push @pids, $pid;
-    }
-    my $failed = 0;
-    for (@pids) { waitpid($_, 0); $failed++ if $? }
-    is($failed, 0, "$n clients x 25 concurrent requests all answered 200");
+        return !$bad;
+    });
+    is(wait_clients(@pids), 0,
+       "$n clients x 25 concurrent requests all answered 200");
 }
 
 check_error_log();

@@ -159,25 +159,20 @@ sub concurrent_turns {
     my ($c, $path) = @_;
     my $dir = nginx_prefix() . "/conc-$c";
     mkdir $dir;
-    my @pids;
-    for my $p (1 .. 10) {
-        my $pid = fork // die;
-        if (!$pid) {
-            my $bad = 0;
-            open my $out, '>', "$dir/$p" or exit 1;
-            for my $i (1 .. 20) {
-                my $j = turn($c, "turn $p-$i", path => $path, quiet => 1);
-                $bad++ if !$j || ($j->{conversation} && $j->{conversation}{degraded});
-                print $out(($j && $j->{conversation}
-                            ? $j->{conversation}{prior_turns} : 0), "\n");
-            }
-            close $out;
-            exit($bad ? 1 : 0);
+    my @pids = start_clients(10, sub {
+        my ($p) = @_;
+        my $bad = 0;
+        open my $out, '>', "$dir/$p" or return 0;
+        for my $i (1 .. 20) {
+            my $j = turn($c, "turn $p-$i", path => $path, quiet => 1);
+            $bad++ if !$j || ($j->{conversation} && $j->{conversation}{degraded});
+            print $out(($j && $j->{conversation}
+                        ? $j->{conversation}{prior_turns} : 0), "\n");
         }
-        push @pids, $pid;
-    }
-    my $failed = 0;
-    for (@pids) { waitpid($_, 0); $failed++ if $? }
+        close $out;
+        return !$bad;
+    });
+    my $failed = wait_clients(@pids);
     my %seen;
     for my $p (1 .. 10) {
         open my $in, '<', "$dir/$p" or next;

@@ -14,28 +14,15 @@ use Digest::SHA qw(hmac_sha256);
 use MIME::Base64 qw(encode_base64 decode_base64);
 use Test::More;
 
-my $key = master_key_file();
-
 start_redis();
 
-start_nginx(http => <<"E");
-    behave_redis %%REDIS%%;
-    behave_secret_key $key;
-    behave_models %%TOP%%/conf/models.json;
-    behave_trace_sample 0;
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location = /v1/analyze { behave_analyze; }
-        location /v1/webhooks { behave_webhooks; }
-        location /api/v1/ { behave_gateway; }
+start_nginx(http => surfaces_http(server => <<"E"));
         location /llm/ {
             behave_prefilter on;
             proxy_set_header X-Behave-Status \$behave_status;
             proxy_pass http://127.0.0.1:%%PORT%%/upstream/;
         }
         location /upstream/ { return 200 '{"upstream":"\$http_x_behave_status"}'; }
-    }
 E
 
 my $CALM = 'Could you tell me when my order ships?';

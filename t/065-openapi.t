@@ -29,24 +29,14 @@ unlike($lint, qr/warning/i, '... and no warning') or diag $lint;
 like($lint, qr/valid/i, '... the document is valid');
 
 my $dir = tempdir('behave-oa-XXXXXX', TMPDIR => 1, CLEANUP => 1);
-my $key = master_key_file();
-
 start_redis();
-start_nginx(workers => 1, http => <<"E");
-    behave_redis %%REDIS%%;
-    behave_secret_key $key;
-    behave_models %%TOP%%/conf/models.json;
-    behave_trace_sample 1;
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location = /v1/analyze { behave_analyze; behave_max_message_size 1k; }
-        location /v1/webhooks { behave_webhooks; }
-        location /api/v1/ { behave_gateway; }
+start_nginx(workers => 1,
+            http => surfaces_http(trace_sample => 1,
+                                  analyze => 'behave_max_message_size 1k; ',
+                                  server => <<"E"));
         location = /healthz { behave_health; }
         location = /livez { behave_health live; }
         location = /metrics { behave_metrics; }
-    }
 E
 
 my @cases;

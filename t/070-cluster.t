@@ -19,31 +19,20 @@ use Time::HiRes qw(sleep time);
 my @ports = start_cluster(3);
 pass('a 3-master cluster is up: ' . join(' ', @ports));
 
-my $key = master_key_file();
-
 # one seed only: the others are found through CLUSTER SLOTS
 sub conf {
     my ($name) = @_;
-    return <<"E";
-    behave_redis cluster 127.0.0.1:$ports[0];
+    return surfaces_http(redis => "cluster 127.0.0.1:$ports[0]",
+                         http => <<"H", server => <<'S');
     behave_redis_timeout 500ms;
     behave_node_name $name;
-    behave_secret_key $key;
-    behave_models %%TOP%%/conf/models.json;
-    behave_trace_sample 0;
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location = /v1/analyze { behave_analyze; }
-        location /v1/webhooks { behave_webhooks; }
-        location /api/v1/ { behave_gateway; }
+H
         location /tight/api/v1/ {
             behave_gateway;
             behave_gateway_limits rpm=3 concurrent=10 tokens_per_day=0;
         }
         location = /metrics { behave_metrics; }
-    }
-E
+S
 }
 
 start_nginx(http => conf('node-a'), workers => 2);
@@ -199,30 +188,26 @@ my @slugs;
     # the clients turn until told to stop, after the move is complete
     my $dir2 = nginx_prefix() . "/mig";
     mkdir $dir2;
-    my @pids;
-    for my $p (1 .. 3) {
-        my $pid = fork // die;
-        if (!$pid) {
-            open my $out, '>', "$dir2/$p" or exit 1;
-            $out->autoflush(1);
-            my $bad = 0;
-            for my $i (1 .. 2000) {
-                last if -e "$dir2/stop";
-                my $r = turn($c, "turn $p-$i");
-                my $b = $r->{json}{conversation};
-                if ($r->{status} != 200 || !$b || $b->{degraded}) {
-                    $bad++;
-                    open my $e, '>>', "$dir2/bad-$p";
-                    printf $e "%.3f %s %s\n", time, $r->{status},
-                        $b ? $b->{degraded_reason} // '' : 'no block';
-                }
-                print $out (($b ? $b->{prior_turns} : -1), "\n");
-                sleep 0.005;
+    my @pids = start_clients(3, sub {
+        my ($p) = @_;
+        open my $out, '>', "$dir2/$p" or return 0;
+        $out->autoflush(1);
+        my $bad = 0;
+        for my $i (1 .. 2000) {
+            last if -e "$dir2/stop";
+            my $r = turn($c, "turn $p-$i");
+            my $b = $r->{json}{conversation};
+            if ($r->{status} != 200 || !$b || $b->{degraded}) {
+                $bad++;
+                open my $e, '>>', "$dir2/bad-$p";
+                printf $e "%.3f %s %s\n", time, $r->{status},
+                    $b ? $b->{degraded_reason} // '' : 'no block';
             }
-            exit($bad ? 1 : 0);
+            print $out (($b ? $b->{prior_turns} : -1), "\n");
+            sleep 0.005;
         }
-        push @pids, $pid;
-    }
+        return !$bad;
+    });
     sleep 0.3;
     my @steps = (
         cluster_cli($to, 'CLUSTER SETSLOT', $slot, 'IMPORTING', $from_id),
@@ -242,8 +227,7 @@ my @slugs;
     close $stop;
     is(scalar(grep { $_ ne 'OK' } @steps), 0, "slot $slot moved $from -> $to: "
        . join(',', @steps));
-    my $failed = 0;
-    for (@pids) { waitpid($_, 0); $failed++ if $? }
+    my $failed = wait_clients(@pids);
     my %seen;
     my $total = 0;
     for my $p (1 .. 3) {

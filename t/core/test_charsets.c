@@ -9,6 +9,7 @@
 
 #include "behave_keys.h"
 #include "behave_request.h"
+#include "behave_utf8.h"
 #include "tap.h"
 
 
@@ -21,6 +22,14 @@ main(void)
     static const char  line[] =
         "9dbadd9db6cfea0403b1760f659413216617af9f49ec72a602305e80d6b5acae"
         " \0\0\0\0bex analyze 0";
+
+    /* the byte class every one of them is checked with */
+    ok(behave_ascii_name_valid("aZ09-_", 6, 6, "-_"), "letters, digits, punct");
+    ok(!behave_ascii_name_valid("aZ09-_", 6, 5, "-_"), "longer than max");
+    ok(!behave_ascii_name_valid("", 0, 5, "-_"), "empty refused");
+    ok(!behave_ascii_name_valid("a.b", 3, 5, "-_"), "other punctuation");
+    ok(!behave_ascii_name_valid("a\0b", 3, 5, "-_"), "a NUL refused");
+    ok(!behave_ascii_name_valid("caf\xc3\xa9", 5, 5, "-_"), "non-ASCII");
 
     ok(behave_conversation_id_valid("conv-1:a@b.c_d", 14), "a valid id");
     ok(!behave_conversation_id_valid("ab\0cd", 5), "a NUL inside an id");

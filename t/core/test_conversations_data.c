@@ -26,6 +26,7 @@
 #include "testdata.h"
 #include "behave_annotate.h"
 #include "behave_conversation.h"
+#include "behave_conv_case.h"
 #include "behave_turn.h"
 
 
@@ -90,25 +91,22 @@ check_bool(const char *id, int turn, const char *what, cJSON *want, int got,
 static void
 replay(cJSON *conv)
 {
-    int                    t, nt, i;
-    cJSON                 *id, *turns, *expect, *e, *want;
-    const char            *ids;
+    int                    t, i;
+    cJSON                 *e, *want;
     behave_turn_t          tv[MAX_TURNS];
+    behave_conv_case_t     cc;
     behave_conv_result_t   r;
 
-    id = cJSON_GetObjectItem(conv, "id");
-    turns = cJSON_GetObjectItem(conv, "turns");
-    expect = cJSON_GetObjectItem(conv, "expect");
-    ids = cJSON_IsString(id) ? id->valuestring : "?";
-
-    nt = behave_turns_from_json(turns, tv, MAX_TURNS);
+    if (behave_conv_case(conv, tv, MAX_TURNS, &cc) != 0) {
+        return;
+    }
 
     if (getenv("BEHAVE_DATA_VERBOSE")) {
-        for (i = 0; i < nt; i++) {
+        for (i = 0; i < cc.nt; i++) {
             if (tv[i].speaker == BEHAVE_SPEAKER_CUSTOMER) {
                 behave_conversation_assess(tv, (size_t) i, &tv[i], &r);
                 printf("# %s %d sev=%d sim=%.3f rep=%d fr=%d esc=%d "
-                       "action=%s review=%s rcr=%d\n", ids, i, tv[i].severity,
+                       "action=%s review=%s rcr=%d\n", cc.id, i, tv[i].severity,
                        r.repetition_similarity, r.repetition,
                        r.false_resolution, r.escalating,
                        behave_action_name(r.action),
@@ -118,20 +116,20 @@ replay(cJSON *conv)
         }
     }
 
-    cJSON_ArrayForEach(e, expect) {
-        t = cJSON_GetObjectItem(e, "turn")->valueint;
-        if (t < 0 || t >= nt) {
+    cJSON_ArrayForEach(e, cc.expect) {
+        t = behave_conv_case_turn(&cc, e);
+        if (t < 0) {
             continue;
         }
 
         behave_conversation_assess(tv, (size_t) t, &tv[t], &r);
 
-        check_bool(ids, t, "false_resolution",
+        check_bool(cc.id, t, "false_resolution",
                    cJSON_GetObjectItem(e, "false_resolution"),
                    r.false_resolution, &r);
-        check_bool(ids, t, "repetition", cJSON_GetObjectItem(e, "repetition"),
+        check_bool(cc.id, t, "repetition", cJSON_GetObjectItem(e, "repetition"),
                    r.repetition, &r);
-        check_bool(ids, t, "escalating", cJSON_GetObjectItem(e, "escalating"),
+        check_bool(cc.id, t, "escalating", cJSON_GetObjectItem(e, "escalating"),
                    r.escalating, &r);
 
         want = cJSON_GetObjectItem(e, "action");
@@ -141,7 +139,7 @@ replay(cJSON *conv)
             total++;
             held += pass;
             printf("%sok %d - %s turn %d action=%s%s\n", pass ? "" : "not ",
-                   ++tap_run, ids, t,
+                   ++tap_run, cc.id, t,
                    want->valuestring,
                    pass ? "" : " # TODO annotator or rules");
             if (!pass) {

@@ -14,19 +14,7 @@
 static cJSON *
 adapt(const char *body, behave_err_e want, const char *name)
 {
-    cJSON           *req, *resp;
-    behave_err_e     rc;
-    behave_error_t   err;
-
-    memset(&err, 0, sizeof(err));
-    req = cJSON_Parse(body);
-    ok(req != NULL, "%s: test body parses", name);
-    rc = behave_gw_adaptive(req, 1718000000000LL, &resp, &err);
-
-    gwtest_outcome(rc, want, resp, &err, BEHAVE_OK, name);
-
-    cJSON_Delete(req);
-    return resp;
+    return gwtest_run(behave_gw_adaptive, body, want, BEHAVE_OK, name);
 }
 
 

@@ -37,21 +37,20 @@ static const char  catalog_json[] =
 static behave_gw_catalog_t  *cat;
 
 
+static behave_err_e
+route_call(const cJSON *req, int64_t now_ms, cJSON **resp,
+    behave_error_t *err)
+{
+    return behave_gw_orchestrate(req, cat, now_ms, resp, err);
+}
+
+
+/* a 422 answers with the closest candidates */
 static cJSON *
 route(const char *body, behave_err_e want, const char *name)
 {
-    cJSON           *req, *resp;
-    behave_err_e     rc;
-    behave_error_t   err;
-
-    memset(&err, 0, sizeof(err));
-    req = cJSON_Parse(body);
-    rc = behave_gw_orchestrate(req, cat, 1718000000000LL, &resp, &err);
-
-    gwtest_outcome(rc, want, resp, &err, BEHAVE_ERR_UNPROCESSABLE, name);
-
-    cJSON_Delete(req);
-    return resp;
+    return gwtest_run(route_call, body, want, BEHAVE_ERR_UNPROCESSABLE,
+                      name);
 }
 
 

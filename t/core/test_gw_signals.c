@@ -7,34 +7,13 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "tap.h"
-#include "behave_gateway.h"
+#include "gwtest.h"
 
 
 static cJSON *
 run(const char *body, behave_err_e want, const char *name)
 {
-    cJSON           *req, *resp;
-    behave_err_e     rc;
-    behave_error_t   err;
-
-    memset(&err, 0, sizeof(err));
-    req = cJSON_Parse(body);
-    rc = behave_gw_signals(req, 1718000000000LL, &resp, &err);
-
-    if (!is_int(rc, want, "%s: status", name)) {
-        printf("#   message: %s\n", err.message);
-    }
-
-    ok(rc == BEHAVE_OK ? resp != NULL : resp == NULL,
-       "%s: response only on success", name);
-
-    if (rc != BEHAVE_OK) {
-        ok(err.message[0] != '\0', "%s: message '%s'", name, err.message);
-    }
-
-    cJSON_Delete(req);
-    return resp;
+    return gwtest_run(behave_gw_signals, body, want, BEHAVE_OK, name);
 }
 
 

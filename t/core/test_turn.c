@@ -10,11 +10,12 @@
 #include "behave_turn.h"
 
 
+/* a turn with every field set away from its zero value */
 static void
-make(behave_turn_t *t, const char *text)
+make(behave_turn_t *t, behave_speaker_e speaker, const char *text)
 {
     memset(t, 0, sizeof(*t));
-    t->speaker = BEHAVE_SPEAKER_AGENT;
+    t->speaker = speaker;
     t->text = text;
     t->text_len = strlen(text);
     t->valence_score = -0.625;
@@ -34,7 +35,7 @@ round_trip(const char *text, const char *name)
     size_t         n;
     behave_turn_t  t, d;
 
-    make(&t, text);
+    make(&t, BEHAVE_SPEAKER_AGENT, text);
     n = behave_turn_encode(&t, buf, sizeof(buf));
     ok(n > 0 && n <= behave_turn_encoded_max(&t), "%s: encoded", name);
     is_int(behave_turn_decode(buf, n, &d), 0, "%s: decoded", name);
@@ -78,8 +79,7 @@ main(void)
     round_trip("caf\xc3\xa9 \xe2\x82\xac 64.99 \xf0\x9f\x98\xa1", "UTF-8");
     round_trip("", "empty text");
 
-    make(&t, "customer text");
-    t.speaker = BEHAVE_SPEAKER_CUSTOMER;
+    make(&t, BEHAVE_SPEAKER_CUSTOMER, "customer text");
     t.valence_score = 1.0;
     n = behave_turn_encode(&t, buf, sizeof(buf));
     ok(n > 0 && buf[3] == 'c', "customer speaker encoded as c");
@@ -87,20 +87,14 @@ main(void)
        && d.speaker == BEHAVE_SPEAKER_CUSTOMER && d.valence_score == 1.0,
        "customer, score 1 round trip");
 
-    make(&t, "0123456789");
+    make(&t, BEHAVE_SPEAKER_AGENT, "0123456789");
     is_int(behave_turn_encode(&t, buf, 20), 0, "too small a buffer: 0");
     n = behave_turn_encode(&t, buf, sizeof(buf));
     is_int(behave_turn_encode(&t, bad, n), n,
            "exact size fits, without a NUL");
 
-    rejects("", "empty");
-    rejects("hello world", "plain text");
-    rejects("b3\tc\t1\t0\t0\t0\t1\t0.000\t0\thi", "another version");
-    rejects("b2\tc\t1\t0\t0\t0\t1\t0.000\t0\thi", "b2 without meaning");
-
     /* b2: the meaning signature travels with the turn */
-    make(&t, "where is my parcel");
-    t.speaker = BEHAVE_SPEAKER_CUSTOMER;
+    make(&t, BEHAVE_SPEAKER_CUSTOMER, "where is my parcel");
     t.has_meaning = 1;
     for (n = 0; n < BEHAVE_MEANING_DIM; n++) {
         t.meaning[n] = (int8_t) (n * 9 - 128);
@@ -117,6 +111,12 @@ main(void)
     is_int(behave_turn_decode(buf, n, &d), -1, "b2: a bad hex digit");
     ok(decodes("b1\tc\t1\t0\t0\t0\t1\t0.000\t0\thi", &d) && !d.has_meaning,
        "b1 (an older build's turn) still reads, without a meaning");
+
+    /* garbage */
+    rejects("", "empty");
+    rejects("hello world", "plain text");
+    rejects("b3\tc\t1\t0\t0\t0\t1\t0.000\t0\thi", "another version");
+    rejects("b2\tc\t1\t0\t0\t0\t1\t0.000\t0\thi", "b2 without meaning");
     rejects("b1\tx\t1\t0\t0\t0\t1\t0.000\t0\thi", "bad speaker");
     rejects("b1\tc\t-1\t0\t0\t0\t1\t0.000\t0\thi", "negative time");
     rejects("b1\tc\t1\t5\t0\t0\t1\t0.000\t0\thi", "severity 5");
@@ -159,7 +159,7 @@ main(void)
     is_int(behave_turn_decode(NULL, 0, &d), -1, "rejects NULL");
 
     /* every prefix of a valid element is rejected or decodes cleanly */
-    make(&t, "prefix test");
+    make(&t, BEHAVE_SPEAKER_AGENT, "prefix test");
     n = behave_turn_encode(&t, buf, sizeof(buf));
     {
         size_t  k;
@@ -181,7 +181,8 @@ main(void)
         char          *copy;
         unsigned       seed = 12345, i, k;
 
-        make(&t, "It is still not working, order #12345");
+        make(&t, BEHAVE_SPEAKER_AGENT,
+             "It is still not working, order #12345");
         n = behave_turn_encode(&t, buf, sizeof(buf));
 
         for (i = 0; i < 20000; i++) {

@@ -13,13 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "behave_read_file.h"
+
 
 static __attribute__((unused)) char *
 testdata_load(const char *sub, const char *name, size_t *len)
 {
-    FILE        *f;
-    char         path[1024], *buf;
-    long         n;
+    char         path[1024];
     const char  *dir, *p, *file;
 
     file = __FILE__;
@@ -40,26 +40,7 @@ testdata_load(const char *sub, const char *name, size_t *len)
         }
     }
 
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-
-    buf = malloc((size_t) n + 1);
-    if (buf == NULL) {
-        fclose(f);
-        return NULL;
-    }
-
-    *len = fread(buf, 1, (size_t) n, f);
-    buf[*len] = '\0';
-    fclose(f);
-
-    return buf;
+    return behave_read_file(path, len);
 }
 
 

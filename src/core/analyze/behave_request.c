@@ -46,27 +46,8 @@ static const char  *const behave_simple_fields[BEHAVE_F_N] = {
 int
 behave_conversation_id_valid(const char *id, size_t len)
 {
-    size_t  i;
-    char    c;
-
-    if (len == 0 || len > BEHAVE_CONVERSATION_ID_MAX) {
-        return 0;
-    }
-
-    for (i = 0; i < len; i++) {
-        c = id[i];
-
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-            || (c >= '0' && c <= '9')
-            || (c != '\0' && strchr("_.:@-", c) != NULL))  /* not the end */
-        {
-            continue;
-        }
-
-        return 0;
-    }
-
-    return 1;
+    return behave_ascii_name_valid(id, len, BEHAVE_CONVERSATION_ID_MAX,
+                                   "_.:@-");
 }
 
 

@@ -86,37 +86,52 @@ behave_jw_key(behave_jw_t *w, const char *key)
 }
 
 
-void
-behave_jw_open(behave_jw_t *w, const char *key)
+/* an object or an array ("{" or "["), whose first member takes no comma */
+
+static void
+behave_jw_begin(behave_jw_t *w, const char *key, const char *bracket)
 {
     behave_jw_key(w, key);
-    behave_jbuf_put(w, "{", 1);
+    behave_jbuf_put(w, bracket, 1);
     w->first = 1;
 }
 
 
-void
-behave_jw_close(behave_jw_t *w)
+/* its end: what follows is the next member of the enclosing one */
+
+static void
+behave_jw_end(behave_jw_t *w, const char *bracket)
 {
-    behave_jbuf_put(w, "}", 1);
+    behave_jbuf_put(w, bracket, 1);
     w->first = 0;
+}
+
+
+void
+behave_jw_open(behave_jw_t *w, const char *key)
+{
+    behave_jw_begin(w, key, "{");
 }
 
 
 void
 behave_jw_open_array(behave_jw_t *w, const char *key)
 {
-    behave_jw_key(w, key);
-    behave_jbuf_put(w, "[", 1);
-    w->first = 1;
+    behave_jw_begin(w, key, "[");
+}
+
+
+void
+behave_jw_close(behave_jw_t *w)
+{
+    behave_jw_end(w, "}");
 }
 
 
 void
 behave_jw_close_array(behave_jw_t *w)
 {
-    behave_jbuf_put(w, "]", 1);
-    w->first = 0;
+    behave_jw_end(w, "]");
 }
 
 

@@ -10,13 +10,13 @@
  */
 #define OPENSSL_SUPPRESS_DEPRECATED  1
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
 #include "behave_keys.h"
+#include "behave_utf8.h"
 
 
 #define BEHAVE_KEY_FIELDS  4
@@ -151,22 +151,7 @@ behave_key_parse_hash(const behave_field_t *f, unsigned char *hash)
 int
 behave_tenant_valid(const char *t, size_t len)
 {
-    size_t  i;
-
-    if (len == 0 || len > BEHAVE_TENANT_MAX) {
-        return 0;
-    }
-
-    for (i = 0; i < len; i++) {
-        /* strchr() finds a NUL too (the string's own end) */
-        if (!isalnum((unsigned char) t[i])
-            && (t[i] == '\0' || strchr("_.-", t[i]) == NULL))
-        {
-            return 0;
-        }
-    }
-
-    return 1;
+    return behave_ascii_name_valid(t, len, BEHAVE_TENANT_MAX, "_.-");
 }
 
 

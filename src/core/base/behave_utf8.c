@@ -25,6 +25,34 @@ behave_utf8_valid_text(const unsigned char *p, size_t len)
 }
 
 
+int
+behave_ascii_name_valid(const char *s, size_t len, size_t max,
+    const char *punct)
+{
+    size_t  i;
+    char    c;
+
+    if (len == 0 || len > max) {
+        return 0;
+    }
+
+    for (i = 0; i < len; i++) {
+        c = s[i];
+
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+            || (c >= '0' && c <= '9')
+            || (c != '\0' && strchr(punct, c) != NULL))  /* not its end */
+        {
+            continue;
+        }
+
+        return 0;
+    }
+
+    return 1;
+}
+
+
 static inline int
 behave_utf8_check(const unsigned char *p, size_t len, int nul_ok)
 {

@@ -85,6 +85,10 @@ typedef struct {
      & (BEHAVE_CONV_PAIR_BITS - 1))
 
 
+/* a turn's valence score (x1000) at or below which it reports trouble */
+#define BEHAVE_CONV_DENY_VALENCE  -350
+
+
 #define behave_conv_tab(t)  t, sizeof(t) / sizeof(t[0])
 
 
@@ -129,6 +133,20 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "on its way", "it is on its way" },
     { "from now on", "it works from now on" },
     { "done", "it was done" },
+    { "delivered", "it was delivered" },
+    { "processed", "it was processed" },
+    { "reversed", "the charge was reversed" },
+    { "waived", "the charge was waived" },
+    { "restored", "it was restored" },
+    { "reinstated", "it was reinstated" },
+    { "reactivated", "it was reactivated" },
+    { "active again", "it was reactivated" },
+    { "updated", "it was updated" },
+    { "been applied", "it was applied" },
+    { "has been sent", "it was sent" },
+    { "re-sent", "it was sent" },
+    { "back up", "it works now" },
+    { "fine now", "it works now" },
 };
 
 
@@ -191,6 +209,13 @@ static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
     { "nothing has changed", NULL },
     { "no refund", NULL },
     { "no change", NULL },
+    /* new evidence of the same problem after the claim */
+    { "again", NULL },
+    { "another charge", NULL },
+    { "charged another", NULL },
+    { "got charged", NULL },
+    { "been charged", NULL },
+    { "new charge", NULL },
 };
 
 
@@ -205,6 +230,10 @@ static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
     { "that did it", NULL },
     { "got the email", NULL },
     { "fixed now", NULL },
+    { "back now", NULL },
+    { "working again", NULL },
+    { "back to normal", NULL },
+    { "back online", NULL },
 };
 
 
@@ -237,12 +266,45 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
     { "my question", NULL },
     { "still don't know", NULL },
     { "i just need to know", NULL },
+    /* the same in other words and the other four languages */
+    { "not what i asked", NULL },
+    { "not my question", NULL },
+    { "wasn't my question", NULL },
+    { "answer my question", NULL },
+    { "what i asked", NULL },
+    { "i was asking", NULL },
+    { "you haven't told me", NULL },
+    { "still haven't told me", NULL },
+    { "mi pregunta", NULL },
+    { "lo que pregunté", NULL },
+    { "ya pregunté", NULL },
+    { "no me respondi", NULL },
+    { "no me contest", NULL },
+    { "minha pergunta", NULL },
+    { "que eu perguntei", NULL },
+    { "já perguntei", NULL },
+    { "não respondeu", NULL },
+    { "ma question", NULL },
+    { "pas répondu", NULL },
+    { "j'ai demandé", NULL },
+    { "je demandais", NULL },
+    { "meine frage", NULL },
+    { "nicht beantwortet", NULL },
+    { "ich wollte wissen", NULL },
+    { "wollte aber wissen", NULL },
+    { "ich habe gefragt", NULL },
+    { "schon gefragt", NULL },
 };
 
 
 /* the customer contrasts with the answer given */
 static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "ok, but", NULL },
+    { "ok but", NULL },
+    { "okay, but", NULL },
+    { "okay but", NULL },
+    { "yes, but", NULL },
+    { "sure, but", NULL },
     { "right, but", NULL },
     { "but where", NULL },
     { "but how", NULL },
@@ -975,6 +1037,19 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
         f |= BEHAVE_CONV_F_DENIES;
     }
 
+    /*
+     * "it's freezing in here, the radiators are stone cold": a clearly
+     * unhappy turn that neither thanks nor asks reports the problem as it
+     * still is, whatever its words
+     */
+    if (rec->valence <= BEHAVE_CONV_DENY_VALENCE
+        && !(t->cues & (BEHAVE_CUE_THANKS | BEHAVE_CUE_QUESTION
+                        | BEHAVE_CUE_ASKS))
+        && !behave_conv_has_question(&norm))
+    {
+        f |= BEHAVE_CONV_F_DENIES;
+    }
+
     if (behave_conv_match(&norm, behave_conv_tab(behave_conv_reask_strong), 0,
                           NULL))
     {
@@ -1067,7 +1142,7 @@ behave_conv_repetition(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out,
     unsigned *similar)
 {
-    int                   strong, reask, best_turn;
+    int                   strong, said, reask, best_turn;
     size_t                i, window;
     double                best, need, cosine, score;
     behave_similarity_t   sim;
@@ -1078,8 +1153,8 @@ behave_conv_repetition(const behave_conv_state_t *st,
 
     strong = (cur->flags & BEHAVE_CONV_F_STRONG) != 0;
 
-    reask = strong || (cur->flags & BEHAVE_CONV_F_REASK)
-            || (cur->cues & (BEHAVE_CUE_CONFUSION | BEHAVE_CUE_CONTRAST));
+    said = strong || (cur->flags & BEHAVE_CONV_F_REASK);
+    reask = said || (cur->cues & (BEHAVE_CUE_CONFUSION | BEHAVE_CUE_CONTRAST));
 
     need = strong ? BEHAVE_CONV_REP_FLOOR
                   : reask ? BEHAVE_CONV_REP_LOW : BEHAVE_CONV_REP_HIGH;
@@ -1107,7 +1182,12 @@ behave_conv_repetition(const behave_conv_state_t *st,
             out->repetition_similarity = score;
         }
 
-        if (sim.score < need && cosine < BEHAVE_CONV_MEANING_REPEAT) {
+        /* a re-ask in so many words ("ok, but...", "that wasn't my
+         * question") may use other words: its meaning counts as much as
+         * its letters; a mere "but" or "though" does not */
+        if ((said ? score : sim.score) < need
+            && cosine < BEHAVE_CONV_MEANING_REPEAT)
+        {
             continue;
         }
 
@@ -1124,9 +1204,11 @@ behave_conv_repetition(const behave_conv_state_t *st,
         }
     }
 
+    /* "Ich wollte aber wissen, ob ...": saying the question is still
+     * open asks it, with or without a question mark */
     if (best_turn < 0
         || !((cur->flags & BEHAVE_CONV_F_QUESTION)
-             || (cur->cues & BEHAVE_CUE_ASKS)))
+             || (cur->cues & BEHAVE_CUE_ASKS) || strong))
     {
         return;
     }

@@ -86,11 +86,18 @@ typedef struct {
 } behave_gw_ui_t;
 
 
+/*
+ * A rule fires on its pattern (the reason: its label and the pattern's
+ * evidence), on its accessibility need, or when its function says so.
+ */
 typedef struct {
     const char   *id;
     const char   *component;   /* NULL: decided by the rule (rage) */
     const char   *change;
     const char   *layout;      /* NULL: none */
+    unsigned      pattern;     /* BEHAVE_GW_P_*, or 0 */
+    const char   *label;       /* of the pattern's evidence, or NULL */
+    unsigned      need;        /* BEHAVE_GW_A_*, or 0 */
     int         (*fires)(const behave_gw_ui_t *u, char *reason,
                          size_t size);
 } behave_gw_ui_rule_t;
@@ -125,19 +132,11 @@ static cJSON *behave_gw_ui_json(const behave_gw_ui_t *u, int64_t ts);
 static cJSON *behave_gw_ui_priority(const behave_gw_ui_t *u);
 static int behave_gw_block_cmp(const void *a, const void *b);
 
+static int behave_gw_ui_fires(const behave_gw_ui_rule_t *r,
+    const behave_gw_ui_t *u, char *reason, size_t size);
 static int behave_gw_ui_hesitation_help(const behave_gw_ui_t *u,
     char *reason, size_t size);
 static int behave_gw_ui_progress(const behave_gw_ui_t *u, char *reason,
-    size_t size);
-static int behave_gw_ui_rage(const behave_gw_ui_t *u, char *reason,
-    size_t size);
-static int behave_gw_ui_frustration(const behave_gw_ui_t *u, char *reason,
-    size_t size);
-static int behave_gw_ui_overload(const behave_gw_ui_t *u, char *reason,
-    size_t size);
-static int behave_gw_ui_skimming(const behave_gw_ui_t *u, char *reason,
-    size_t size);
-static int behave_gw_ui_distraction(const behave_gw_ui_t *u, char *reason,
     size_t size);
 static int behave_gw_ui_expert(const behave_gw_ui_t *u, char *reason,
     size_t size);
@@ -145,19 +144,7 @@ static int behave_gw_ui_novice(const behave_gw_ui_t *u, char *reason,
     size_t size);
 static int behave_gw_ui_need(const behave_gw_ui_t *u, unsigned need,
     char *reason, size_t size);
-static int behave_gw_ui_screen_reader(const behave_gw_ui_t *u, char *reason,
-    size_t size);
-static int behave_gw_ui_low_vision(const behave_gw_ui_t *u, char *reason,
-    size_t size);
-static int behave_gw_ui_color_blind(const behave_gw_ui_t *u, char *reason,
-    size_t size);
-static int behave_gw_ui_motor(const behave_gw_ui_t *u, char *reason,
-    size_t size);
-static int behave_gw_ui_motion(const behave_gw_ui_t *u, char *reason,
-    size_t size);
 static int behave_gw_ui_cognitive(const behave_gw_ui_t *u, char *reason,
-    size_t size);
-static int behave_gw_ui_hearing(const behave_gw_ui_t *u, char *reason,
     size_t size);
 static int behave_gw_ui_rtl(const behave_gw_ui_t *u, char *reason,
     size_t size);
@@ -183,57 +170,63 @@ static const char *const  behave_gw_rtl[] = {
 };
 
 
+/* what fires a rule: a pattern, an accessibility need, or a function */
+#define BEHAVE_GW_ON_PATTERN(p, label)  (p), (label), 0, NULL
+#define BEHAVE_GW_ON_NEED(need)         0, NULL, (need), NULL
+#define BEHAVE_GW_ON_CALL(fires)        0, NULL, 0, (fires)
+
 static const behave_gw_ui_rule_t  behave_gw_ui_rules[] = {
     { "hesitation_help", "contextual_help",
       "show a short tip and an example next to the active field", NULL,
-      behave_gw_ui_hesitation_help },
+      BEHAVE_GW_ON_CALL(behave_gw_ui_hesitation_help) },
     { "hesitation_progress", "progress_indicator",
       "show the current step, the steps left and what happens next", NULL,
-      behave_gw_ui_progress },
+      BEHAVE_GW_ON_CALL(behave_gw_ui_progress) },
     { "rage_feedback", NULL,
       "show a busy state at once and ignore repeated clicks until the "
-      "action resolves", NULL, behave_gw_ui_rage },
+      "action resolves", NULL,
+      BEHAVE_GW_ON_PATTERN(BEHAVE_GW_P_RAGE, "rage clicks") },
     { "frustration_support", "support_entry",
-      "surface live chat or a call-back option; hide promotions",
-      NULL, behave_gw_ui_frustration },
+      "surface live chat or a call-back option; hide promotions", NULL,
+      BEHAVE_GW_ON_PATTERN(BEHAVE_GW_P_FRUSTRATION, "frustration") },
     { "overload_simplify", "form",
       "hide optional fields behind \"more options\" and split long forms "
-      "into steps", "progressive_disclosure", behave_gw_ui_overload },
+      "into steps", "progressive_disclosure",
+      BEHAVE_GW_ON_PATTERN(BEHAVE_GW_P_OVERLOAD, NULL) },
     { "skimming_summary", "content",
       "lead with a summary and the key facts; collapse long sections",
-      "summary_first", behave_gw_ui_skimming },
+      "summary_first", BEHAVE_GW_ON_PATTERN(BEHAVE_GW_P_SKIMMING, "skimming") },
     { "distraction_resume", "session",
-      "save progress automatically and show where the user left off",
-      NULL, behave_gw_ui_distraction },
+      "save progress automatically and show where the user left off", NULL,
+      BEHAVE_GW_ON_PATTERN(BEHAVE_GW_P_DISTRACTION, "distraction") },
     { "expert_shortcuts", "shortcuts",
       "enable keyboard shortcuts and collapse beginner tips", "dense",
-      behave_gw_ui_expert },
+      BEHAVE_GW_ON_CALL(behave_gw_ui_expert) },
     { "novice_guidance", "guided_mode",
       "offer a step-by-step guided mode with plain-language labels",
-      "single_column", behave_gw_ui_novice },
+      "single_column", BEHAVE_GW_ON_CALL(behave_gw_ui_novice) },
     { "a11y_screen_reader", "live_regions",
-      "announce dynamic changes with aria-live; no content only on hover",
-      NULL, behave_gw_ui_screen_reader },
+      "announce dynamic changes with aria-live; no content only on hover", NULL,
+      BEHAVE_GW_ON_NEED(BEHAVE_GW_A_SCREEN_READER) },
     { "a11y_low_vision", "typography",
       "base font of 18 px or more and a contrast ratio of at least 7:1",
-      "large_text", behave_gw_ui_low_vision },
+      "large_text", BEHAVE_GW_ON_NEED(BEHAVE_GW_A_LOW_VISION) },
     { "a11y_color_blind", "status_indicators",
       "pair every colour signal with an icon and a text label", NULL,
-      behave_gw_ui_color_blind },
+      BEHAVE_GW_ON_NEED(BEHAVE_GW_A_COLOR_BLIND) },
     { "a11y_motor", "targets",
       "targets of at least 44x44 px with spacing; no timed interactions",
-      "large_targets", behave_gw_ui_motor },
+      "large_targets", BEHAVE_GW_ON_NEED(BEHAVE_GW_A_MOTOR) },
     { "a11y_reduced_motion", "animations",
       "turn off non-essential motion and auto-playing media", NULL,
-      behave_gw_ui_motion },
+      BEHAVE_GW_ON_NEED(BEHAVE_GW_A_REDUCED_MOTION) },
     { "a11y_cognitive", "copy",
-      "plain language, short sentences, one task per screen",
-      "single_column", behave_gw_ui_cognitive },
-    { "a11y_hearing", "media",
-      "captions and transcripts for all audio", NULL, behave_gw_ui_hearing },
-    { "rtl_locale", "layout",
-      "mirror the layout for a right-to-left script", "rtl_mirrored",
-      behave_gw_ui_rtl }
+      "plain language, short sentences, one task per screen", "single_column",
+      BEHAVE_GW_ON_CALL(behave_gw_ui_cognitive) },
+    { "a11y_hearing", "media", "captions and transcripts for all audio", NULL,
+      BEHAVE_GW_ON_NEED(BEHAVE_GW_A_HEARING) },
+    { "rtl_locale", "layout", "mirror the layout for a right-to-left script",
+      "rtl_mirrored", BEHAVE_GW_ON_CALL(behave_gw_ui_rtl) }
 };
 
 
@@ -261,6 +254,7 @@ behave_err_e
 behave_gw_adaptive(const cJSON *req, int64_t now_ms, cJSON **resp,
     behave_error_t *err)
 {
+    cJSON           *answer;
     int64_t          ts;
     behave_gw_ui_t  *u;
 
@@ -283,14 +277,10 @@ behave_gw_adaptive(const cJSON *req, int64_t now_ms, cJSON **resp,
 
     behave_gw_ui_patterns(u);
 
-    *resp = behave_gw_ui_json(u, ts);
+    answer = behave_gw_ui_json(u, ts);
     free(u);
 
-    if (*resp == NULL) {
-        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
-    }
-
-    return BEHAVE_OK;
+    return behave_gw_answer(answer, resp, err);
 }
 
 
@@ -709,6 +699,38 @@ behave_gw_ui_pattern(behave_gw_ui_t *u, int i, double score,
 }
 
 
+/* whether rule r fires for u, its reason written either way */
+
+static int
+behave_gw_ui_fires(const behave_gw_ui_rule_t *r, const behave_gw_ui_t *u,
+    char *reason, size_t size)
+{
+    int  i;
+
+    if (r->fires != NULL) {
+        return r->fires(u, reason, size);
+    }
+
+    if (r->need != 0) {
+        return behave_gw_ui_need(u, r->need, reason, size);
+    }
+
+    /* a pattern's bit is its evidence's index */
+    for (i = 0; i < BEHAVE_GW_P_N && !(r->pattern & (1u << i)); i++) {
+        /* void */
+    }
+
+    if (r->label != NULL) {
+        snprintf(reason, size, "%s (%s)", r->label, u->evidence[i]);
+
+    } else {
+        snprintf(reason, size, "%s", u->evidence[i]);
+    }
+
+    return (u->patterns & r->pattern) != 0;
+}
+
+
 /* the rule table's conditions */
 
 static int
@@ -728,46 +750,6 @@ behave_gw_ui_progress(const behave_gw_ui_t *u, char *reason, size_t size)
     snprintf(reason, size, "hesitation at step %lld of %lld",
              (long long) u->step, (long long) u->total_steps);
     return (u->patterns & BEHAVE_GW_P_HESITATION) && u->total_steps > 1;
-}
-
-
-static int
-behave_gw_ui_rage(const behave_gw_ui_t *u, char *reason, size_t size)
-{
-    snprintf(reason, size, "rage clicks (%s)", u->evidence[1]);
-    return (u->patterns & BEHAVE_GW_P_RAGE) != 0;
-}
-
-
-static int
-behave_gw_ui_frustration(const behave_gw_ui_t *u, char *reason, size_t size)
-{
-    snprintf(reason, size, "frustration (%s)", u->evidence[3]);
-    return (u->patterns & BEHAVE_GW_P_FRUSTRATION) != 0;
-}
-
-
-static int
-behave_gw_ui_overload(const behave_gw_ui_t *u, char *reason, size_t size)
-{
-    snprintf(reason, size, "%s", u->evidence[4]);
-    return (u->patterns & BEHAVE_GW_P_OVERLOAD) != 0;
-}
-
-
-static int
-behave_gw_ui_skimming(const behave_gw_ui_t *u, char *reason, size_t size)
-{
-    snprintf(reason, size, "skimming (%s)", u->evidence[2]);
-    return (u->patterns & BEHAVE_GW_P_SKIMMING) != 0;
-}
-
-
-static int
-behave_gw_ui_distraction(const behave_gw_ui_t *u, char *reason, size_t size)
-{
-    snprintf(reason, size, "distraction (%s)", u->evidence[5]);
-    return (u->patterns & BEHAVE_GW_P_DISTRACTION) != 0;
 }
 
 
@@ -809,42 +791,6 @@ behave_gw_ui_need(const behave_gw_ui_t *u, unsigned need, char *reason,
 
 
 static int
-behave_gw_ui_screen_reader(const behave_gw_ui_t *u, char *reason,
-    size_t size)
-{
-    return behave_gw_ui_need(u, BEHAVE_GW_A_SCREEN_READER, reason, size);
-}
-
-
-static int
-behave_gw_ui_low_vision(const behave_gw_ui_t *u, char *reason, size_t size)
-{
-    return behave_gw_ui_need(u, BEHAVE_GW_A_LOW_VISION, reason, size);
-}
-
-
-static int
-behave_gw_ui_color_blind(const behave_gw_ui_t *u, char *reason, size_t size)
-{
-    return behave_gw_ui_need(u, BEHAVE_GW_A_COLOR_BLIND, reason, size);
-}
-
-
-static int
-behave_gw_ui_motor(const behave_gw_ui_t *u, char *reason, size_t size)
-{
-    return behave_gw_ui_need(u, BEHAVE_GW_A_MOTOR, reason, size);
-}
-
-
-static int
-behave_gw_ui_motion(const behave_gw_ui_t *u, char *reason, size_t size)
-{
-    return behave_gw_ui_need(u, BEHAVE_GW_A_REDUCED_MOTION, reason, size);
-}
-
-
-static int
 behave_gw_ui_cognitive(const behave_gw_ui_t *u, char *reason, size_t size)
 {
     if (behave_gw_ui_need(u, BEHAVE_GW_A_DYSLEXIA, reason, size)) {
@@ -852,13 +798,6 @@ behave_gw_ui_cognitive(const behave_gw_ui_t *u, char *reason, size_t size)
     }
 
     return behave_gw_ui_need(u, BEHAVE_GW_A_COGNITIVE, reason, size);
-}
-
-
-static int
-behave_gw_ui_hearing(const behave_gw_ui_t *u, char *reason, size_t size)
-{
-    return behave_gw_ui_need(u, BEHAVE_GW_A_HEARING, reason, size);
 }
 
 
@@ -900,7 +839,7 @@ behave_gw_ui_json(const behave_gw_ui_t *u, int64_t ts)
     for (i = 0; ok && i < nrules; i++) {
         r = &behave_gw_ui_rules[i];
 
-        if (!r->fires(u, reason, sizeof(reason))) {
+        if (!behave_gw_ui_fires(r, u, reason, sizeof(reason))) {
             continue;
         }
 

@@ -58,6 +58,13 @@ int behave_gw_add_rounded(cJSON *obj, const char *name, double v);
  */
 cJSON *behave_gw_stamp(cJSON *root, int ok, const char *model, int64_t ts);
 
+/*
+ * An entry point's last step: *resp = answer, or the out-of-memory error
+ * when the answer could not be built (answer NULL).
+ */
+behave_err_e behave_gw_answer(cJSON *answer, cJSON **resp,
+    behave_error_t *err);
+
 
 #define BEHAVE_GW_MODELS_MAX   1024
 #define BEHAVE_GW_CAPS_MAX     32

@@ -95,6 +95,7 @@ behave_err_e
 behave_gw_orchestrate(const cJSON *req, const behave_gw_catalog_t *cat,
     int64_t now_ms, cJSON **resp, behave_error_t *err)
 {
+    cJSON              *answer;
     size_t              i, n, feasible;
     behave_gw_cand_t   *c;
     behave_gw_route_t   r;
@@ -140,14 +141,10 @@ behave_gw_orchestrate(const cJSON *req, const behave_gw_catalog_t *cat,
     behave_gw_score(&r, c, n);
     qsort(c, n, sizeof(*c), behave_gw_cand_cmp);
 
-    *resp = behave_gw_route_json(&r, c, n, feasible);
+    answer = behave_gw_route_json(&r, c, n, feasible);
     free(c);
 
-    if (*resp == NULL) {
-        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
-    }
-
-    return BEHAVE_OK;
+    return behave_gw_answer(answer, resp, err);
 }
 
 

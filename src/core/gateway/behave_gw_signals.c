@@ -493,6 +493,19 @@ behave_gw_stamp(cJSON *root, int ok, const char *model, int64_t ts)
 }
 
 
+behave_err_e
+behave_gw_answer(cJSON *answer, cJSON **resp, behave_error_t *err)
+{
+    *resp = answer;
+
+    if (answer == NULL) {
+        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+    }
+
+    return BEHAVE_OK;
+}
+
+
 int
 behave_gw_label_point(const char *label, double *valence, double *arousal)
 {
@@ -572,12 +585,7 @@ behave_gw_signals(const cJSON *req, int64_t now_ms, cJSON **resp,
     behave_gw_load(&f);
     behave_gw_intent(&f);
 
-    *resp = behave_gw_signals_json(&f, ts);
-    if (*resp == NULL) {
-        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
-    }
-
-    return BEHAVE_OK;
+    return behave_gw_answer(behave_gw_signals_json(&f, ts), resp, err);
 }
 
 

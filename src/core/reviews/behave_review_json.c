@@ -25,6 +25,10 @@ static const char *behave_review_num(behave_review_rec_t *rec, int slot,
     long long v);
 static void behave_review_reopened(behave_review_rec_t *rec,
     int64_t now_ms);
+static int behave_review_rec_open(behave_review_rec_t *rec, int k,
+    const char *reason, int64_t now_ms);
+static void behave_review_rec_figures(behave_review_rec_t *rec,
+    int peak_severity, size_t turns, int redacted, int64_t now_ms);
 static void behave_review_add_str(cJSON *o, const char *name,
     const behave_review_fields_t *f, behave_review_field_e i);
 static void behave_review_add_int(cJSON *o, const char *name,
@@ -103,6 +107,43 @@ behave_review_reopened(behave_review_rec_t *rec, int64_t now_ms)
 }
 
 
+/*
+ * The start of every record, once its id is written (k bytes, as
+ * snprintf() returned): the id checked, the finding's reason kept and
+ * the reopening stamp.
+ */
+static int
+behave_review_rec_open(behave_review_rec_t *rec, int k, const char *reason,
+    int64_t now_ms)
+{
+    if (k < 0 || (size_t) k >= sizeof(rec->id)
+        || !behave_review_id_valid(rec->id, (size_t) k))
+    {
+        return -1;
+    }
+
+    snprintf(rec->reason, sizeof(rec->reason), "%s", reason);
+    behave_review_reopened(rec, now_ms);
+
+    return 0;
+}
+
+
+/* the figures of every record, written in rec->num's three slots */
+static void
+behave_review_rec_figures(behave_review_rec_t *rec, int peak_severity,
+    size_t turns, int redacted, int64_t now_ms)
+{
+    behave_review_pair(rec, "peak_severity",
+                       behave_review_num(rec, 0, peak_severity));
+    behave_review_pair(rec, "turns",
+                       behave_review_num(rec, 1, (long long) turns));
+    behave_review_pair(rec, "updated_at",
+                       behave_review_num(rec, 2, (long long) now_ms));
+    behave_review_pair(rec, "storage_mode", redacted ? "redacted" : "full");
+}
+
+
 int
 behave_review_rec_call(behave_review_rec_t *rec, const behave_callsum_t *s,
     const behave_callsum_meta_t *m, const char *call_id, int redacted,
@@ -114,15 +155,11 @@ behave_review_rec_call(behave_review_rec_t *rec, const behave_callsum_t *s,
 
     k = snprintf(rec->id, sizeof(rec->id), "call:%s:%s", m->provider,
                  call_id);
-    if (k < 0 || (size_t) k >= sizeof(rec->id)
-        || !behave_review_id_valid(rec->id, (size_t) k))
+    if (behave_review_rec_open(rec, k, s->false_resolution_reason, now_ms)
+        != 0)
     {
         return -1;
     }
-
-    snprintf(rec->reason, sizeof(rec->reason), "%s",
-             s->false_resolution_reason);
-    behave_review_reopened(rec, now_ms);
 
     behave_review_pair(rec, "kind", "call");
     behave_review_pair(rec, "provider", m->provider);
@@ -131,13 +168,8 @@ behave_review_rec_call(behave_review_rec_t *rec, const behave_callsum_t *s,
     behave_review_pair(rec, "status", behave_review_name(s->review_status));
     behave_review_pair(rec, "action", behave_action_name(s->action));
     behave_review_pair(rec, "action_reason", s->action_reason);
-    behave_review_pair(rec, "peak_severity",
-                       behave_review_num(rec, 0, s->peak_severity));
-    behave_review_pair(rec, "turns",
-                       behave_review_num(rec, 1, (long long) s->turns));
-    behave_review_pair(rec, "updated_at",
-                       behave_review_num(rec, 2, (long long) now_ms));
-    behave_review_pair(rec, "storage_mode", redacted ? "redacted" : "full");
+    behave_review_rec_figures(rec, s->peak_severity, s->turns, redacted,
+                              now_ms);
     behave_review_pair(rec, "provider_verdict",
                        behave_verdict_name(s->provider_verdict));
     behave_review_pair(rec, "service_verdict",
@@ -165,15 +197,11 @@ behave_review_rec_conv(behave_review_rec_t *rec,
     memset(rec, 0, sizeof(*rec));
 
     k = snprintf(rec->id, sizeof(rec->id), "conv:%s", conversation_id);
-    if (k < 0 || (size_t) k >= sizeof(rec->id)
-        || !behave_review_id_valid(rec->id, (size_t) k))
+    if (behave_review_rec_open(rec, k, res->false_resolution_reason, now_ms)
+        != 0)
     {
         return -1;
     }
-
-    snprintf(rec->reason, sizeof(rec->reason), "%s",
-             res->false_resolution_reason);
-    behave_review_reopened(rec, now_ms);
 
     behave_review_pair(rec, "kind", "conversation");
     behave_review_pair(rec, "provider", "api");
@@ -181,13 +209,8 @@ behave_review_rec_conv(behave_review_rec_t *rec,
     behave_review_pair(rec, "status", behave_review_name(res->review_status));
     behave_review_pair(rec, "action", behave_action_name(res->action));
     behave_review_pair(rec, "action_reason", res->reason);
-    behave_review_pair(rec, "peak_severity",
-                       behave_review_num(rec, 0, res->peak_severity));
-    behave_review_pair(rec, "turns",
-                       behave_review_num(rec, 1, (long long) turns));
-    behave_review_pair(rec, "updated_at",
-                       behave_review_num(rec, 2, (long long) now_ms));
-    behave_review_pair(rec, "storage_mode", redacted ? "redacted" : "full");
+    behave_review_rec_figures(rec, res->peak_severity, turns, redacted,
+                              now_ms);
     behave_review_pair(rec, "service_verdict", "failure");
 
     /*

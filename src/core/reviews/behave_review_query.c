@@ -46,29 +46,14 @@ static const char  behave_b64url[] =
 int
 behave_review_id_valid(const char *id, size_t len)
 {
-    size_t  i;
-    char    c;
-
-    if (len < 6 || len > BEHAVE_REVIEW_ID_MAX) {
+    /* "call:" or "conv:", and at least one byte after it */
+    if (len < 6
+        || (strncmp(id, "call:", 5) != 0 && strncmp(id, "conv:", 5) != 0))
+    {
         return 0;
     }
 
-    if (strncmp(id, "call:", 5) != 0 && strncmp(id, "conv:", 5) != 0) {
-        return 0;
-    }
-
-    for (i = 0; i < len; i++) {
-        c = id[i];
-
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':'
-              || c == '@' || c == '-'))
-        {
-            return 0;
-        }
-    }
-
-    return 1;
+    return behave_ascii_name_valid(id, len, BEHAVE_REVIEW_ID_MAX, "_.:@-");
 }
 
 

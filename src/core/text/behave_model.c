@@ -33,6 +33,10 @@
 
 static size_t behave_fold(const char *s, size_t len, char *out);
 static uint64_t behave_concepts_of(const char *w, size_t len, uint32_t u);
+static unsigned behave_word_in(const char *w, size_t len,
+    const char *const *list);
+static uint64_t behave_false_friend(behave_model_state_t *m, const char *w,
+    size_t len, uint64_t cs);
 static void behave_feature(behave_model_state_t *m, uint32_t f,
     int meaning, const char *fmt, const char *arg);
 static void behave_feature_label(behave_model_state_t *m, char kind,
@@ -295,6 +299,89 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
 }
 
 
+/*
+ * Words that mean another thing in another language of the five: German
+ * "die" is an article ("ich möchte die Rechnung"), German "will" wants;
+ * Portuguese "até" is "until" and "sim" is "yes".  Once the message has
+ * shown its language by one of that language's commonest words, such a
+ * word takes that language's sense.  English "die" also needs an English
+ * word before it ("to die", "I'll die", "just die"), as German puts the
+ * article after verbs and prepositions that English does not have.
+ */
+static const char *const  behave_de_markers[] = {
+    "ich", "und", "der", "das", "nicht", "ist", "mit", "fur", "bitte",
+    "ein", "eine", "mein", "meine", "wir", "auf", "dem", "sehr",
+    "habe", "hab", "wird", "kann", "mochte", "noch", "schon",
+    "aber", "auch", "oder", "wenn", "dass", "sind", "sie", "mir", "mich",
+    NULL
+};
+
+static const char *const  behave_pt_markers[] = {
+    "nao", "voce", "vc", "meu", "minha", "uma", "estou", "tenho", "pra",
+    "obrigado", "obrigada", "tambem", "muito", "isso", "voces", "ele",
+    "ela", "ainda", "fiz", "pedido", "nada", "aqui", "hoje", "agora",
+    NULL
+};
+
+static const char *const  behave_die_after[] = {
+    "to", "i", "gonna", "wanna", "will", "i'll", "ill", "would", "could",
+    "might", "should", "just", "and", "or", "rather", "let", "me", "may",
+    "must", "not", "never", "can", "cant", "can't", "dont", "don't",
+    "going", "even", "i'd", "id", "also", "gotta", "wont", "won't", "well",
+    "didnt", "didn't", "we", "you", "he", "she", "they", "who",
+    NULL
+};
+
+
+static unsigned
+behave_word_in(const char *w, size_t len, const char *const *list)
+{
+    for ( /* void */ ; *list != NULL; list++) {
+        if (strncmp(*list, w, len) == 0 && (*list)[len] == '\0') {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+static uint64_t
+behave_false_friend(behave_model_state_t *m, const char *w, size_t len,
+    uint64_t cs)
+{
+    switch (len) {
+
+    case 3:
+        if (memcmp(w, "die", 3) == 0
+            && (m->lang_de || !behave_word_in(m->prev_word, m->prev_len,
+                                              behave_die_after)))
+        {
+            return cs & ~BEHAVE_C_DIE;
+        }
+
+        if (m->lang_pt && memcmp(w, "ate", 3) == 0) {
+            return cs & ~BEHAVE_C_SWALLOW;
+        }
+
+        if (m->lang_pt && memcmp(w, "sim", 3) == 0) {
+            return cs & ~BEHAVE_C_ACCOUNT;
+        }
+
+        break;
+
+    case 4:
+        if (m->lang_de && memcmp(w, "will", 4) == 0) {
+            return cs | BEHAVE_C_WANT;
+        }
+
+        break;
+    }
+
+    return cs;
+}
+
+
 void
 behave_model_init(behave_model_state_t *m)
 {
@@ -336,6 +423,15 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     m->prev = u;
 
     cs = behave_concepts_of(w, n, u);
+
+    if (n <= 8) {
+        m->lang_de += behave_word_in(w, n, behave_de_markers);
+        m->lang_pt += behave_word_in(w, n, behave_pt_markers);
+        cs = behave_false_friend(m, w, n, cs);
+    }
+
+    m->prev_len = n < sizeof(m->prev_word) ? n : 0;
+    memcpy(m->prev_word, w, m->prev_len);
     m->clause |= cs;
 
     /* "not fixed", "no ha sido resuelto": a negation just before */
@@ -462,8 +558,9 @@ static const behave_frame_t  behave_frames[] = {
     { "not_live", BEHAVE_C_SELF | BEHAVE_C_LIVE | BEHAVE_C_NEG,
       BEHAVE_C_WANT | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, 0 },
 
+    /* not "now" alone: "I need my pills delivered now" is an errand */
     { "means", BEHAVE_C_SELF | BEHAVE_C_MEANS,
-      BEHAVE_C_NOW | BEHAVE_C_END | BEHAVE_C_DIE | BEHAVE_C_ANYMORE
+      BEHAVE_C_END | BEHAVE_C_DIE | BEHAVE_C_ANYMORE
       | BEHAVE_C_FAREWELL | BEHAVE_C_HARM, BEHAVE_C_NEG, 0 },
 
     { "self_harm", BEHAVE_C_SELF | BEHAVE_C_HARM,
@@ -479,15 +576,23 @@ static const behave_frame_t  behave_frames[] = {
       BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
       | BEHAVE_C_SWALLOW, 0, 0 },
 
+    /* "my son won't wake up", "mi marido no despierta" */
+    { "not_waking", BEHAVE_C_WAKE | BEHAVE_C_NEG,
+      BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
+      | BEHAVE_C_BREATH | BEHAVE_C_SYMPTOM, 0, 0 },
+
     { "child", BEHAVE_C_CHILD,
       BEHAVE_C_SWALLOW | BEHAVE_C_MISSING | BEHAVE_C_SYMPTOM, 0, 0 },
 
     { "lifeline", BEHAVE_C_LIFELINE, BEHAVE_C_POWER | BEHAVE_C_FAIL, 0, 0 },
 
-    { "abuse", BEHAVE_C_PARTNER | BEHAVE_C_HITS, 0, BEHAVE_C_NEG, 0 },
+    /* not "kill": "my husband will kill me when he sees the bill" */
+    { "abuse", BEHAVE_C_PARTNER,
+      BEHAVE_C_HITS | BEHAVE_C_THREAT | BEHAVE_C_WEAPON, BEHAVE_C_NEG, 0 },
 
-    { "stalking", BEHAVE_C_FOLLOW, BEHAVE_C_FEAR | BEHAVE_C_THREAT,
-      BEHAVE_C_NEG, 0 },
+    { "stalking", BEHAVE_C_FOLLOW,
+      BEHAVE_C_FEAR | BEHAVE_C_THREAT | BEHAVE_C_KILL | BEHAVE_C_WEAPON
+      | BEHAVE_C_HITS, BEHAVE_C_NEG, 0 },
 
     { "weapon", BEHAVE_C_WEAPON,
       BEHAVE_C_PLACE | BEHAVE_C_COMING | BEHAVE_C_KILL | BEHAVE_C_THREAT,
@@ -520,7 +625,7 @@ static void
 behave_model_frames(behave_model_state_t *m, uint64_t c)
 {
     size_t                 i;
-    uint64_t               block;
+    uint64_t               block, hyperbole;
     const behave_frame_t  *f;
 
     /* a death word about what it is hyperbole about: an idiom */
@@ -532,10 +637,18 @@ behave_model_frames(behave_model_state_t *m, uint64_t c)
         return;
     }
 
+    /*
+     * Hyperbole words ("battery", "hunger", "lol") tell an idiom only of a
+     * death word: "the battery is on fire and the kids are inside" is not
+     * one
+     */
+    hyperbole = (c & (BEHAVE_C_DIE | BEHAVE_C_KILL)) ? BEHAVE_C_HYPERBOLE : 0;
+
     for (i = 0; i < sizeof(behave_frames) / sizeof(behave_frames[0]); i++) {
         f = &behave_frames[i];
         block = f->conditional ? BEHAVE_C_BLOCK & ~BEHAVE_C_HYPO
                                : BEHAVE_C_BLOCK;
+        block = (block & ~BEHAVE_C_HYPERBOLE) | hyperbole;
 
         if ((c & block) == 0 && (c & f->all) == f->all
             && (f->any == 0 || (c & f->any))

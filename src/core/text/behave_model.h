@@ -56,6 +56,10 @@ typedef struct {
     unsigned               claim_said;      /* this clause: "fixed" */
     unsigned               claim_negated;   /* this clause: "not fixed" */
     unsigned               denials;         /* clauses denying */
+    unsigned               lang_de;         /* German words seen */
+    unsigned               lang_pt;         /* Portuguese words seen */
+    size_t                 prev_len;        /* the previous word, folded */
+    char                   prev_word[8];
     unsigned               features;
     behave_feature_sink_pt sink;            /* training: list, don't sum */
     void                  *sink_data;

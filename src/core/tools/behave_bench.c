@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "behave_annotate.h"
+#include "behave_read_file.h"
 
 
 #define BENCH_DEFAULT  "../shared/data/sentiment/tweets_GroundTruth.tsv"
@@ -49,10 +50,8 @@ bench_cmp(const void *a, const void *b)
 int
 main(int argc, char **argv)
 {
-    FILE                 *f;
     char                 *buf, *line, *next, *t, **texts;
-    long                  size;
-    size_t                n, cap, i, *lens;
+    size_t                size, n, cap, i, *lens;
     int                   rounds, r;
     double                t0, total, *per;
     unsigned              sink;
@@ -65,23 +64,11 @@ main(int argc, char **argv)
         rounds = 1;
     }
 
-    f = fopen(path, "rb");
-    if (f == NULL) {
+    buf = behave_read_file(path, &size);
+    if (buf == NULL) {
         perror(path);
         return 1;
     }
-
-    fseek(f, 0, SEEK_END);
-    size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-
-    buf = malloc(size + 1);
-    if (buf == NULL || fread(buf, 1, size, f) != (size_t) size) {
-        fprintf(stderr, "%s: read failed\n", path);
-        return 1;
-    }
-    buf[size] = '\0';
-    fclose(f);
 
     cap = 1024;
     n = 0;

@@ -27,7 +27,9 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 #include "behave_annotate.h"
+#include "behave_read_file.h"
 #include "behave_conversation.h"
+#include "behave_conv_case.h"
 #include "behave_turn.h"
 
 
@@ -58,7 +60,6 @@ typedef struct {
 
 
 static void eval_add(eval_t *ev, const char *name, double v);
-static char *eval_slurp(const char *path, size_t *len);
 static int eval_sentiment(eval_t *ev, const char *dir, const char *file,
     const char *tag);
 static int eval_support(eval_t *ev, const char *dir);
@@ -107,36 +108,6 @@ eval_add(eval_t *ev, const char *name, double v)
 }
 
 
-static char *
-eval_slurp(const char *path, size_t *len)
-{
-    FILE    *f;
-    char    *buf;
-    long     n;
-
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-
-    buf = malloc(n + 1);
-    if (buf == NULL || fread(buf, 1, n, f) != (size_t) n) {
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-
-    buf[n] = '\0';
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
-
 static int
 eval_sentiment(eval_t *ev, const char *dir, const char *file,
     const char *tag)
@@ -149,7 +120,7 @@ eval_sentiment(eval_t *ev, const char *dir, const char *file,
     behave_annotation_t  a;
 
     snprintf(path, sizeof(path), "%s/sentiment/%s", dir, file);
-    buf = eval_slurp(path, &len);
+    buf = behave_read_file(path, &len);
     if (buf == NULL) {
         printf("sentiment %-8s skipped (%s: %s)\n", tag, path,
                strerror(errno));
@@ -312,7 +283,7 @@ eval_support(eval_t *ev, const char *dir)
     behave_annotation_t  a;
 
     snprintf(path, sizeof(path), "%s/support/messages.jsonl", dir);
-    buf = eval_slurp(path, &len);
+    buf = behave_read_file(path, &len);
     if (buf == NULL) {
         printf("support messages skipped (%s: %s)\n", path,
                strerror(errno));
@@ -481,30 +452,22 @@ static void
 eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
     int *act_right)
 {
-    int                    i, nt, t, k, want, got;
-    cJSON                 *id, *turns, *expect, *e, *w;
-    const char            *ids;
+    int                    i, t, k, want, got;
+    cJSON                 *e, *w;
     behave_turn_t          tv[EVAL_MAX_TURNS];
+    behave_conv_case_t     cc;
     behave_conv_result_t   r;
 
-    id = cJSON_GetObjectItem(conv, "id");
-    turns = cJSON_GetObjectItem(conv, "turns");
-    expect = cJSON_GetObjectItem(conv, "expect");
-    ids = cJSON_IsString(id) ? id->valuestring : "?";
-
-    if (!cJSON_IsArray(turns) || !cJSON_IsArray(expect)) {
+    if (behave_conv_case(conv, tv, EVAL_MAX_TURNS, &cc) != 0) {
         return;
     }
 
-    nt = behave_turns_from_json(turns, tv, EVAL_MAX_TURNS);
-
-    cJSON_ArrayForEach(e, expect) {
-        w = cJSON_GetObjectItem(e, "turn");
-        if (!cJSON_IsNumber(w) || w->valueint < 0 || w->valueint >= nt) {
+    cJSON_ArrayForEach(e, cc.expect) {
+        t = behave_conv_case_turn(&cc, e);
+        if (t < 0) {
             continue;
         }
 
-        t = w->valueint;
         behave_conversation_assess(tv, (size_t) t, &tv[t], &r);
 
         for (k = 0; k < EVAL_NFIND; k++) {
@@ -526,7 +489,7 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
             /* -v: the misses; -v -v -v: every labelled finding */
             if (ev->verbose && (want != got || ev->verbose > 2)) {
                 printf("  %-4s turn %-2d %-16s want %-5s got %-5s "
-                       "(sim %.2f sev", ids, t, eval_findings[k],
+                       "(sim %.2f sev", cc.id, t, eval_findings[k],
                        want ? "true" : "false", got ? "true" : "false",
                        r.repetition_similarity);
                 for (i = 0; i <= t; i++) {
@@ -547,7 +510,7 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
 
             } else if (ev->verbose) {
                 printf("  %-4s turn %-2d %-16s want %-8s got %-8s | %.70s\n",
-                       ids, t, "action", w->valuestring,
+                       cc.id, t, "action", w->valuestring,
                        behave_action_name(r.action), tv[t].text);
             }
         }
@@ -570,7 +533,7 @@ eval_conversations(eval_t *ev, const char *path)
     cJSON      *conv;
     eval_pr_t   pr[EVAL_NFIND];
 
-    buf = eval_slurp(path, &len);
+    buf = behave_read_file(path, &len);
     if (buf == NULL) {
         printf("\nconversations skipped (%s: %s)\n", path, strerror(errno));
         return 0;

@@ -55,6 +55,9 @@ static int worst_cmp(const void *a, const void *b);
 static void worst_measure(worst_case_t *c, int runs);
 static void worst_text(behave_jw_t *w, size_t bytes, size_t seed);
 static char *worst_done(behave_jw_t *w, size_t *len);
+static void worst_case(worst_case_t *c, behave_jw_t *w, const char *name,
+    const char *size, void (*run)(const char *body, size_t len, void *data),
+    void *data);
 static void worst_put(behave_jw_t *w, const char *s);
 
 static void run_check(const char *body, size_t len, void *data);
@@ -125,9 +128,8 @@ main(int argc, char **argv)
         behave_jw_literal(&w, ",0");
     }
     behave_jw_literal(&w, "]");
-    cases[n++] = (worst_case_t) { "strict JSON check", "1 MiB of 0,0,...",
-                                  NULL, 0, run_check, NULL };
-    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+    worst_case(&cases[n++], &w, "strict JSON check", "1 MiB of 0,0,...",
+               run_check, NULL);
 
     /* analyze: 32 KiB message, metadata filling the 1 MiB body */
     behave_jw_init(&w, WORST_BODY_MAX);
@@ -138,9 +140,8 @@ main(int argc, char **argv)
         worst_put(&w, i ? ",{\"a\":1,\"b\":\"x\"}" : "{\"a\":1}");
     }
     behave_jw_literal(&w, "]}}");
-    cases[n++] = (worst_case_t) { "analyze", "32 KiB message, 1 MiB body",
-                                  NULL, 0, run_analyze, NULL };
-    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+    worst_case(&cases[n++], &w, "analyze", "32 KiB message, 1 MiB body",
+               run_analyze, NULL);
 
     /* behavioral-signals: every modality, 32 KiB of text */
     behave_jw_init(&w, 64 * 1024);
@@ -152,10 +153,8 @@ main(int argc, char **argv)
                       "\"semantic\":{\"text\":\"");
     worst_text(&w, BEHAVE_GW_TEXT_MAX - 64, 1);
     behave_jw_literal(&w, "\"}}}");
-    cases[n++] = (worst_case_t) { "gateway behavioral-signals",
-                                  "32 KiB text, 3 modalities",
-                                  NULL, 0, run_signals, NULL };
-    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+    worst_case(&cases[n++], &w, "gateway behavioral-signals",
+               "32 KiB text, 3 modalities", run_signals, NULL);
 
     /* analyze-behavior: 10,000 events with targets, 1,000 stored */
     behave_jw_init(&w, WORST_BODY_MAX);
@@ -173,10 +172,8 @@ main(int argc, char **argv)
         behave_jw_append(&w, ev, (size_t) k);
     }
     behave_jw_literal(&w, "]}");
-    cases[n++] = (worst_case_t) { "gateway analyze-behavior",
-                                  "10,000 events + 1,000 stored",
-                                  NULL, 0, run_behavior, NULL };
-    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+    worst_case(&cases[n++], &w, "gateway analyze-behavior",
+               "10,000 events + 1,000 stored", run_behavior, NULL);
 
     /* adaptive-ui: its events as analyze-behavior's, 64 components */
     behave_jw_init(&w, WORST_BODY_MAX);
@@ -200,10 +197,8 @@ main(int argc, char **argv)
     behave_jw_literal(&w, "]},\"user_profile\":{\"expertise\":\"novice\","
                       "\"accessibility_needs\":[\"screen_reader\","
                       "\"motor\"],\"locale\":\"ar-EG\"}}");
-    cases[n++] = (worst_case_t) { "gateway adaptive-ui",
-                                  "10,000 events, 64 components",
-                                  NULL, 0, run_adaptive, NULL };
-    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+    worst_case(&cases[n++], &w, "gateway adaptive-ui",
+               "10,000 events, 64 components", run_adaptive, NULL);
 
     /* orchestrate-models: 1,024 models, 1,000 context messages, ~1 MiB */
     behave_jw_init(&w, 256 * 1024);
@@ -245,11 +240,9 @@ main(int argc, char **argv)
         behave_jw_literal(&w, "\"}");
     }
     behave_jw_literal(&w, "],\"required_capabilities\":[\"chat\"]}");
-    cases[n++] = (worst_case_t) { "gateway orchestrate-models",
-                                  "1 MiB: query + 1,000 messages; "
-                                  "1,024 models",
-                                  NULL, 0, run_orchestrate, cat };
-    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+    worst_case(&cases[n++], &w, "gateway orchestrate-models",
+               "1 MiB: query + 1,000 messages; 1,024 models",
+               run_orchestrate, cat);
 
     /* a webhook call: 5,000 turns in the 4 MiB the docs advise */
     behave_jw_init(&w, WORST_HOOK_MAX);
@@ -268,10 +261,8 @@ main(int argc, char **argv)
         behave_jw_literal(&w, "\"}");
     }
     behave_jw_literal(&w, "]}}");
-    cases[n++] = (worst_case_t) { "webhook call (standard)",
-                                  "5,000 turns, 4 MiB",
-                                  NULL, 0, run_webhook, NULL };
-    cases[n - 1].body = worst_done(&w, &cases[n - 1].len);
+    worst_case(&cases[n++], &w, "webhook call (standard)",
+               "5,000 turns, 4 MiB", run_webhook, NULL);
 
     printf("worst case per request, in process, %d runs each "
            "(max / median ms)\n", runs);
@@ -371,6 +362,20 @@ static char *
 worst_done(behave_jw_t *w, size_t *len)
 {
     return behave_jw_finish(w, len);
+}
+
+
+/* a case whose body w has just written (NULL when out of memory) */
+static void
+worst_case(worst_case_t *c, behave_jw_t *w, const char *name,
+    const char *size, void (*run)(const char *body, size_t len, void *data),
+    void *data)
+{
+    c->name = name;
+    c->size = size;
+    c->run = run;
+    c->data = data;
+    c->body = worst_done(w, &c->len);
 }
 
 

@@ -16,6 +16,7 @@
 
 #include "behave_signature.h"
 #include "behave_secretbox.h"
+#include "behave_utf8.h"
 
 
 #define BEHAVE_SIG_MAC_LEN       32
@@ -474,24 +475,7 @@ behave_sig_vapi_parse(const char *text, size_t len, behave_sig_vapi_t *vapi)
 int
 behave_sig_header_name_valid(const char *name, size_t len)
 {
-    size_t  i;
-    char    c;
-
-    if (len == 0 || len > BEHAVE_SIG_NAME_MAX) {
-        return 0;
-    }
-
-    for (i = 0; i < len; i++) {
-        c = name[i];
-
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9') || c == '-'))
-        {
-            return 0;
-        }
-    }
-
-    return 1;
+    return behave_ascii_name_valid(name, len, BEHAVE_SIG_NAME_MAX, "-");
 }
 
 

@@ -29,7 +29,7 @@ our @EXPORT = qw(
     http req_json raw_request error_log keys_file decode_json_ok
     check_error_log nginx_port redis_port redis_cli start_mute_server
     stop_mute_server reload_nginx nginx_prefix on_one_connection
-    start_analyze_on master_key_file
+    start_analyze_on master_key_file surfaces_http start_clients wait_clients
     KEY_ANALYZE KEY_GATEWAY KEY_PORTAL KEY_ALL KEY_QUOTA KEY_OTHER
 );
 # for the helpers that start an nginx of their own (Behave::Cluster)
@@ -118,6 +118,40 @@ sub master_key_file {
     print $fh ('6f' x 32), "\n";
     close $fh;
     return "$dir/master.key";
+}
+
+
+# surfaces_http(redis => ADDR, trace_sample => N, http => LINES,
+# analyze => LINES, server => LINES): the http snippet of a test nginx
+# with the three JSON surfaces at their documented paths (/v1/analyze,
+# /v1/webhooks, /api/v1/), the test master key and the models catalog.
+# Redis is Behave::Test's unless ADDR is given; traces are not sampled
+# unless N says so; LINES go into the http block, /v1/analyze's location
+# and the server after the three locations.
+
+sub surfaces_http {
+    my (%o) = @_;
+    my $key = master_key_file();
+    my $redis = $o{redis} // '%%REDIS%%';
+    my $sample = $o{trace_sample} // 0;
+    my ($http, $analyze, $server) =
+        map { $_ // '' } @o{qw(http analyze server)};
+
+    return <<"E";
+    behave_redis $redis;
+    behave_secret_key $key;
+    behave_models %%TOP%%/conf/models.json;
+    behave_trace_sample $sample;
+$http
+    server {
+        listen 127.0.0.1:%%PORT%%;
+        behave_keys %%KEYS%%;
+        location = /v1/analyze { behave_analyze; $analyze}
+        location /v1/webhooks { behave_webhooks; }
+        location /api/v1/ { behave_gateway; }
+$server
+    }
+E
 }
 
 
@@ -245,6 +279,35 @@ sub start_analyze_on {
 E
     sleep 0.3;      # the workers connect, or fail to
     return $port;
+}
+
+
+# start_clients(N, CODE): N client processes at once, the i-th running
+# CODE->(i) for i in 1..N and failing when it returns false; their pids,
+# for wait_clients()
+
+sub start_clients {
+    my ($n, $code) = @_;
+    my @pids;
+
+    for my $i (1 .. $n) {
+        my $pid = fork // die "fork: $!";
+        if ($pid == 0) {
+            exit($code->($i) ? 0 : 1);
+        }
+        push @pids, $pid;
+    }
+
+    return @pids;
+}
+
+
+# wait_clients(PIDS): waits for every client; how many failed
+
+sub wait_clients {
+    my $failed = 0;
+    for (@_) { waitpid($_, 0); $failed++ if $? }
+    return $failed;
 }
 
 

@@ -1,0 +1,149 @@
+/*
+ * Cases written from labels.md for what the corpus did not show: words
+ * that mean another thing in another language ("die", "até", "sim"), an
+ * errand that names pills, a hyperbole word beside a real emergency, a
+ * person who does not wake, subjects that Spanish and Portuguese drop;
+ * and false resolutions claimed and denied in other words.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "behave_annotate.h"
+#include "behave_conversation.h"
+
+
+typedef struct {
+    const char  *text;
+    int          critical;
+} crisis_case_t;
+
+
+static const crisis_case_t  crisis_cases[] = {
+    /* false friends */
+    { "Ich möchte die Rechnung bitte per E-Mail.", 0 },
+    { "Ich möchte die Lieferadresse für Bestellung 4411 ändern.", 0 },
+    { "Ich habe die Zahlung heute überwiesen, bitte bestätigen.", 0 },
+    { "I want to order the canvas tote bag in blue.", 0 },
+    { "Meu filho está esperando o pedido até hoje, quando chega?", 0 },
+    { "Sim, quero cancelar a assinatura até sexta.", 0 },
+    { "My Visa was charged twice today for the same order.", 0 },
+    { "My subscription expires tonight, can I renew it with PayPal?", 0 },
+    { "My hearing aid batteries are dead, can you send new ones today?",
+      0 },
+    { "Can I get my sleeping tablets delivered today?", 0 },
+    { "I could murder a pizza right now, is the shop open?", 0 },
+    { "I'm dying to know when the new phone comes out!", 0 },
+    /* the same words in their crisis sense */
+    { "I just want to die", 1 },
+    { "Ich will nur noch sterben.", 1 },
+    { "Quiero morirme, ya tengo las pastillas preparadas", 1 },
+    { "my son won't wake up and his lips are blue", 1 },
+    { "Meu marido caiu e não acorda", 1 },
+    { "the battery you sold me is on fire in my flat and the kids are "
+      "inside", 1 },
+    { "Mein Sohn hat eine Batterie verschluckt und atmet komisch", 1 },
+    { "my ex is outside my door and says he'll kill me", 1 },
+    { "Mein Ex steht vor meiner Tür und droht mich umzubringen", 1 },
+};
+
+
+typedef struct {
+    const char  *customer;
+    const char  *agent;
+    const char  *reply;
+    int          false_resolution;
+} fr_case_t;
+
+
+static const fr_case_t  fr_cases[] = {
+    { "the heating is off in flat 3",
+      "An engineer has sorted the boiler, it's all working.",
+      "it's freezing in here, the radiators are stone cold", 1 },
+    { "my parcel never came",
+      "I've arranged a redelivery, it was delivered this morning.",
+      "there's nothing at my door and nobody knocked", 1 },
+    { "my subscription renewed after I cancelled",
+      "I've cancelled it and refunded the renewal.",
+      "I just got charged another $12.99 this morning", 1 },
+    { "my card got declined at the shop",
+      "I removed the block, your card is active again.",
+      "just tried again at the till and it got declined", 1 },
+    { "internet down",
+      "I've refreshed the line from our end, it should be back up.",
+      "ok thanks, it's back now!", 0 },
+    { "refund for the jacket?",
+      "Your refund has been issued, it takes 3-5 days.",
+      "great, thank you", 0 },
+    { "mein Konto ist gesperrt",
+      "Erledigt, Ihr Konto ist wieder freigeschaltet.",
+      "geht immer noch nicht, wieder gesperrt", 1 },
+    { "fui cobrado em dobro", "O estorno já foi feito.",
+      "ok, obrigado, já apareceu aqui", 0 },
+};
+
+
+static void
+test_crisis(void)
+{
+    size_t               i;
+    behave_annotation_t  a;
+
+    for (i = 0; i < sizeof(crisis_cases) / sizeof(crisis_cases[0]); i++) {
+        behave_annotate(crisis_cases[i].text, strlen(crisis_cases[i].text),
+                        &a);
+        is_int(a.urgency == BEHAVE_URGENCY_CRITICAL,
+               crisis_cases[i].critical, "%s: %s",
+               crisis_cases[i].critical ? "critical" : "not critical",
+               crisis_cases[i].text);
+    }
+}
+
+
+static void
+turn(behave_turn_t *t, behave_speaker_e who, const char *text, int i)
+{
+    behave_annotation_t  a;
+
+    behave_annotate(text, strlen(text), &a);
+    behave_turn_from_annotation(t, who, text, strlen(text), &a,
+                                (uint64_t) i);
+}
+
+
+static void
+test_false_resolution(void)
+{
+    size_t                 i;
+    behave_turn_t          tv[3];
+    behave_conv_result_t   r;
+    const fr_case_t       *c;
+
+    for (i = 0; i < sizeof(fr_cases) / sizeof(fr_cases[0]); i++) {
+        c = &fr_cases[i];
+        turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER, c->customer, 0);
+        turn(&tv[1], BEHAVE_SPEAKER_AGENT, c->agent, 1);
+        turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, c->reply, 2);
+        behave_conversation_assess(tv, 2, &tv[2], &r);
+        is_int(r.false_resolution, c->false_resolution,
+               "false resolution %d: \"%s\" after \"%s\"",
+               c->false_resolution, c->reply, c->agent);
+    }
+}
+
+
+int
+main(void)
+{
+    (void) tap_ok;
+    (void) tap_is_str;
+    (void) tap_is_near;
+    (void) tap_todo;
+    (void) tap_skip;
+
+    test_crisis();
+    test_false_resolution();
+
+    return tap_done();
+}
