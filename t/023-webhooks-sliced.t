@@ -138,7 +138,7 @@ SKIP: {
     skip 'nginx without --with-debug: no step lines to count', 4 unless $debug;
     my ($steps) = steps_log() =~ /webhook call of 5000 turns analysed in (\d+) steps/;
     ok($steps && $steps >= 100, "5,000 turns in " . ($steps // 0)
-       . " event-loop steps (8 KiB of text each)");
+       . " event-loop steps (4 KiB of text each)");
     my ($one) = steps_log() =~ /webhook call of 1 turns analysed in (\d+) steps/;
     ok($one && $one <= 2, "a one-turn call: one step (and one for its "
        . "stored turns when flagged): " . ($one // 0));

@@ -165,7 +165,7 @@ int behave_callsum_run_keep(const behave_call_t *call, behave_callsum_t *out,
  */
 typedef struct behave_callsum_job_s  behave_callsum_job_t;
 
-#define BEHAVE_CALLSUM_STEP_BYTES  (8 * 1024)
+#define BEHAVE_CALLSUM_STEP_BYTES  (4 * 1024)
 
 behave_callsum_job_t *behave_callsum_begin(const behave_call_t *call);
 int behave_callsum_step(behave_callsum_job_t *job, size_t budget);
