@@ -172,7 +172,8 @@ SKIP: {
     unlike($log, qr/webhook call of 5000 turns analysed/,
            sprintf('answered in %.0f ms, while the long call was still being '
                    . 'analysed', $took * 1000));
-    my $res = Behave::Test::read_response($s, \my $buf);
+    my $buf = '';
+    my $res = Behave::Test::read_response($s, \$buf);
     is($res->{status}, 200, 'then the long call is answered');
     close $s;
 }
