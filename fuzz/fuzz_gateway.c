@@ -29,6 +29,7 @@ static const char  fuzz_catalog_json[] =
 static behave_gw_catalog_t  *fuzz_catalog;
 
 
+static void fuzz_gw_session(const cJSON *req, const cJSON *prior);
 static void fuzz_gw_answer(behave_err_e rc, cJSON *resp,
     const behave_error_t *err);
 
@@ -101,6 +102,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rc = behave_gw_behavior(req, hist, FUZZ_NOW_MS + 1000, &resp,
                                     &err);
             cJSON_Delete(hist);
+
+            fuzz_gw_session(req, prior);
         }
 
         cJSON_Delete(stored);
@@ -120,6 +123,67 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cJSON_Delete(req);
 
     return 0;
+}
+
+
+/*
+ * The session path: the prior seeds a state, the request's batch is
+ * appended twice (the second time a retry: nothing new), the state is
+ * rewritten; and the request's "fuzz_state" string read as a state.
+ */
+static void
+fuzz_gw_session(const cJSON *req, const cJSON *prior)
+{
+    char                 *seed, *batch, *st;
+    size_t                len, blen;
+    cJSON                *resp;
+    const cJSON          *raw;
+    behave_err_e          rc;
+    behave_error_t        err;
+    behave_gw_rewrite_t   rw;
+
+    if (behave_gw_behavior_batch(req, &batch, &blen, &err) != BEHAVE_OK) {
+        return;
+    }
+
+    seed = behave_gw_behavior_seed(prior, 7, &len);
+    FUZZ_CHECK(seed != NULL);
+
+    st = malloc(len + blen);
+    memcpy(st, seed, len);
+    memcpy(st + len, batch, blen);
+
+    resp = NULL;
+    rc = behave_gw_behavior_session(req, FUZZ_NOW_MS, st, len, batch, blen,
+                                    7, &resp, &rw, &err);
+    fuzz_gw_answer(rc, resp, &err);
+    FUZZ_CHECK(!rw.reset);
+    free(rw.blob);
+
+    resp = NULL;
+    rc = behave_gw_behavior_session(req, FUZZ_NOW_MS, st, len + blen, batch,
+                                    blen, 7, &resp, &rw, &err);
+    FUZZ_CHECK(rc != BEHAVE_OK || !rw.reset);
+    FUZZ_CHECK(rc != BEHAVE_OK
+               || cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+                      resp, "events_new")) == 0);
+    fuzz_gw_answer(rc, resp, &err);
+    free(rw.blob);
+
+    raw = cJSON_GetObjectItemCaseSensitive(req, "fuzz_state");
+
+    if (cJSON_IsString(raw)) {
+        resp = NULL;
+        rc = behave_gw_behavior_session(req, FUZZ_NOW_MS, raw->valuestring,
+                                        strlen(raw->valuestring), batch,
+                                        blen, 7, &resp, &rw, &err);
+        fuzz_gw_answer(rc, resp, &err);
+        free(rw.blob);
+    }
+
+    free(st);
+    free(seed);
+    free(batch);
 }
 
 

@@ -75,6 +75,26 @@ bench_redis_stop() {
     sleep 0.2
 }
 
+# Redis and an nginx with the gateway at /api/v1/ (limits as given, the
+# extra http-level lines before the server) and "return 200" at /ok
+bench_gateway_start() {
+    local limits=$1 extra=${2:-}
+    bench_redis_start
+    bench_nginx_start "
+    behave_redis %%REDIS%%;
+    $extra
+    behave_trace_sample 0;
+    server {
+        listen 127.0.0.1:%%PORT%%;
+        behave_keys %%KEYS%%;
+        location /api/v1/ {
+            behave_gateway;
+            behave_gateway_limits $limits;
+        }
+        location = /ok { return 200 '{}'; }
+    }"
+}
+
 # wrk POSTs the body file with the given headers; prints requests/s
 bench_wrk() {
     local url=$1 body=$2; shift 2

@@ -9,6 +9,7 @@ use lib "$FindBin::Bin/lib";
 use Behave::Test;
 use IO::Socket::INET;
 use Test::More;
+use Digest::SHA qw(sha256_hex);
 use Time::HiRes qw(sleep time);
 
 start_redis();
@@ -99,6 +100,43 @@ for my $round (1, 2) {
         interaction_history => [{ type => 'click', t => 9000, target => 'buy' }] });
     is($again->{json}{events_prior}, 20, 'the session history accumulates');
     is($again->{json}{events_analyzed}, 21, 'prior and new analysed together');
+}
+
+# analyze-behavior's session state: out of order, retried, late, and a
+# session an older build stored as a list of events
+{
+    my $sid = "s-order-$$";
+    my $call = sub { gw(POST => 'analyze-behavior', { session_id => $sid, interaction_history => [@_] }) };
+    my @first = map { { type => 'keystroke', t => 10000 + 100 * $_ } } 1 .. 20;
+    $call->(@first);
+    my $back = $call->({ type => 'click', t => 10050, target => 'ok' });
+    is($back->{json}{events_new}, 1, 'an event older than the newest is placed by its t');
+    is($back->{json}{events_late}, 0, '... not late');
+    my $retry = $call->(@first);
+    is($retry->{json}{events_new}, 0, 'a retried call adds nothing');
+    is($retry->{json}{events_analyzed}, 21, '... the session still has 21 events');
+
+    # 600 more events in 20 calls: the oldest settle, the state stays small
+    for my $c (0 .. 19) {
+        $call->(map { { type => ($_ % 5 ? 'keystroke' : 'scroll'), t => 20000 + 300 * (30 * $c + $_),
+                        ($_ % 5 ? () : (delta => ($_ % 2 ? 100 : -100))) } } 0 .. 29);
+    }
+    my $late = $call->({ type => 'error', t => 10070 });
+    is($late->{json}{events_late}, 1, 'an event older than the settled frontier is late');
+    is($late->{json}{events_analyzed}, 621, '... and not analysed');
+    is($late->{json}{signals}{errors}, 0, '... its error is not counted');
+    my $hash = substr(sha256_hex($sid), 0, 16);
+    my $len = redis_cli("STRLEN 'behave:beh:{acme:$hash}:s'");
+    ok($len > 0 && $len < 16384, "the session's state is $len bytes for 621 events");
+
+    # an older build's list: read once, folded, deleted
+    my $old = "s-old-$$";
+    my $okey = 'behave:beh:{acme:' . substr(sha256_hex($old), 0, 16) . '}';
+    redis_cli("RPUSH '$okey' " . join(' ', map { "'{\"type\":\"keystroke\",\"t\":" . (1000 * $_) . "}'" } 1 .. 30));
+    my $up = gw(POST => 'analyze-behavior', { session_id => $old, interaction_history => [{ type => 'submit', t => 40000 }] });
+    is($up->{json}{events_prior}, 30, "an older build's stored events are the session's history");
+    is($up->{json}{events_analyzed}, 31, '... analysed with the new one');
+    is(redis_cli("EXISTS '$okey'"), '0', '... and its list is gone');
 }
 
 # adaptive-ui: a rule fires for high friction, not for a calm user

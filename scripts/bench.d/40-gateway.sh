@@ -3,20 +3,8 @@
 set -euo pipefail
 . "$TOP/scripts/bench-lib.sh"
 
-bench_redis_start
-bench_nginx_start "
-    behave_redis %%REDIS%%;
-    behave_models $TOP/conf/models.json;
-    behave_trace_sample 0;
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location /api/v1/ {
-            behave_gateway;
-            behave_gateway_limits rpm=100000000 concurrent=10000 tokens_per_day=0;
-        }
-        location = /ok { return 200 '{}'; }
-    }"
+bench_gateway_start "rpm=100000000 concurrent=10000 tokens_per_day=0" \
+    "behave_models $TOP/conf/models.json;"
 
 auth="Authorization: Bearer $BENCH_KEY"
 url=http://127.0.0.1:$BENCH_PORT

@@ -34,7 +34,12 @@
 #define NGX_HTTP_BEHAVE_KEY_RATE           "behave:rl:{%s}:gcra"
 #define NGX_HTTP_BEHAVE_KEY_TOKENS         "behave:rl:{%s}:tokens:%T"
 
-/* an analyze-behavior session: tenant, 16 hex digits of sha256(id) */
+/*
+ * An analyze-behavior session's state (behave_gw_session.h), and the list
+ * of events an older build kept, read once: tenant, 16 hex digits of
+ * sha256(id), one slot for both
+ */
+#define NGX_HTTP_BEHAVE_KEY_BEHAVIOR_STATE "behave:beh:{%s:%*s}:s"
 #define NGX_HTTP_BEHAVE_KEY_BEHAVIOR       "behave:beh:{%s:%*s}"
 
 /* the fleet's heartbeats: a hash, field = node name */

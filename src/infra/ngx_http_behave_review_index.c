@@ -12,11 +12,24 @@
 #include "ngx_http_behave_redis_keys.h"
 
 
+/* a filing's arguments, kept for the EVAL that follows a NOSCRIPT */
+typedef struct {
+    int          argc;
+    const char  *argv[10 + BEHAVE_REVIEW_PAIRS_MAX];
+    size_t       len[10 + BEHAVE_REVIEW_PAIRS_MAX];
+    char         bytes[1];
+} ngx_http_behave_review_bg_t;
+
+
+static void ngx_http_behave_review_send(int argc, const char **argv,
+    const size_t *len);
 static void ngx_http_behave_review_filed(redisReply *reply, void *data);
 
 
 /*
- * A flagged conversation turn, sent in the background (EVAL: rare).
+ * A flagged conversation turn, sent in the background: at every turn of
+ * a flagged conversation, so by EVALSHA (EVAL would make Redis hash the
+ * script's text each time), EVAL after a NOSCRIPT.
  * KEYS: index, record, history.  ARGV: id, now (ms), TTL (s), reopened
  * entry, then the record's field/value pairs.
  */
@@ -27,6 +40,10 @@ static const char  ngx_http_behave_review_index_script[] =
     "local rv_pairs = {unpack(ARGV, 5)}\n"
     BEHAVE_REVIEW_LUA_INDEX
     "return 1\n";
+
+static ngx_http_behave_redis_script_t  ngx_http_behave_review_script = {
+    "redis.review-file", ngx_http_behave_review_index_script, ""
+};
 
 
 /* "behave:rv:{<tenant>}:<what><id>" in the request pool, NUL-terminated */
@@ -90,8 +107,12 @@ ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
 
     tp = ngx_timeofday();
 
-    argv[0] = "EVAL";
-    argv[1] = ngx_http_behave_review_index_script;
+    if (ngx_http_behave_review_script.sha1[0] == '\0') {
+        ngx_http_behave_redis_script_init(&ngx_http_behave_review_script);
+    }
+
+    argv[0] = "EVALSHA";
+    argv[1] = ngx_http_behave_review_script.sha1;
     argv[2] = "3";
     argv[3] = (char *) keys[0]->data;
     argv[4] = (char *) keys[1]->data;
@@ -103,8 +124,8 @@ ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
     argv[8] = (char *) p;
     len[8] = ngx_sprintf(p, "%T", ttl) - p;
 
-    len[0] = 4;
-    len[1] = ngx_strlen(ngx_http_behave_review_index_script);
+    len[0] = 7;
+    len[1] = 40;
     len[2] = 1;
     len[3] = keys[0]->len;
     len[4] = keys[1]->len;
@@ -119,17 +140,77 @@ ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
         len[10 + i] = rec->len[i];
     }
 
-    (void) ngx_http_behave_redis_command_bg(10 + rec->n, argv, len,
-                                            ngx_http_behave_review_filed,
-                                            NULL);
+    ngx_http_behave_review_send(10 + rec->n, argv, len);
+}
+
+
+/* the arguments copied, for a second send; without memory, sent once */
+
+static void
+ngx_http_behave_review_send(int argc, const char **argv, const size_t *len)
+{
+    int                           i;
+    char                         *q;
+    size_t                        size;
+    ngx_http_behave_review_bg_t  *bg;
+
+    size = sizeof(ngx_http_behave_review_bg_t);
+
+    for (i = 2; i < argc; i++) {
+        size += len[i];
+    }
+
+    bg = ngx_alloc(size, ngx_cycle->log);
+
+    if (bg != NULL) {
+        bg->argc = argc;
+        q = bg->bytes;
+
+        for (i = 2; i < argc; i++) {
+            bg->argv[i] = q;
+            bg->len[i] = len[i];
+            q = (char *) ngx_cpymem(q, argv[i], len[i]);
+        }
+    }
+
+    if (ngx_http_behave_redis_command_bg(argc, argv, len,
+                                         ngx_http_behave_review_filed, bg)
+        != NGX_OK)
+    {
+        ngx_free(bg);
+    }
 }
 
 
 static void
 ngx_http_behave_review_filed(redisReply *reply, void *data)
 {
+    ngx_http_behave_review_bg_t  *bg = data;
+
+    if (reply != NULL && reply->type == REDIS_REPLY_ERROR
+        && bg != NULL
+        && ngx_strncmp(reply->str, "NOSCRIPT", 8) == 0)
+    {
+        /* Redis restarted or another node: load it with this filing */
+        bg->argv[0] = "EVAL";
+        bg->len[0] = 4;
+        bg->argv[1] = ngx_http_behave_review_index_script;
+        bg->len[1] = ngx_strlen(ngx_http_behave_review_index_script);
+
+        if (ngx_http_behave_redis_command_bg(bg->argc, bg->argv, bg->len,
+                                             ngx_http_behave_review_filed,
+                                             NULL)
+            == NGX_OK)
+        {
+            ngx_free(bg);
+            return;
+        }
+    }
+
     if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
         ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
                       "behave: redis review filing: %s", reply->str);
     }
+
+    ngx_free(bg);
 }

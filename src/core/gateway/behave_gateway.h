@@ -82,6 +82,41 @@ behave_err_e behave_gw_behavior(const cJSON *req, const cJSON *prior_events,
     int64_t now_ms, cJSON **resp, behave_error_t *err);
 
 /*
+ * analyze-behavior over a session's stored state (behave_gw_session.h,
+ * docs/DESIGN.md).  The glue appends the request's batch to the state
+ * and reads the state as it was before, in one script:
+ *
+ *   behave_gw_behavior_batch(): req validated (the errors of
+ *     behave_gw_behavior()) and its events encoded as the batch to
+ *     append (malloc()ed);
+ *   behave_gw_behavior_new_state(): the state to start a session with;
+ *   behave_gw_behavior_seed(): the state an older build's stored list of
+ *     JSON events becomes;
+ *   behave_gw_behavior_session(): the answer, from the state read (NULL:
+ *     none, the call alone) and the batch.  When rw->blob is set, the
+ *     glue replaces the stored state's first rw->consumed bytes with it
+ *     if the state still starts with the BEHAVE_GW_STATE_PREFIX bytes it
+ *     read (a compare-and-set; losing it costs nothing but speed).
+ *     rw->reset: the state read was damaged and is replaced.
+ */
+typedef struct {
+    char    *blob;              /* free() it */
+    size_t   len;
+    size_t   consumed;
+    int      reset;
+} behave_gw_rewrite_t;
+
+behave_err_e behave_gw_behavior_batch(const cJSON *req, char **batch,
+    size_t *len, behave_error_t *err);
+char *behave_gw_behavior_new_state(uint64_t epoch, size_t *len);
+char *behave_gw_behavior_seed(const cJSON *prior, uint64_t epoch,
+    size_t *len);
+behave_err_e behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
+    const char *state, size_t state_len, const char *batch, size_t batch_len,
+    uint64_t epoch, cJSON **resp, behave_gw_rewrite_t *rw,
+    behave_error_t *err);
+
+/*
  * What the glue stores of a request, decided before anything is stored:
  * req is validated as behave_gw_behavior() validates it (the same error
  * for the same request), and on BEHAVE_OK *out is a new array of the

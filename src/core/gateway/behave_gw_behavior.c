@@ -2,13 +2,16 @@
  * Copyright (C) ngx_http_behave_module authors
  *
  * POST /api/v1/analyze-behavior: hesitation, attention and friction from
- * a session's interaction events (this request's plus the stored ones),
- * and suggestions from a rule table.  Every constant here is in
+ * a session's interaction events, and suggestions from a rule table.
+ * The measures are a fold over the events in time order
+ * (behave_gw_fold.c); a session's state keeps that fold instead of its
+ * events (behave_gw_session.c).  Here: the request, the entry points of
+ * the glue and of adaptive-ui, and the answer.  Every constant is in
  * docs/API.md (Surface A); keep them in step.
  *
- * Ownership: events point into the request's and the prior history's
- * cJSON trees (targets are not copied); everything allocated here is
- * freed before returning.
+ * Ownership: events point into the request's and the stored state's
+ * buffers (targets are not copied); everything allocated here is freed
+ * before returning.
  */
 
 #include <math.h>
@@ -18,41 +21,16 @@
 
 #include "behave_gateway.h"
 #include "behave_gw_internal.h"
+#include "behave_gw_session.h"
 #include "behave_request.h"
 #include "behave_response.h"
 
 
-#define BEHAVE_GW_TARGET_MAX      256
-#define BEHAVE_GW_LONG_PAUSE_MS   2000.0
-#define BEHAVE_GW_PAUSE_CAP_MS    30000.0
-#define BEHAVE_GW_IDLE_MS         30000.0
-#define BEHAVE_GW_HOVER_MIN_MS    500.0
-#define BEHAVE_GW_HOVER_CAP_MS    10000.0
-#define BEHAVE_GW_HOVER_CLICK_MS  3000.0
-#define BEHAVE_GW_RAGE_MS         1000.0
-#define BEHAVE_GW_RAGE_CLICKS     3
-#define BEHAVE_GW_RAGE_SCAN       64
-#define BEHAVE_GW_SCROLL_PAIR_MS  3000.0
 #define BEHAVE_GW_T_MAX           9007199254740992.0
 
-
-typedef struct {
-    double          t;
-    double          duration;       /* < 0: not given */
-    double          delta;          /* scroll, 0: not given */
-    const char     *target;         /* NULL: not given */
-    size_t          seq;            /* input order, for a stable sort */
-    int             type;           /* behave_gw_event_e */
-    int             consumed;       /* click already in a rage burst */
-} behave_gw_event_t;
-
-
-typedef struct {
-    behave_gw_event_t  *ev;
-    size_t              n;
-    size_t              prior;
-    size_t              fresh;
-} behave_gw_events_t;
+/* a rewrite of the stored state past this many appended batches/bytes */
+#define BEHAVE_GW_REWRITE_BATCHES 8
+#define BEHAVE_GW_REWRITE_BYTES   2048
 
 
 /* a suggestion rule: fires() writes the reason when it fires */
@@ -67,28 +45,14 @@ typedef struct {
 static behave_err_e behave_gw_behavior_fields(const cJSON *req,
     int64_t now_ms, int64_t *ts, const char **sid, const cJSON **events,
     behave_error_t *err);
-static cJSON *behave_gw_events_reduced(const behave_gw_events_t *evs,
-    size_t max_events);
+static behave_err_e behave_gw_merge(const cJSON *events, const char *path,
+    const cJSON *prior, behave_gw_session_t *s, behave_gw_behavior_t *m,
+    behave_error_t *err);
+static cJSON *behave_gw_events_reduced(const behave_gw_event_t *ev,
+    size_t n, size_t max_events);
 static int behave_gw_event_parse(const cJSON *item, behave_gw_event_t *e,
     const char *path, size_t i, behave_error_t *err);
-static behave_err_e behave_gw_events_load(const cJSON *events,
-    const char *path, const cJSON *prior, behave_gw_events_t *evs,
-    behave_error_t *err);
 static int behave_gw_event_cmp(const void *a, const void *b);
-static int behave_gw_event_same(const behave_gw_event_t *a,
-    const behave_gw_event_t *b);
-static void behave_gw_hesitation(behave_gw_event_t *ev, size_t n,
-    behave_gw_behavior_t *m);
-static void behave_gw_hesitation_score(behave_gw_behavior_t *m);
-static void behave_gw_hover(behave_gw_event_t *ev, size_t n,
-    behave_gw_behavior_t *m);
-static void behave_gw_attention(behave_gw_event_t *ev, size_t n,
-    behave_gw_behavior_t *m);
-static void behave_gw_friction(behave_gw_event_t *ev, size_t n,
-    behave_gw_behavior_t *m);
-static unsigned behave_gw_rage(behave_gw_event_t *ev, size_t n,
-    const char **target);
-static int behave_gw_target_eq(const char *a, const char *b);
 static cJSON *behave_gw_behavior_json(const char *session_id,
     const behave_gw_behavior_t *m, int64_t ts);
 static cJSON *behave_gw_event_json(const behave_gw_event_t *e);
@@ -144,6 +108,8 @@ static const behave_gw_rule_t  behave_gw_rules[] = {
 };
 
 
+/* the request's events after the stored ones, all in one answer */
+
 behave_err_e
 behave_gw_behavior(const cJSON *req, const cJSON *prior_events,
     int64_t now_ms, cJSON **resp, behave_error_t *err)
@@ -151,6 +117,7 @@ behave_gw_behavior(const cJSON *req, const cJSON *prior_events,
     int64_t                ts;
     const char            *sid;
     const cJSON           *events;
+    behave_gw_session_t    s;
     behave_gw_behavior_t   m;
 
     *resp = NULL;
@@ -161,14 +128,19 @@ behave_gw_behavior(const cJSON *req, const cJSON *prior_events,
         return err->err;
     }
 
-    if (behave_gw_behavior_from_events(events, "interaction_history",
-                                       prior_events, &m, err)
+    behave_gw_session_init(&s, 0);
+
+    if (behave_gw_merge(events, "interaction_history", prior_events, &s, &m,
+                        err)
         != BEHAVE_OK)
     {
+        behave_gw_session_free(&s);
         return err->err;
     }
 
     *resp = behave_gw_behavior_json(sid, &m, ts);
+    behave_gw_session_free(&s);
+
     if (*resp == NULL) {
         return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
     }
@@ -178,27 +150,263 @@ behave_gw_behavior(const cJSON *req, const cJSON *prior_events,
 
 
 behave_err_e
-behave_gw_behavior_store(const cJSON *req, size_t max_events, cJSON **out,
-    behave_error_t *err)
+behave_gw_behavior_from_events(const cJSON *events, const char *path,
+    const cJSON *prior, behave_gw_behavior_t *m, behave_error_t *err)
 {
-    int64_t              ts;
-    const char          *sid;
-    const cJSON         *events;
-    behave_gw_events_t   evs;
+    behave_err_e         rc;
+    behave_gw_session_t  s;
 
-    *out = NULL;
+    behave_gw_session_init(&s, 0);
+    rc = behave_gw_merge(events, path, prior, &s, m, err);
+    behave_gw_session_free(&s);
+
+    return rc;
+}
+
+
+/*
+ * prior (leniently) then events (strictly) as two batches, nothing
+ * settled: every event is analysed, none is late.  The targets m names
+ * are copied (m->rage_buf).
+ */
+static behave_err_e
+behave_gw_merge(const cJSON *events, const char *path, const cJSON *prior,
+    behave_gw_session_t *s, behave_gw_behavior_t *m, behave_error_t *err)
+{
+    int                 rc;
+    size_t              n, nprior, accepted;
+    behave_gw_event_t  *ev, *pev;
+
+    memset(m, 0, sizeof(*m));
+
+    if (behave_gw_events_parse(events, path, &ev, &n, err) != BEHAVE_OK) {
+        return err->err;
+    }
+
+    if (behave_gw_events_parse_lenient(prior, &pev, &nprior) != 0) {
+        free(ev);
+        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+    }
+
+    rc = behave_gw_session_apply(s, pev, nprior, 0, NULL);
+    accepted = s->accepted;
+
+    if (rc == 0) {
+        rc = behave_gw_session_apply(s, ev, n, 0, NULL);
+    }
+
+    if (rc == 0) {
+        rc = behave_gw_session_measure(s, m);
+    }
+
+    m->prior_events = accepted;
+    m->new_events = s->accepted;
+
+    free(pev);
+    free(ev);
+
+    if (rc != 0) {
+        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+    }
+
+    return BEHAVE_OK;
+}
+
+
+/* the request's validated events, for the two ways of storing them */
+static behave_err_e
+behave_gw_behavior_events(const cJSON *req, behave_gw_event_t **ev,
+    size_t *n, behave_error_t *err)
+{
+    int64_t       ts;
+    const char   *sid;
+    const cJSON  *events;
 
     if (behave_gw_behavior_fields(req, 0, &ts, &sid, &events, err)
-        != BEHAVE_OK
-        || behave_gw_events_load(events, "interaction_history", NULL, &evs,
-                                 err)
-           != BEHAVE_OK)
+        != BEHAVE_OK)
     {
         return err->err;
     }
 
-    *out = behave_gw_events_reduced(&evs, max_events);
-    free(evs.ev);
+    return behave_gw_events_parse(events, "interaction_history", ev, n, err);
+}
+
+
+behave_err_e
+behave_gw_behavior_batch(const cJSON *req, char **batch, size_t *len,
+    behave_error_t *err)
+{
+    size_t              n;
+    behave_gw_event_t  *ev;
+
+    *batch = NULL;
+
+    if (behave_gw_behavior_events(req, &ev, &n, err) != BEHAVE_OK) {
+        return err->err;
+    }
+
+    *batch = behave_gw_batch_encode(ev, n, len);
+    free(ev);
+
+    if (*batch == NULL) {
+        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+    }
+
+    return BEHAVE_OK;
+}
+
+
+/*
+ * The answer of a call whose batch the glue appended to the stored
+ * state (the state as it was before, NULL without one): the state's
+ * batches are applied as their calls applied them, then this one.
+ */
+behave_err_e
+behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
+    const char *state, size_t state_len, const char *batch, size_t batch_len,
+    uint64_t epoch, cJSON **resp, behave_gw_rewrite_t *rw,
+    behave_error_t *err)
+{
+    int                    rc;
+    size_t                 n, used, blob_len, batches, prior;
+    int64_t                ts;
+    const char            *sid;
+    const cJSON           *events;
+    behave_gw_event_t     *ev;
+    behave_gw_session_t    s;
+    behave_gw_behavior_t   m;
+
+    *resp = NULL;
+    memset(rw, 0, sizeof(*rw));
+
+    if (behave_gw_behavior_fields(req, now_ms, &ts, &sid, &events, err)
+        != BEHAVE_OK)
+    {
+        return err->err;
+    }
+
+    behave_gw_session_init(&s, epoch);
+    blob_len = 0;
+    batches = 0;
+
+    if (state != NULL) {
+        rc = behave_gw_session_decode(&s, state, state_len, &blob_len,
+                                      &batches);
+        if (rc == -2) {
+            goto oom;
+        }
+
+        if (rc == -1) {
+            /* damaged: replaced by this call's events alone */
+            behave_gw_session_init(&s, epoch);
+            rw->reset = 1;
+        }
+    }
+
+    prior = s.fold.events + s.nwin;
+
+    if (behave_gw_batch_decode(batch, batch_len, &used, &ev, &n) != 0) {
+        goto oom;
+    }
+
+    if (behave_gw_session_apply(&s, ev, n, 1, NULL) != 0
+        || behave_gw_session_measure(&s, &m) != 0)
+    {
+        free(ev);
+        goto oom;
+    }
+
+    free(ev);
+
+    m.prior_events = prior;
+    m.new_events = s.accepted;
+    m.late_events = s.late;
+
+    /* batches pile up behind the blob until one call writes it again */
+    if (state != NULL
+        && (rw->reset || s.cut || batches + 1 >= BEHAVE_GW_REWRITE_BATCHES
+            || state_len - blob_len + batch_len > BEHAVE_GW_REWRITE_BYTES))
+    {
+        s.gen++;
+        rw->blob = behave_gw_session_encode(&s, &rw->len);
+        rw->consumed = state_len + batch_len;
+
+        if (rw->blob == NULL) {
+            goto oom;
+        }
+    }
+
+    *resp = behave_gw_behavior_json(sid, &m, ts);
+    behave_gw_session_free(&s);
+
+    if (*resp == NULL) {
+        free(rw->blob);
+        rw->blob = NULL;
+        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+    }
+
+    return BEHAVE_OK;
+
+oom:
+
+    behave_gw_session_free(&s);
+    return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+}
+
+
+char *
+behave_gw_behavior_new_state(uint64_t epoch, size_t *len)
+{
+    behave_gw_session_t  s;
+
+    behave_gw_session_init(&s, epoch);
+    return behave_gw_session_encode(&s, len);
+}
+
+
+/*
+ * An older build's history (a list of stored JSON events, in the order
+ * they were stored) as one batch: the state it seeds.
+ */
+char *
+behave_gw_behavior_seed(const cJSON *prior, uint64_t epoch, size_t *len)
+{
+    int                  rc;
+    char                *blob;
+    size_t               n;
+    behave_gw_event_t   *ev;
+    behave_gw_session_t  s;
+
+    if (behave_gw_events_parse_lenient(prior, &ev, &n) != 0) {
+        return NULL;
+    }
+
+    behave_gw_session_init(&s, epoch);
+    rc = behave_gw_session_apply(&s, ev, n, 1, NULL);
+    blob = rc == 0 ? behave_gw_session_encode(&s, len) : NULL;
+
+    behave_gw_session_free(&s);
+    free(ev);
+
+    return blob;
+}
+
+
+behave_err_e
+behave_gw_behavior_store(const cJSON *req, size_t max_events, cJSON **out,
+    behave_error_t *err)
+{
+    size_t              n;
+    behave_gw_event_t  *ev;
+
+    *out = NULL;
+
+    if (behave_gw_behavior_events(req, &ev, &n, err) != BEHAVE_OK) {
+        return err->err;
+    }
+
+    *out = behave_gw_events_reduced(ev, n, max_events);
+    free(ev);
 
     if (*out == NULL) {
         return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
@@ -212,31 +420,41 @@ cJSON *
 behave_gw_behavior_history(const cJSON *req, const cJSON *prior_events,
     size_t max_events)
 {
-    cJSON               *arr;
-    behave_error_t       err;
-    behave_gw_events_t   evs;
+    cJSON                *arr;
+    size_t                i, n, j;
+    behave_error_t        err;
+    behave_gw_session_t   s;
+    behave_gw_behavior_t  m;
+    behave_gw_event_t    *ev;
 
-    if (behave_gw_events_load(
+    behave_gw_session_init(&s, 0);
+
+    if (behave_gw_merge(
             cJSON_GetObjectItemCaseSensitive(req, "interaction_history"),
-            "interaction_history", prior_events, &evs, &err)
+            "interaction_history", prior_events, &s, &m, &err)
         != BEHAVE_OK)
     {
         /* the request did not validate: store nothing new */
+        behave_gw_session_free(&s);
         return cJSON_CreateArray();
     }
 
-    arr = behave_gw_events_reduced(&evs, max_events);
-    free(evs.ev);
+    /* nothing settled: the window is every event, in time order */
+    n = s.nwin;
+    ev = s.win;
+
+    for (i = 0, j = 0; i < n; i++) {
+        ev[j] = ev[i];
+        ev[j++].consumed = 0;
+    }
+
+    arr = behave_gw_events_reduced(ev, j, max_events);
+    behave_gw_session_free(&s);
 
     return arr;
 }
 
 
-/*
- * The request's own fields, checked in the order of the error messages
- * the tests know: timestamp, session_id, user_data, interaction_history
- * (its events are checked by behave_gw_events_load()).
- */
 static behave_err_e
 behave_gw_behavior_fields(const cJSON *req, int64_t now_ms, int64_t *ts,
     const char **sid, const cJSON **events, behave_error_t *err)
@@ -284,9 +502,10 @@ behave_gw_behavior_fields(const cJSON *req, int64_t now_ms, int64_t *ts,
 }
 
 
-/* the last max_events of evs in the stored form; NULL when out of memory */
+/* the last max_events of ev in the stored form; NULL when out of memory */
 static cJSON *
-behave_gw_events_reduced(const behave_gw_events_t *evs, size_t max_events)
+behave_gw_events_reduced(const behave_gw_event_t *ev, size_t n,
+    size_t max_events)
 {
     size_t   i, first;
     cJSON   *arr, *e;
@@ -298,10 +517,10 @@ behave_gw_events_reduced(const behave_gw_events_t *evs, size_t max_events)
 
     max_events = max_events < BEHAVE_GW_EVENTS_MAX
                  ? max_events : BEHAVE_GW_EVENTS_MAX;
-    first = evs->n > max_events ? evs->n - max_events : 0;
+    first = n > max_events ? n - max_events : 0;
 
-    for (i = first; i < evs->n; i++) {
-        e = behave_gw_event_json(&evs->ev[i]);
+    for (i = first; i < n; i++) {
+        e = behave_gw_event_json(&ev[i]);
 
         /* appending is O(1): cJSON keeps the last item in child->prev */
         if (!cJSON_AddItemToArray(arr, e)) {
@@ -315,115 +534,98 @@ behave_gw_events_reduced(const behave_gw_events_t *evs, size_t max_events)
 
 
 behave_err_e
-behave_gw_behavior_from_events(const cJSON *events, const char *path,
-    const cJSON *prior, behave_gw_behavior_t *m, behave_error_t *err)
+behave_gw_events_parse(const cJSON *events, const char *path,
+    behave_gw_event_t **ev, size_t *n, behave_error_t *err)
 {
-    behave_gw_events_t  evs;
+    size_t        i, nnew;
+    const cJSON  *item;
 
-    memset(m, 0, sizeof(*m));
-
-    if (behave_gw_events_load(events, path, prior, &evs, err) != BEHAVE_OK) {
-        return err->err;
-    }
-
-    m->events = evs.n;
-    m->prior_events = evs.prior;
-    m->new_events = evs.fresh;
-
-    if (evs.n > 0) {
-        m->observed_s = (evs.ev[evs.n - 1].t - evs.ev[0].t) / 1000.0;
-    }
-
-    behave_gw_hesitation(evs.ev, evs.n, m);
-    behave_gw_hover(evs.ev, evs.n, m);
-    behave_gw_hesitation_score(m);
-    behave_gw_attention(evs.ev, evs.n, m);
-    behave_gw_friction(evs.ev, evs.n, m);
-
-    free(evs.ev);
-    return BEHAVE_OK;
-}
-
-
-/*
- * events strictly (an error names path[i].field), prior leniently (a bad
- * stored event is skipped); then sorted by time and exact duplicates
- * dropped, so that a retried request does not count twice.
- */
-static behave_err_e
-behave_gw_events_load(const cJSON *events, const char *path,
-    const cJSON *prior, behave_gw_events_t *evs, behave_error_t *err)
-{
-    size_t              i, j, nnew, nprior;
-    const cJSON        *item, *list;
-    behave_gw_event_t   e;
-
-    memset(evs, 0, sizeof(*evs));
-
+    *n = 0;
     nnew = (size_t) cJSON_GetArraySize(events);
-    nprior = cJSON_IsArray(prior) ? (size_t) cJSON_GetArraySize(prior) : 0;
 
     if (nnew > BEHAVE_GW_EVENTS_MAX) {
+        *ev = NULL;
         return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
                                 "field \"%s\" has %zu events, at most %d are "
                                 "accepted", path, nnew, BEHAVE_GW_EVENTS_MAX);
     }
 
-    evs->ev = malloc((nnew + nprior + 1) * sizeof(behave_gw_event_t));
-    if (evs->ev == NULL) {
+    *ev = malloc((nnew + 1) * sizeof(behave_gw_event_t));
+    if (*ev == NULL) {
         return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
     }
 
     i = 0;
 
     cJSON_ArrayForEach(item, events) {
-        if (behave_gw_event_parse(item, &evs->ev[evs->n], path, i, err)
-            != 0)
-        {
-            free(evs->ev);
-            evs->ev = NULL;
+        if (behave_gw_event_parse(item, &(*ev)[i], path, i, err) != 0) {
+            free(*ev);
+            *ev = NULL;
             return err->err;
         }
 
-        evs->ev[evs->n].seq = nprior + i;
-        evs->n++;
+        (*ev)[i].seq = i;
         i++;
+    }
+
+    *n = i;
+    behave_gw_events_sort(*ev, *n);
+
+    return BEHAVE_OK;
+}
+
+
+int
+behave_gw_events_parse_lenient(const cJSON *events, behave_gw_event_t **ev,
+    size_t *n)
+{
+    size_t          i, count;
+    const cJSON    *item;
+    behave_error_t  err;
+
+    *n = 0;
+    count = cJSON_IsArray(events) ? (size_t) cJSON_GetArraySize(events) : 0;
+
+    *ev = malloc((count + 1) * sizeof(behave_gw_event_t));
+    if (*ev == NULL) {
+        return -1;
     }
 
     i = 0;
-    list = nprior ? prior : NULL;
+    item = count ? events->child : NULL;
 
-    cJSON_ArrayForEach(item, list) {
-        if (behave_gw_event_parse(item, &e, "prior", i, err) == 0) {
-            e.seq = i;
-            evs->ev[evs->n++] = e;
+    for ( /* void */ ; item != NULL; item = item->next) {
+        if (behave_gw_event_parse(item, &(*ev)[*n], "prior", i, &err) == 0) {
+            (*ev)[*n].seq = *n;
+            (*n)++;
         }
 
         i++;
     }
 
-    qsort(evs->ev, evs->n, sizeof(behave_gw_event_t), behave_gw_event_cmp);
+    behave_gw_events_sort(*ev, *n);
 
-    for (i = 0, j = 0; i < evs->n; i++) {
-        if (j > 0 && behave_gw_event_same(&evs->ev[j - 1], &evs->ev[i])) {
-            continue;
-        }
+    return 0;
+}
 
-        evs->ev[j] = evs->ev[i];
-        *(evs->ev[j].seq < nprior ? &evs->prior : &evs->fresh) += 1;
-        j++;
+
+/* by time, ties in the given order (seq) */
+void
+behave_gw_events_sort(behave_gw_event_t *ev, size_t n)
+{
+    size_t  i;
+
+    for (i = 0; i < n; i++) {
+        ev[i].seq = i;
     }
 
-    evs->n = j;
-
-    if (evs->n > BEHAVE_GW_EVENTS_MAX) {
-        /* the oldest go first */
-        memmove(evs->ev, evs->ev + (evs->n - BEHAVE_GW_EVENTS_MAX),
-                BEHAVE_GW_EVENTS_MAX * sizeof(behave_gw_event_t));
-        evs->n = BEHAVE_GW_EVENTS_MAX;
+    for (i = 1; i < n && ev[i - 1].t <= ev[i].t; i++) {
+        /* already in order: the usual case */
     }
 
-    return BEHAVE_OK;
+    if (i < n) {
+        qsort(ev, n, sizeof(behave_gw_event_t), behave_gw_event_cmp);
+    }
 }
 
 
@@ -478,6 +680,8 @@ behave_gw_event_parse(const cJSON *item, behave_gw_event_t *e,
         return -1;
     }
 
+    e->target_len = e->target ? strlen(e->target) : 0;
+
     return 0;
 
 bad_type:
@@ -488,6 +692,7 @@ bad_type:
                      "error", p);
     return -1;
 }
+
 
 
 static int
@@ -503,320 +708,6 @@ behave_gw_event_cmp(const void *a, const void *b)
 }
 
 
-static int
-behave_gw_event_same(const behave_gw_event_t *a, const behave_gw_event_t *b)
-{
-    return a->t == b->t && a->type == b->type && a->duration == b->duration
-           && a->delta == b->delta && behave_gw_target_eq(a->target,
-                                                          b->target);
-}
-
-
-static int
-behave_gw_target_eq(const char *a, const char *b)
-{
-    return (a == NULL && b == NULL)
-           || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-
-/*
- * Long pauses: pause events of 2 s or more, and silent gaps of 2..30 s
- * between two other events (longer gaps are idleness, not hesitation;
- * gaps while the page is blurred are absence).  A pause right before a
- * click or a submit is a pause before commit and counts twice.
- */
-static void
-behave_gw_hesitation(behave_gw_event_t *ev, size_t n, behave_gw_behavior_t *m)
-{
-    int     blurred;
-    size_t  i, next;
-    double  d, keys;
-
-    blurred = 0;
-
-    for (i = 0; i < n; i++) {
-        d = 0.0;
-        next = i;
-
-        if (ev[i].type == BEHAVE_GW_EV_PAUSE) {
-            d = ev[i].duration >= 0 ? ev[i].duration
-                : (i + 1 < n ? ev[i + 1].t - ev[i].t : 0.0);
-            next = i + 1;
-
-        } else if (i > 0 && !blurred && ev[i - 1].type != BEHAVE_GW_EV_PAUSE
-                   && ev[i].t - ev[i - 1].t < BEHAVE_GW_IDLE_MS)
-        {
-            d = ev[i].t - ev[i - 1].t;
-        }
-
-        blurred = ev[i].type == BEHAVE_GW_EV_BLUR
-                  || (blurred && ev[i].type != BEHAVE_GW_EV_FOCUS);
-
-        if (d < BEHAVE_GW_LONG_PAUSE_MS) {
-            continue;
-        }
-
-        d = fmin(d, BEHAVE_GW_PAUSE_CAP_MS) / 1000.0;
-        m->long_pauses++;
-        m->pause_s += d;
-
-        if (next < n && (ev[next].type == BEHAVE_GW_EV_CLICK
-                         || ev[next].type == BEHAVE_GW_EV_SUBMIT))
-        {
-            m->pauses_before_commit++;
-            m->pause_before_commit_s += d;
-        }
-    }
-
-    for (i = 0; i < n; i++) {
-        m->keystrokes += ev[i].type == BEHAVE_GW_EV_KEYSTROKE;
-        m->backspaces += ev[i].type == BEHAVE_GW_EV_BACKSPACE;
-    }
-
-    keys = (double) (m->keystrokes + m->backspaces);
-    m->backspace_ratio = keys > 0 ? m->backspaces / keys : 0.0;
-}
-
-
-/*
- * Each part saturates (20 s of weighted pauses, 10 s of unclicked hover,
- * half the keys deleted over 10+ keys) and any one can raise the score:
- * 1 - (1 - 0.9 pause)(1 - 0.7 hover)(1 - 0.7 backspace).
- */
-static void
-behave_gw_hesitation_score(behave_gw_behavior_t *m)
-{
-    double  keys, h_pause, h_hover, h_back;
-
-    keys = (double) (m->keystrokes + m->backspaces);
-    h_pause = 1.0 - exp(-(m->pause_s + m->pause_before_commit_s) / 20.0);
-    h_hover = 1.0 - exp(-m->hover_unclicked_s / 10.0);
-
-    /* a ratio over a handful of keys says little */
-    h_back = fmin(1.0, m->backspace_ratio / 0.5) * fmin(1.0, keys / 10.0);
-
-    m->hesitation = 1.0 - (1.0 - 0.9 * h_pause) * (1.0 - 0.7 * h_hover)
-                          * (1.0 - 0.7 * h_back);
-}
-
-
-/*
- * Hover dwell without a click: a hover of 0.5 s or more (its duration,
- * else the time to the next event, at most 10 s) with no click on the
- * same target before it ends plus 3 s.
- */
-static void
-behave_gw_hover(behave_gw_event_t *ev, size_t n, behave_gw_behavior_t *m)
-{
-    int     clicked;
-    size_t  i, j;
-    double  dwell, end;
-
-    for (i = 0; i < n; i++) {
-        if (ev[i].type != BEHAVE_GW_EV_HOVER) {
-            continue;
-        }
-
-        dwell = ev[i].duration >= 0 ? ev[i].duration
-                : (i + 1 < n ? ev[i + 1].t - ev[i].t : 0.0);
-        dwell = fmin(dwell, BEHAVE_GW_HOVER_CAP_MS);
-
-        if (dwell < BEHAVE_GW_HOVER_MIN_MS) {
-            continue;
-        }
-
-        end = ev[i].t + dwell + BEHAVE_GW_HOVER_CLICK_MS;
-        clicked = 0;
-
-        for (j = i + 1; j < n && ev[j].t <= end && !clicked; j++) {
-            clicked = ev[j].type == BEHAVE_GW_EV_CLICK
-                      && (ev[i].target == NULL
-                          || behave_gw_target_eq(ev[i].target,
-                                                 ev[j].target));
-        }
-
-        if (!clicked) {
-            m->hover_unclicked_s += dwell / 1000.0;
-        }
-    }
-}
-
-
-/*
- * Focus stretches: from the start, a focus event or the first event
- * after a blur, to the next blur or idle gap (30 s without an event) or
- * the end.  Events other than focus after a blur mean the user is back.
- */
-static void
-behave_gw_attention(behave_gw_event_t *ev, size_t n, behave_gw_behavior_t *m)
-{
-    int       focused;
-    size_t    i;
-    unsigned  spans;
-    double    start, span;
-
-    if (n == 0) {
-        m->focus_ratio = 1.0;
-        return;
-    }
-
-    focused = 1;
-    start = ev[0].t;
-    spans = 0;
-
-    for (i = 0; i < n; i++) {
-        if (focused && i > 0 && ev[i].t - ev[i - 1].t >= BEHAVE_GW_IDLE_MS) {
-            m->idle_gaps++;
-            span = ev[i - 1].t - start;
-            m->focused_s += span / 1000.0;
-            m->sustained_focus_s = fmax(m->sustained_focus_s, span / 1000.0);
-            spans++;
-            start = ev[i].t;
-        }
-
-        if (ev[i].type == BEHAVE_GW_EV_BLUR) {
-            m->blurs++;
-
-            if (focused) {
-                span = ev[i].t - start;
-                m->focused_s += span / 1000.0;
-                m->sustained_focus_s = fmax(m->sustained_focus_s,
-                                            span / 1000.0);
-                spans++;
-                focused = 0;
-            }
-
-        } else if (!focused) {
-            focused = 1;
-            start = ev[i].t;
-        }
-    }
-
-    if (focused) {
-        span = ev[n - 1].t - start;
-        m->focused_s += span / 1000.0;
-        m->sustained_focus_s = fmax(m->sustained_focus_s, span / 1000.0);
-        spans++;
-    }
-
-    m->mean_focus_s = spans ? m->focused_s / spans : 0.0;
-
-    if (m->observed_s > 0.0) {
-        m->focus_ratio = fmin(1.0, m->focused_s / m->observed_s);
-
-    } else {
-        m->focus_ratio = m->blurs ? 0.0 : 1.0;
-    }
-}
-
-
-/*
- * Friction: errors, rage-click bursts and scroll reversals (a scroll
- * whose delta changes sign within 3 s of the previous scroll), each
- * saturating, combined so that any one of them can raise it.
- */
-static void
-behave_gw_friction(behave_gw_event_t *ev, size_t n, behave_gw_behavior_t *m)
-{
-    size_t   i, last;
-    double   gaps, f_err, f_rage, f_scroll;
-
-    last = n;
-    gaps = 0.0;
-
-    for (i = 0; i < n; i++) {
-        m->errors += ev[i].type == BEHAVE_GW_EV_ERROR;
-        m->clicks += ev[i].type == BEHAVE_GW_EV_CLICK;
-
-        if (ev[i].type != BEHAVE_GW_EV_SCROLL) {
-            continue;
-        }
-
-        m->scrolls++;
-
-        if (last < n) {
-            gaps += ev[i].t - ev[last].t;
-
-            if (ev[i].t - ev[last].t <= BEHAVE_GW_SCROLL_PAIR_MS
-                && ev[i].delta * ev[last].delta < 0.0)
-            {
-                m->scroll_reversals++;
-            }
-        }
-
-        last = i;
-    }
-
-    m->scroll_gap_ms = m->scrolls > 1 ? gaps / (m->scrolls - 1) : 0.0;
-    m->rage_bursts = behave_gw_rage(ev, n, &m->rage_target);
-
-    f_err = 1.0 - exp(-(double) m->errors / 3.0);
-    f_rage = 1.0 - exp(-(double) m->rage_bursts);
-    f_scroll = 1.0 - exp(-(double) m->scroll_reversals / 4.0);
-
-    m->friction = 1.0 - (1.0 - 0.8 * f_err) * (1.0 - 0.9 * f_rage)
-                        * (1.0 - 0.6 * f_scroll);
-}
-
-
-/*
- * A burst: 3 or more clicks on the same target (a click without a
- * target matches other clicks without one) within 1 s of its first
- * click; it goes on while the next click on that target comes within
- * 1 s, and each burst counts once.  The scan ahead is bounded so that a
- * flood of same-millisecond clicks stays linear.
- */
-static unsigned
-behave_gw_rage(behave_gw_event_t *ev, size_t n, const char **target)
-{
-    size_t    i, j, seen;
-    unsigned  bursts, count;
-    double    last;
-
-    bursts = 0;
-    *target = NULL;
-
-    for (i = 0; i < n; i++) {
-        if (ev[i].type != BEHAVE_GW_EV_CLICK || ev[i].consumed) {
-            continue;
-        }
-
-        count = 1;
-        seen = 0;
-
-        for (j = i + 1; j < n && ev[j].t - ev[i].t <= BEHAVE_GW_RAGE_MS
-                        && seen < BEHAVE_GW_RAGE_SCAN; j++)
-        {
-            if (ev[j].type == BEHAVE_GW_EV_CLICK) {
-                seen++;
-                count += behave_gw_target_eq(ev[i].target, ev[j].target);
-            }
-        }
-
-        if (count < BEHAVE_GW_RAGE_CLICKS) {
-            continue;
-        }
-
-        bursts++;
-        *target = *target ? *target : ev[i].target;
-        last = ev[i].t;
-
-        for (j = i + 1; j < n && ev[j].t - last <= BEHAVE_GW_RAGE_MS; j++) {
-            if (ev[j].type == BEHAVE_GW_EV_CLICK
-                && behave_gw_target_eq(ev[i].target, ev[j].target))
-            {
-                ev[j].consumed = 1;
-                last = ev[j].t;
-            }
-        }
-    }
-
-    return bursts;
-}
-
-
-/* the rule table's conditions */
 
 static int
 behave_gw_rule_hesitation(const behave_gw_behavior_t *m, char *reason,
@@ -965,6 +856,7 @@ behave_gw_behavior_json(const char *session_id, const behave_gw_behavior_t *m,
     ok = ok && behave_gw_add_num(root, "events_analyzed", (double) m->events)
          && behave_gw_add_num(root, "events_new", (double) m->new_events)
          && behave_gw_add_num(root, "events_prior", (double) m->prior_events)
+         && behave_gw_add_num(root, "events_late", (double) m->late_events)
          && behave_gw_add_rounded(root, "observed_seconds", m->observed_s);
 
     return behave_gw_stamp(root, ok, BEHAVE_GW_BEHAVIOR_MODEL, ts);

@@ -114,6 +114,7 @@ typedef struct {
     size_t        events;             /* after merge and de-duplication */
     size_t        prior_events;       /* usable stored events */
     size_t        new_events;         /* events of this request */
+    size_t        late_events;        /* of this request, not analysed */
     double        observed_s;         /* first to last event */
 
     /* hesitation */
@@ -140,6 +141,7 @@ typedef struct {
     unsigned      clicks;
     unsigned      rage_bursts;        /* >= 3 clicks, one target, 1 s */
     const char   *rage_target;        /* the first burst's, may be NULL */
+    char          rage_buf[256 + 1];  /* where rage_target points */
     unsigned      scrolls;
     unsigned      scroll_reversals;
     double        scroll_gap_ms;      /* mean gap between scrolls */
@@ -149,8 +151,8 @@ typedef struct {
 
 /*
  * Parses events (strictly, errors name path[i].field), merges the stored
- * prior events (leniently, may be NULL) and fills m.  rage_target points
- * into events or prior: it lives as long as they do.
+ * prior events (leniently, may be NULL) and fills m: every event is
+ * analysed (none is late).  rage_target points into m.
  */
 behave_err_e behave_gw_behavior_from_events(const cJSON *events,
     const char *path, const cJSON *prior, behave_gw_behavior_t *m,

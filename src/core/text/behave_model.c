@@ -32,9 +32,8 @@
 
 
 static size_t behave_fold(const char *s, size_t len, char *out);
-static uint64_t behave_concepts_of(const char *w, size_t len, uint32_t u);
-static unsigned behave_word_in(const char *w, size_t len,
-    const char *const *list);
+static uint64_t behave_concepts_of(const char *w, size_t len, uint32_t u,
+    unsigned *flags);
 static uint64_t behave_false_friend(behave_model_state_t *m, const char *w,
     size_t len, uint64_t cs);
 static void behave_feature(behave_model_state_t *m, uint32_t f,
@@ -175,19 +174,23 @@ behave_concept_probe(uint32_t h, const char *w, size_t len, unsigned prefix)
 
 
 /*
- * The word's exact entry, else its longest prefix entry.  An exact entry
- * is keyed by the word's own feature id u ("u" and the word), which the
- * caller has already computed.
+ * The word's exact entry, else its longest prefix entry; *flags gets the
+ * exact entry's BEHAVE_WORD_* flags.  An exact entry is keyed by the
+ * word's own feature id u ("u" and the word), which the caller has
+ * already computed.
  */
 static uint64_t
-behave_concepts_of(const char *w, size_t len, uint32_t u)
+behave_concepts_of(const char *w, size_t len, uint32_t u, unsigned *flags)
 {
     size_t                        k;
     uint32_t                      hp[32];
     const behave_concept_slot_t  *s;
 
     s = behave_concept_probe(u, w, len, 0);
-    if (s != NULL) {
+    *flags = s != NULL ? s->flags : 0;
+
+    /* a word listed for its flags alone may still match a prefix */
+    if (s != NULL && s->mask != 0) {
         return s->mask;
     }
 
@@ -308,44 +311,6 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
  * word before it ("to die", "I'll die", "just die"), as German puts the
  * article after verbs and prepositions that English does not have.
  */
-static const char *const  behave_de_markers[] = {
-    "ich", "und", "der", "das", "nicht", "ist", "mit", "fur", "bitte",
-    "ein", "eine", "mein", "meine", "wir", "auf", "dem", "sehr",
-    "habe", "hab", "wird", "kann", "mochte", "noch", "schon",
-    "aber", "auch", "oder", "wenn", "dass", "sind", "sie", "mir", "mich",
-    NULL
-};
-
-static const char *const  behave_pt_markers[] = {
-    "nao", "voce", "vc", "meu", "minha", "uma", "estou", "tenho", "pra",
-    "obrigado", "obrigada", "tambem", "muito", "isso", "voces", "ele",
-    "ela", "ainda", "fiz", "pedido", "nada", "aqui", "hoje", "agora",
-    NULL
-};
-
-static const char *const  behave_die_after[] = {
-    "to", "i", "gonna", "wanna", "will", "i'll", "ill", "would", "could",
-    "might", "should", "just", "and", "or", "rather", "let", "me", "may",
-    "must", "not", "never", "can", "cant", "can't", "dont", "don't",
-    "going", "even", "i'd", "id", "also", "gotta", "wont", "won't", "well",
-    "didnt", "didn't", "we", "you", "he", "she", "they", "who",
-    NULL
-};
-
-
-static unsigned
-behave_word_in(const char *w, size_t len, const char *const *list)
-{
-    for ( /* void */ ; *list != NULL; list++) {
-        if (strncmp(*list, w, len) == 0 && (*list)[len] == '\0') {
-            return 1;
-        }
-    }
-
-    return 0;
-}
-
-
 static uint64_t
 behave_false_friend(behave_model_state_t *m, const char *w, size_t len,
     uint64_t cs)
@@ -354,8 +319,7 @@ behave_false_friend(behave_model_state_t *m, const char *w, size_t len,
 
     case 3:
         if (memcmp(w, "die", 3) == 0
-            && (m->lang_de || !behave_word_in(m->prev_word, m->prev_len,
-                                              behave_die_after)))
+            && (m->lang_de || !(m->prev_flags & BEHAVE_WORD_TODIE)))
         {
             return cs & ~BEHAVE_C_DIE;
         }
@@ -395,6 +359,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     size_t       n;
     uint32_t     u;
     uint64_t     cs;
+    unsigned     flags;
     const char  *s;
     char         w[BEHAVE_FOLD_MAX];
 
@@ -422,16 +387,16 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 
     m->prev = u;
 
-    cs = behave_concepts_of(w, n, u);
+    cs = behave_concepts_of(w, n, u, &flags);
 
-    if (n <= 8) {
-        m->lang_de += behave_word_in(w, n, behave_de_markers);
-        m->lang_pt += behave_word_in(w, n, behave_pt_markers);
+    m->lang_de += (flags & BEHAVE_WORD_DE) != 0;
+    m->lang_pt += (flags & BEHAVE_WORD_PT) != 0;
+
+    if (flags & BEHAVE_WORD_FRIEND) {
         cs = behave_false_friend(m, w, n, cs);
     }
 
-    m->prev_len = n < sizeof(m->prev_word) ? n : 0;
-    memcpy(m->prev_word, w, m->prev_len);
+    m->prev_flags = flags;
     m->clause |= cs;
 
     /* "not fixed", "no ha sido resuelto": a negation just before */
@@ -462,7 +427,8 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 void
 behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
 {
-    char  kind;
+    char      kind;
+    unsigned  flags;
 
     switch (t->type) {
 
@@ -476,7 +442,8 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
     case BEHAVE_TOK_NUMBER:
         /* emergency numbers are concepts; other numbers by their size */
         m->clause |= behave_concepts_of(t->text, t->len,
-                                        behave_fnv_kind('u', t->text, t->len));
+                                        behave_fnv_kind('u', t->text, t->len),
+                                        &flags);
         kind = t->len < 3 ? '1' : (t->len < 5 ? '3' : '5');
         behave_feature(m, behave_fnv_kind('n', &kind, 1), 0, "n:%s",
                        kind == '1' ? "short" : (kind == '3' ? "mid" : "long"));

@@ -58,8 +58,7 @@ typedef struct {
     unsigned               denials;         /* clauses denying */
     unsigned               lang_de;         /* German words seen */
     unsigned               lang_pt;         /* Portuguese words seen */
-    size_t                 prev_len;        /* the previous word, folded */
-    char                   prev_word[8];
+    unsigned               prev_flags;      /* the previous word's */
     unsigned               features;
     behave_feature_sink_pt sink;            /* training: list, don't sum */
     void                  *sink_data;

@@ -11,10 +11,18 @@
 #include <stdint.h>
 
 
+/* a word's flags (concepts.tsv "@de"...): see behave_model.c */
+#define BEHAVE_WORD_DE      1   /* one of German's commonest words */
+#define BEHAVE_WORD_PT      2   /* one of Portuguese's */
+#define BEHAVE_WORD_FRIEND  4   /* means another thing in another language */
+#define BEHAVE_WORD_TODIE   8   /* English before "die": "to", "I'll"... */
+
+
 typedef struct {
     uint32_t               hash;        /* of 'u' (exact) or '*' + term */
     uint8_t                len;
     uint8_t                prefix;      /* matches words that start so */
+    uint8_t                flags;       /* BEHAVE_WORD_* */
     char                   term[32];
     uint64_t               mask;        /* concept ids */
 } behave_concept_slot_t;

@@ -1,0 +1,94 @@
+# analyze-behavior on sessions of 1,000 events against "return 200",
+# interleaved (issue #16: >= 0.40).  Each call brings 5 new events, later
+# than the session's, to one of K sessions seeded with 1,000 events each;
+# the limits are off (rpm and tokens would add a Redis script of their
+# own to every call, which is not the session's cost).
+set -euo pipefail
+. "$TOP/scripts/bench-lib.sh"
+
+mkdir -p "$BENCH_PREFIX/logs"
+bench_gateway_start "rpm=0 concurrent=10000 tokens_per_day=0"
+
+auth="Authorization: Bearer $BENCH_KEY"
+url=http://127.0.0.1:$BENCH_PORT
+K=64
+rcli() { redis-cli -p "$BENCH_REDIS_PORT" "$@"; }
+
+# a session of 1,000 events of every type, 300 ms apart
+seed_body() {
+    /usr/bin/python3 - "$1" <<'PY'
+import json, sys
+types = ["keystroke", "keystroke", "keystroke", "backspace", "pause",
+         "click", "hover", "scroll", "focus", "blur", "submit", "error"]
+ev = []
+for i in range(1000):
+    e = {"type": types[i % len(types)], "t": 1000000 + 300 * i}
+    if e["type"] in ("click", "hover"):
+        e["target"] = "b%d" % (i % 7)
+    if e["type"] == "scroll":
+        e["delta"] = 120 if i % 3 else -120
+    if e["type"] == "pause":
+        e["duration"] = 2500
+    ev.append(e)
+print(json.dumps({"session_id": sys.argv[1], "interaction_history": ev}))
+PY
+}
+
+for k in $(seq 0 $((K - 1))); do
+    seed_body "beh-$k" > "$BENCH_PREFIX/seed.json"
+    n=$(curl -s -H "$auth" -H 'Content-Type: application/json' \
+        --data-binary @"$BENCH_PREFIX/seed.json" \
+        "$url/api/v1/analyze-behavior" \
+        | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["events_analyzed"])')
+    [ "$k" = 0 ] && echo "seeded $K sessions of $n events"
+done
+# "return 200" gets a body like the calls' (5 events)
+body=$BENCH_PREFIX/behavior.json
+printf '%s' '{"session_id":"beh-0","interaction_history":[{"type":"keystroke","t":3000000},{"type":"pause","t":3000100,"duration":2500},{"type":"backspace","t":3002700},{"type":"click","t":3002900,"target":"buy"},{"type":"submit","t":3003400}]}' > "$body"
+
+# each request: 5 events after everything its session has seen
+BENCH_LUA="
+local n, tid = 0, 0
+local ids = 0
+function setup(thread) ids = ids + 1; thread:set('tid', ids) end
+function init(args) tid = tonumber(wrk.thread:get('tid')) or 1 end
+request = function()
+    n = n + 1
+    local t = 2000000 + n * 4000 + tid * 1000
+    return wrk.format(nil, nil, nil, string.format(
+        '{\"session_id\":\"beh-%d\",\"interaction_history\":['
+        .. '{\"type\":\"keystroke\",\"t\":%d},'
+        .. '{\"type\":\"pause\",\"t\":%d,\"duration\":2500},'
+        .. '{\"type\":\"backspace\",\"t\":%d},'
+        .. '{\"type\":\"click\",\"t\":%d,\"target\":\"buy\"},'
+        .. '{\"type\":\"submit\",\"t\":%d}]}',
+        (n * 2 + tid) % $K, t, t + 100, t + 2700, t + 2900, t + 3400))
+end"
+# a call Redis did not answer in time is answered from its own events
+# ("history": "request_only", cheap): count only the calls whose script
+# ran, from Redis' own count of its scripts
+scripts() {
+    rcli INFO commandstats | tr -d '\r' \
+        | awk -F'[=,:]' '/^cmdstat_evalsha:/ { n += $3 } END { print n + 0 }'
+}
+r_beh=()
+for round in $(seq "${BENCH_ROUNDS:-5}"); do
+    base=$(BENCH_LUA= bench_wrk "$url/ok" "$body" "$auth")
+    s0=$(scripts)
+    beh=$(bench_wrk "$url/api/v1/analyze-behavior" "$body" "$auth")
+    s1=$(scripts)
+    reqs=$(awk '/requests in/ { print $1 }' "$BENCH_PREFIX/wrk.out")
+    secs=$(awk '/requests in/ { sub(/s,/, "", $4); print $4 }' "$BENCH_PREFIX/wrk.out")
+    ok=$(awk -v a="$s0" -v b="$s1" -v s="$secs" 'BEGIN { printf "%.0f", (b - a) / s }')
+    r_beh+=("$(bench_ratio "$ok" "$base")")
+    echo "round $round: return200 $base, analyze-behavior (1,000-event sessions) $beh req/s," \
+         "of which answered from the session $ok/s ($(bench_ratio "$((s1 - s0))" "$reqs") of the calls)"
+done
+echo "analyze-behavior, 1,000-event sessions, answered from the session/return200 (median of ${BENCH_ROUNDS:-5}): $(bench_median "${r_beh[@]}") (target >= 0.40)"
+echo "session state: $(rcli --scan --pattern 'behave:beh:*' | head -1 | xargs -r -I{} redis-cli -p "$BENCH_REDIS_PORT" MEMORY USAGE {}) bytes in Redis (one key)"
+curl -s -H "$auth" -H 'Content-Type: application/json' \
+    -d '{"session_id":"beh-1","interaction_history":[]}' \
+    "$url/api/v1/analyze-behavior" | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print("a session after the run: events_analyzed", d["events_analyzed"], "history", d["history"])'
+grep -E "\[(alert|crit|emerg)\]" "$BENCH_PREFIX/logs/error.log" || true
+bench_nginx_stop
+bench_redis_stop
