@@ -11,6 +11,7 @@
  */
 
 #include "fuzz.h"
+#include "behave_json_parse.h"
 #include "behave_request.h"
 #include "behave_response.h"
 #include "behave_redact.h"
@@ -57,6 +58,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (req.root == NULL) {
         fuzz_analyze_both_ways(data, size, &req);
+    }
+
+    /* metadata is echoed as bytes: they must be one valid JSON object */
+    if (req.metadata != NULL) {
+        size_t       at;
+        const char  *why;
+
+        FUZZ_CHECK(req.metadata_len >= 2 && req.metadata[0] == '{');
+        FUZZ_CHECK(behave_json_check(req.metadata, req.metadata_len, &at,
+                                     &why));
     }
 
     fuzz_analyze_accepted(&req);

@@ -15,6 +15,8 @@
 
 
 static void fuzz_webhook_transcript(const behave_call_t *call);
+static void fuzz_webhook_sliced(const behave_call_t *call,
+    const behave_callsum_meta_t *meta, const char *json, size_t len);
 
 
 int
@@ -104,5 +106,33 @@ fuzz_webhook_transcript(const behave_call_t *call)
     FUZZ_CHECK(len > 0 && json[len - 1] == '}');
     FUZZ_CHECK(strlen(json) == len);
 
+    fuzz_webhook_sliced(call, &meta, json, len);
+
     free(json);
+}
+
+
+/* the analysis one turn a step (as the receiver slices it) finds the same */
+static void
+fuzz_webhook_sliced(const behave_call_t *call,
+    const behave_callsum_meta_t *meta, const char *json, size_t len)
+{
+    char                  *again;
+    size_t                 alen;
+    behave_callsum_t       sum;
+    behave_callsum_job_t  *job;
+
+    job = behave_callsum_begin(call);
+    FUZZ_CHECK(job != NULL);
+
+    while (behave_callsum_step(job, 1) == 0) {
+        /* void */
+    }
+
+    FUZZ_CHECK(behave_callsum_done(job) == call->nturns);
+    behave_callsum_finish(job, &sum, NULL);
+
+    again = behave_callsum_json(&sum, meta, &alen);
+    FUZZ_CHECK(again != NULL && alen == len && memcmp(again, json, len) == 0);
+    free(again);
 }

@@ -14,7 +14,10 @@
  *      401; the reason goes to the log at info, never the secret;
  *   4. a paused endpoint, or an event with no call to analyse, is
  *      acknowledged with 200 and recorded, nothing is analysed or billed;
- *   5. a transcript is analysed in memory (behave_callsum_run), then ONE
+ *   5. a transcript is analysed in memory, in slices of about
+ *      BEHAVE_CALLSUM_STEP_BYTES of turn text, one per event-loop
+ *      iteration (behave_callsum_begin/step/finish: a 5,000-turn call
+ *      would otherwise hold the worker for a tenth of a second), then ONE
  *      Redis script stores it or finds it already stored (retry), takes
  *      the segment and records the delivery; billing follows only a
  *      "processed" answer.  Any failure before that script answers 503
@@ -62,7 +65,14 @@ typedef struct {
     unsigned                    shared_secret:1;
     unsigned                    active:1;
 
+    ngx_http_request_t         *request;
     behave_call_t               call;
+    behave_callsum_job_t       *job;        /* the analysis under way */
+    ngx_event_t                 slice;      /* its next step, posted */
+    ngx_uint_t                  steps;
+    behave_review_log_t         log;        /* a flagged call's turns,
+                                               stored for the review */
+    unsigned                    logging:1;  /* log.buf is being filled */
     behave_callsum_t            sum;
     behave_turn_t              *turns;      /* analysed, for the review */
     double                      core_ms;
@@ -106,6 +116,9 @@ static void ngx_http_behave_wh_headers(ngx_http_request_t *r,
 static void ngx_http_behave_wh_header(ngx_http_request_t *r,
     const char *name, behave_sig_str_t *slot);
 static ngx_int_t ngx_http_behave_wh_process(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv);
+static void ngx_http_behave_wh_slice(ngx_event_t *ev);
+static ngx_int_t ngx_http_behave_wh_step(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
 static ngx_int_t ngx_http_behave_wh_commit(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
@@ -189,6 +202,7 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
     tp = ngx_timeofday();
     rv->received_ms = (int64_t) tp->sec * 1000 + tp->msec;
     rv->slug = *slug;
+    rv->request = r;
 
     return ngx_http_behave_read_body(r, ngx_http_behave_wh_recv_body);
 }
@@ -198,6 +212,15 @@ static void
 ngx_http_behave_wh_recv_cleanup(void *data)
 {
     ngx_http_behave_wh_recv_t  *rv = data;
+
+    /* the request went away between two steps: the next one never runs */
+    if (rv->slice.posted) {
+        ngx_delete_posted_event(&rv->slice);
+    }
+
+    behave_callsum_free(rv->job);
+    rv->job = NULL;
+    behave_review_log_free(&rv->log);
 
     behave_call_free(&rv->call);
     free(rv->turns);
@@ -625,7 +648,6 @@ static ngx_int_t
 ngx_http_behave_wh_process(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv)
 {
-    double          started;
     behave_error_t  err;
 
     if (behave_call_parse(&rv->call, rv->provider, (char *) rv->body.data,
@@ -655,24 +677,130 @@ ngx_http_behave_wh_process(ngx_http_request_t *r,
                       "platform's id is used", rv->endpoint_id);
     }
 
-    started = ngx_http_behave_now_ms();
-
-    if (behave_callsum_run_keep(&rv->call, &rv->sum, &rv->turns) != 0) {
+    rv->job = behave_callsum_begin(&rv->call);
+    if (rv->job == NULL) {
         return ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                     "out of memory");
     }
 
-    rv->core_ms = ngx_http_behave_now_ms() - started;
-
     /*
-     * A long call can take a while: the Redis timer of the next step must
-     * count from now, not from the cached time of the loop's start.
+     * The turns are analysed from the next loop iteration on, a slice at a
+     * time; the posted event holds the request as a Redis command would.
+     * ngx_posted_next_events, not ngx_posted_events: an event posted there
+     * from a posted handler would run again before the loop polls, and
+     * the slices would hold it as one.  A client that goes away meanwhile
+     * ends the request (499), and the pool cleanup drops the slice.
      */
-    if (rv->core_ms > 10) {
-        ngx_time_update();
+    rv->slice.handler = ngx_http_behave_wh_slice;
+    rv->slice.data = rv;
+    rv->slice.log = r->connection->log;
+
+    r->read_event_handler = ngx_http_test_reading;
+
+    ngx_post_event(&rv->slice, &ngx_posted_next_events);
+
+    return NGX_DONE;
+}
+
+
+/*
+ * One step of the analysis; then, for a call the review queue takes, its
+ * turns' log (redacted when behave_redact is on) in steps of the same
+ * size; the last step commits.
+ */
+
+static void
+ngx_http_behave_wh_slice(ngx_event_t *ev)
+{
+    double                      started;
+    ngx_int_t                   rc, done;
+    ngx_connection_t           *c;
+    ngx_http_request_t         *r;
+    ngx_http_behave_wh_recv_t  *rv;
+
+    rv = ev->data;
+    r = rv->request;
+    c = r->connection;
+
+    started = ngx_http_behave_now_ms();
+    done = ngx_http_behave_wh_step(r, rv);
+    rv->core_ms += ngx_http_behave_now_ms() - started;
+    rv->steps++;
+
+    if (done == 0) {
+        ngx_post_event(&rv->slice, &ngx_posted_next_events);
+        return;
     }
 
-    return ngx_http_behave_wh_commit(r, rv);
+    if (done < 0) {
+        rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                  "out of memory");
+
+    } else {
+        ngx_log_debug3(NGX_LOG_DEBUG_HTTP, c->log, 0,
+                       "behave: webhook call of %uz turns analysed in %ui "
+                       "steps, %.3f ms", rv->call.nturns, rv->steps,
+                       rv->core_ms);
+
+        rc = ngx_http_behave_wh_commit(r, rv);
+    }
+
+    ngx_http_behave_finish(r, rc);
+    ngx_http_run_posted_requests(c);
+}
+
+
+/* 1: all done, 0: another step, -1: out of memory */
+
+static ngx_int_t
+ngx_http_behave_wh_step(ngx_http_request_t *r, ngx_http_behave_wh_recv_t *rv)
+{
+    int                          rc;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    if (rv->logging) {
+        rc = behave_review_log_step(&rv->log, rv->turns, rv->call.nturns,
+                                    BEHAVE_CALLSUM_STEP_BYTES);
+
+        ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "behave: webhook slice: %uz of %uz turns logged",
+                       rv->log.next, rv->call.nturns);
+
+        return rc;
+    }
+
+    rc = behave_callsum_step(rv->job, BEHAVE_CALLSUM_STEP_BYTES);
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave: webhook slice: %uz of %uz turns",
+                   behave_callsum_done(rv->job), rv->call.nturns);
+
+    if (rc == 0) {
+        return 0;
+    }
+
+    behave_callsum_finish(rv->job, &rv->sum, &rv->turns);
+    rv->job = NULL;
+
+    /* as ngx_http_behave_wh_review_args() decides */
+    if (!behave_review_wanted(rv->sum.review_status)
+        || rv->call.call_id == NULL)
+    {
+        return 1;
+    }
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    if (behave_review_log_begin(&rv->log, (int) blcf->redact,
+                                (uint64_t) rv->received_ms)
+        != 0)
+    {
+        return -1;
+    }
+
+    rv->logging = 1;
+
+    return 0;
 }
 
 
@@ -1113,23 +1241,18 @@ ngx_http_behave_wh_review_args(ngx_http_request_t *r,
         return NGX_ERROR;
     }
 
-    log = behave_review_turn_log(rv->turns, rv->call.nturns,
-                                 (int) blcf->redact, (uint64_t) now,
-                                 &loglen);
+    /* built in the steps before (ngx_http_behave_wh_step()) */
+    log = rv->log.buf;
+    loglen = rv->log.used;
     n = 8 + 4 + 4 + rec->n;
 
     a = ngx_palloc(r->pool, n * sizeof(char *));
     l = ngx_palloc(r->pool, n * sizeof(size_t));
-    p = ngx_pnalloc(r->pool, NGX_INT64_LEN + loglen);
+    p = ngx_pnalloc(r->pool, NGX_INT64_LEN);
 
     if (log == NULL || a == NULL || l == NULL || p == NULL) {
-        free(log);
         return NGX_ERROR;
     }
-
-    /* the log lives in the pool, to be sent with the rest */
-    ngx_memcpy(p, log, loglen);
-    free(log);
 
     for (i = 0; i < 3; i++) {
         a[i] = (*argv)[i];
@@ -1148,11 +1271,13 @@ ngx_http_behave_wh_review_args(ngx_http_request_t *r,
 
     a[12] = rec->id;
     l[12] = ngx_strlen(rec->id);
-    a[13] = (char *) p + loglen;
-    l[13] = ngx_sprintf(p + loglen, "%L", now) - (p + loglen);
+    a[13] = (char *) p;
+    l[13] = ngx_sprintf(p, "%L", now) - p;
     a[14] = rec->reopened;
     l[14] = ngx_strlen(rec->reopened);
-    a[15] = (char *) p;
+
+    /* sent from the log's own buffer: the pool cleanup frees it */
+    a[15] = log;
     l[15] = loglen;
 
     for (i = 0; i < rec->n; i++) {

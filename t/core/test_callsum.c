@@ -313,6 +313,136 @@ test_large(void)
 }
 
 
+/* field by field: a struct's padding is not part of it */
+static int
+turns_same(const behave_turn_t *a, const behave_turn_t *b, size_t n)
+{
+    size_t  i;
+
+    for (i = 0; i < n; i++) {
+        if (a[i].speaker != b[i].speaker || a[i].text != b[i].text
+            || a[i].text_len != b[i].text_len
+            || a[i].valence_score != b[i].valence_score
+            || a[i].valence != b[i].valence || a[i].urgency != b[i].urgency
+            || a[i].load != b[i].load || a[i].cues != b[i].cues
+            || a[i].severity != b[i].severity || a[i].ts_ms != b[i].ts_ms
+            || a[i].has_meaning != b[i].has_meaning
+            || memcmp(a[i].meaning, b[i].meaning, sizeof(a[i].meaning)))
+        {
+            return 0;
+        }
+    }
+
+    return 1;
+}
+
+
+/*
+ * The analysis in slices (behave_callsum_begin/step/finish) gives what the
+ * analysis in one go gives, whatever the budget of a step: the same
+ * summary text and the same analysed turns.
+ */
+static void
+test_sliced(void)
+{
+    char                  *one, *sliced;
+    size_t                 i, k, steps, len1, len2, n;
+    behave_call_t          call;
+    behave_callsum_t       s1, s2;
+    behave_turn_t         *kept1, *kept2;
+    behave_call_turn_t    *turns;
+    behave_callsum_job_t  *job;
+    behave_callsum_meta_t  m;
+
+    static const size_t  budgets[] = { 0, 1, 200, 8192, (size_t) -1 };
+
+    n = 0;
+    turns = calloc(600, sizeof(behave_call_turn_t));
+
+    /* the false resolution and the happy call, over and over, long ones */
+    for (i = 0; n < 600; i++) {
+        const turn_src_t  *src = (i % 3) ? false_res : happy;
+        size_t             cnt = (i % 3) ? sizeof(false_res)
+                                           / sizeof(false_res[0])
+                                         : sizeof(happy) / sizeof(happy[0]);
+
+        for (k = 0; k < cnt && n < 600; k++, n++) {
+            turns[n].speaker = src[k].speaker;
+            turns[n].text = src[k].text;
+            turns[n].len = strlen(src[k].text);
+        }
+    }
+
+    memset(&call, 0, sizeof(call));
+    call.turns = turns;
+    call.nturns = n;
+    call.provider_verdict = BEHAVE_VERDICT_SUCCESS;
+
+    memset(&m, 0, sizeof(m));
+    m.status = "processed";
+
+    ok(behave_callsum_run_keep(&call, &s1, &kept1) == 0, "sliced: one go");
+    one = behave_callsum_json(&s1, &m, &len1);
+
+    for (k = 0; k < sizeof(budgets) / sizeof(budgets[0]); k++) {
+        job = behave_callsum_begin(&call);
+        ok(job != NULL, "sliced: begin (budget %zu)", budgets[k]);
+        if (job == NULL) {
+            continue;
+        }
+
+        for (steps = 1; behave_callsum_step(job, budgets[k]) == 0; steps++) {
+            /* void */
+        }
+
+        is_int(behave_callsum_done(job), n, "sliced: every turn done");
+        behave_callsum_finish(job, &s2, &kept2);
+        sliced = behave_callsum_json(&s2, &m, &len2);
+
+        ok(one != NULL && sliced != NULL && len1 == len2
+           && memcmp(one, sliced, len1) == 0,
+           "sliced, budget %zu, %zu steps: the same summary", budgets[k],
+           steps);
+        ok(turns_same(kept1, kept2, n),
+           "sliced, budget %zu: the same analysed turns", budgets[k]);
+
+        if (budgets[k] <= 1) {
+            is_int(steps, n, "budget %zu: one turn a step", budgets[k]);
+        }
+
+        if (budgets[k] == (size_t) -1) {
+            is_int(steps, 1, "no budget: one step");
+        }
+
+        free(sliced);
+        free(kept2);
+    }
+
+    /* a job dropped half way (the request went away) frees all it holds */
+    job = behave_callsum_begin(&call);
+    ok(job != NULL && behave_callsum_step(job, 200) == 0,
+       "sliced: dropped after one step");
+    behave_callsum_free(job);
+    behave_callsum_free(NULL);
+
+    /* a call without turns is done in one (empty) step */
+    call.nturns = 0;
+    job = behave_callsum_begin(&call);
+    ok(job != NULL && behave_callsum_step(job, 8192) == 1,
+       "no turns: done at once");
+    behave_callsum_finish(job, &s2, NULL);
+    is_int(s2.turns, 0, "no turns: 0 counted");
+
+    ok(s1.false_resolution && s1.customer_turns > 0,
+       "sliced: the call has findings to compare (%s)",
+       s1.false_resolution_reason);
+
+    free(one);
+    free(kept1);
+    free(turns);
+}
+
+
 int
 main(void)
 {
@@ -320,6 +450,7 @@ main(void)
     test_trend();
     test_json();
     test_large();
+    test_sliced();
 
     return tap_done();
 }

@@ -1,7 +1,9 @@
 /*
  * POST /v1/analyze bodies: the simple ones are read without a cJSON tree,
- * the others through cJSON; both ways must give the same fields and the
- * same errors, so every case here is one of a pair across that line.
+ * the others by checking the whole body and making cJSON nodes of the
+ * members read only (never of metadata); both ways must give the same
+ * fields and the same errors, so every case here is one of a pair across
+ * that line.
  */
 
 #include <string.h>
@@ -44,7 +46,32 @@ static const req_case_t  cases[] = {
     { "{\"mess\\u0061ge\":\"escaped key\"}", BEHAVE_OK, "escaped key", NULL,
       0, 1 },
 
+    { "{\"metadata\":{\"deep\":[[[{\"message\":\"no\"}]]]},"
+      "\"message\":\"after\"}", BEHAVE_OK, "after", NULL, 0, 1 },
+    { "\xef\xbb\xbf{\"message\":\"bom\",\"metadata\":{}}", BEHAVE_OK,
+      "bom", NULL, 0, 1 },
+    { "{\"message\":\"x\",\"metadata\":null}", BEHAVE_OK, "x", NULL, 0,
+      1 },
+    { "{\"message\":\"x\",\"sp\\u0065aker\":\"agent\","
+      "\"conversation_id\":\"c\\u002d1\"}", BEHAVE_OK, "x", "c-1", 1, 1 },
+
     /* errors, the same whichever way the body went */
+    { "{\"message\":{\"a\":[1,2,{}]}}", BEHAVE_ERR_INVALID_FIELD, NULL,
+      NULL, 0, 1 },
+    { "{\"message\":true}", BEHAVE_ERR_INVALID_FIELD, NULL, NULL, 0, 1 },
+    { "{\"text\":[\"x\"]}", BEHAVE_ERR_INVALID_FIELD, NULL, NULL, 0, 1 },
+    { "{\"message\":\"x\",\"speaker\":1}", BEHAVE_ERR_INVALID_FIELD, NULL,
+      NULL, 0, 1 },
+    { "{\"message\":\"x\",\"conversation_id\":{}}",
+      BEHAVE_ERR_INVALID_FIELD, NULL, NULL, 0, 1 },
+    { "{\"message\":\"x\",\"metadata\":\"s\"}", BEHAVE_ERR_INVALID_FIELD,
+      NULL, NULL, 0, 1 },
+    { "{\"message\":\"x\",\"metad\\u0061ta\":7}",
+      BEHAVE_ERR_INVALID_FIELD, NULL, NULL, 0, 1 },
+    { "{\"message\":\"x\",\"metadata\":{}} {}", BEHAVE_ERR_INVALID_JSON,
+      NULL, NULL, 0, 1 },
+    { "{\"message\":\"x\",\"metadata\":{\"a\":\"\\u0000\"}}",
+      BEHAVE_ERR_INVALID_JSON, NULL, NULL, 0, 1 },
     { "", BEHAVE_ERR_INVALID_JSON, NULL, NULL, 0, 1 },
     { "{\"message\":\"x\"", BEHAVE_ERR_INVALID_JSON, NULL, NULL, 0, 1 },
     { "[\"message\"]", BEHAVE_ERR_INVALID_JSON, NULL, NULL, 0, 1 },
@@ -113,6 +140,55 @@ test_metadata_raw(void)
                                   "metadata", &v, &n) == 0
            && n == strlen(raw[i].want) && memcmp(v, raw[i].want, n) == 0,
            "raw %zu: the value's bytes as sent", i);
+    }
+
+    /* the same walk for several names at once */
+    for (i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
+        int                  rc;
+        behave_json_span_t   sp[2];
+
+        static const char  *const names[2] = { "x", "metadata" };
+
+        rc = behave_json_members_raw(raw[i].body, strlen(raw[i].body), names,
+                                     2, sp);
+
+        if (raw[i].body[0] == '[') {
+            ok(rc == -1, "members %zu: an array is no object", i);
+            continue;
+        }
+
+        ok(rc == 0 && (raw[i].want == NULL
+                       ? sp[1].p == NULL
+                       : sp[1].len == strlen(raw[i].want)
+                         && memcmp(sp[1].p, raw[i].want, sp[1].len) == 0),
+           "members %zu: metadata's bytes as sent", i);
+    }
+
+    {
+        behave_json_span_t   sp[2];
+
+        static const char    two[] = "\xef\xbb\xbf {\"b\" : 2 , \"a\":[1,\"]\"]}";
+        static const char   *const names[2] = { "a", "b" };
+
+        ok(behave_json_members_raw(two, sizeof(two) - 1, names, 2, sp) == 0
+           && sp[0].len == 7 && memcmp(sp[0].p, "[1,\"]\"]", 7) == 0
+           && sp[1].len == 1 && sp[1].p[0] == '2',
+           "members: a BOM, white space, two names found");
+        ok(behave_json_members_raw("{}", 2, names, 2, sp) == 0
+           && sp[0].p == NULL && sp[1].p == NULL, "members: an empty object");
+    }
+
+    {
+        static const char  dup[] =
+            "{\"message\":\"x\",\"metadata\":{\"first\":1},"
+            "\"metadata\":{\"second\":2}}";
+
+        is_int(behave_analyze_req_parse(dup, sizeof(dup) - 1, 16, &req, &err),
+               BEHAVE_OK, "request with metadata twice parses");
+        ok(req.metadata != NULL && req.metadata_len == 11
+           && memcmp(req.metadata, "{\"first\":1}", 11) == 0,
+           "metadata twice: the first one");
+        behave_analyze_req_free(&req);
     }
 
     memset(&err, 0, sizeof(err));

@@ -265,6 +265,43 @@ test_detail(void)
     log = behave_review_turn_log(turns, 1, 1, 0, &len);
     ok(log != NULL && len > 0, "redacted turn log");
     free(log);
+
+    /* built in steps of any budget: the same bytes, redacted or not */
+    for (i = 0; i < 2; i++) {
+        size_t               b, steps;
+        behave_review_log_t  sl;
+
+        static const size_t  budgets[] = { 0, 1, 60, 100000 };
+
+        log = behave_review_turn_log(turns, 5, (int) i, 1000, &len);
+
+        for (b = 0; b < sizeof(budgets) / sizeof(budgets[0]); b++) {
+            int  rc;
+
+            ok(behave_review_log_begin(&sl, (int) i, 1000) == 0,
+               "log in steps: begin");
+
+            steps = 0;
+
+            do {
+                rc = behave_review_log_step(&sl, turns, 5, budgets[b]);
+                steps++;
+            } while (rc == 0);
+
+            ok(rc == 1 && log != NULL && sl.used == len
+               && memcmp(sl.buf, log, len) == 0,
+               "log in steps (redact %zu, budget %zu, %zu steps): the same "
+               "bytes", i, budgets[b], steps);
+
+            if (budgets[b] <= 1) {
+                is_int(steps, 5, "budget %zu: a turn a step", budgets[b]);
+            }
+
+            behave_review_log_free(&sl);
+        }
+
+        free(log);
+    }
 }
 
 

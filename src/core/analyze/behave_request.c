@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "behave_json.h"
+#include "behave_json_parse.h"
 #include "behave_request.h"
 #include "behave_utf8.h"
 
@@ -13,7 +14,10 @@
 static behave_err_e behave_analyze_req_message(behave_analyze_req_t *req,
     size_t max_message, behave_error_t *err);
 static behave_err_e behave_analyze_req_optional(behave_analyze_req_t *req,
-    const char *body, size_t len, behave_error_t *err);
+    const behave_json_span_t *metadata, behave_error_t *err);
+static behave_err_e behave_analyze_req_members(behave_analyze_req_t *req,
+    const char *body, size_t len, behave_json_span_t *metadata,
+    behave_error_t *err);
 static int behave_analyze_req_simple(const char *body, size_t len,
     size_t max_message, behave_analyze_req_t *req);
 static const char *behave_json_plain_string(const char *p, const char *end,
@@ -51,22 +55,83 @@ behave_err_e
 behave_analyze_req_parse(const char *body, size_t len, size_t max_message,
     behave_analyze_req_t *req, behave_error_t *err)
 {
+    behave_json_span_t  metadata = { NULL, 0 };
+
     memset(req, 0, sizeof(*req));
 
     if (behave_analyze_req_simple(body, len, max_message, req)) {
         return BEHAVE_OK;
     }
 
-    req->root = behave_json_parse_object(body, len, err);
-    if (req->root == NULL) {
-        return err->err;
-    }
-
-    if (behave_analyze_req_message(req, max_message, err) != BEHAVE_OK
-        || behave_analyze_req_optional(req, body, len, err) != BEHAVE_OK)
+    if (behave_analyze_req_members(req, body, len, &metadata, err)
+        != BEHAVE_OK
+        || behave_analyze_req_message(req, max_message, err) != BEHAVE_OK
+        || behave_analyze_req_optional(req, &metadata, err) != BEHAVE_OK)
     {
         behave_analyze_req_free(req);
         return err->err;
+    }
+
+    return BEHAVE_OK;
+}
+
+
+/*
+ * The general way, without a tree of the whole body: the body is checked
+ * (UTF-8, strict JSON, an object: behave_json_check_object()), then one
+ * walk of its top-level members finds the first of each that the request
+ * reads.  Only those values become cJSON nodes (a string, or a stand-in
+ * of the value's kind that every check refuses alike); metadata stays
+ * bytes, which the answer copies.  The rest of the body is never built:
+ * a 1 MiB metadata object used to cost a node and a malloc() each.
+ */
+static behave_err_e
+behave_analyze_req_members(behave_analyze_req_t *req, const char *body,
+    size_t len, behave_json_span_t *metadata, behave_error_t *err)
+{
+    size_t               i;
+    cJSON               *item;
+    behave_json_span_t   span[BEHAVE_F_N + 1];
+
+    static const char  *const names[BEHAVE_F_N + 1] = {
+        "message", "text", "conversation_id", "speaker", "metadata"
+    };
+
+    if (behave_json_check_object(body, len, err) != BEHAVE_OK) {
+        return err->err;
+    }
+
+    if (behave_json_members_raw(body, len, names, BEHAVE_F_N + 1, span) != 0)
+    {
+        return behave_error_set(err, BEHAVE_ERR_INVALID_JSON,
+                                "request body must be a JSON object");
+    }
+
+    *metadata = span[BEHAVE_F_N];
+
+    req->root = cJSON_CreateObject();
+    if (req->root == NULL) {
+        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+    }
+
+    for (i = 0; i < BEHAVE_F_N; i++) {
+        if (span[i].p == NULL) {
+            continue;
+        }
+
+        /* checked JSON: a string parses, and only memory can fail */
+        item = (span[i].p[0] == '"')
+               ? cJSON_ParseWithLength(span[i].p, span[i].len)
+               : (span[i].p[0] == 'n') ? cJSON_CreateNull()
+                                       : cJSON_CreateFalse();
+
+        if (item == NULL
+            || !cJSON_AddItemToObject(req->root, names[i], item))
+        {
+            cJSON_Delete(item);
+            return behave_error_set(err, BEHAVE_ERR_INTERNAL,
+                                    "out of memory");
+        }
     }
 
     return BEHAVE_OK;
@@ -117,8 +182,8 @@ behave_analyze_req_message(behave_analyze_req_t *req, size_t max_message,
 
 
 static behave_err_e
-behave_analyze_req_optional(behave_analyze_req_t *req, const char *body,
-    size_t len, behave_error_t *err)
+behave_analyze_req_optional(behave_analyze_req_t *req,
+    const behave_json_span_t *metadata, behave_error_t *err)
 {
     cJSON  *item;
 
@@ -155,22 +220,15 @@ behave_analyze_req_optional(behave_analyze_req_t *req, const char *body,
         }
     }
 
-    item = cJSON_GetObjectItemCaseSensitive(req->root, "metadata");
-
-    if (item != NULL && !cJSON_IsNull(item)) {
-        if (!cJSON_IsObject(item)) {
+    /* echoed as sent: its bytes, never a tree printed again */
+    if (metadata->p != NULL && metadata->p[0] != 'n') {
+        if (metadata->p[0] != '{') {
             return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
                                     "field \"metadata\" must be an object");
         }
 
-        /* echoed as sent: its bytes, not a print of the parsed tree */
-        if (behave_json_member_raw(body, len, "metadata", &req->metadata,
-                                   &req->metadata_len)
-            != 0)
-        {
-            return behave_error_set(err, BEHAVE_ERR_INVALID_JSON,
-                                    "field \"metadata\" could not be read");
-        }
+        req->metadata = metadata->p;
+        req->metadata_len = metadata->len;
     }
 
     return BEHAVE_OK;

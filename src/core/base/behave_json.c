@@ -729,3 +729,74 @@ behave_json_member_raw(const char *text, size_t len, const char *name,
         }
     }
 }
+
+
+int
+behave_json_members_raw(const char *text, size_t len,
+    const char *const *names, size_t n, behave_json_span_t *out)
+{
+    size_t       i;
+    const char  *p, *end, *key, *kend, *v;
+
+    p = text;
+    end = text + len;
+
+    memset(out, 0, n * sizeof(behave_json_span_t));
+
+    if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+        p += 3;
+    }
+
+    p = behave_json_skip_ws(p, end);
+    if (p == end || *p != '{') {
+        return -1;
+    }
+
+    p = behave_json_skip_ws(p + 1, end);
+    if (p < end && *p == '}') {
+        return 0;
+    }
+
+    for ( ;; ) {
+        if (p == end || *p != '"') {
+            return -1;
+        }
+
+        key = p;
+        kend = behave_json_skip_string(p, end);
+        if (kend == NULL) {
+            return -1;
+        }
+
+        p = behave_json_skip_ws(kend, end);
+        if (p == end || *p != ':') {
+            return -1;
+        }
+
+        v = behave_json_skip_ws(p + 1, end);
+
+        p = behave_json_skip_value(v, end);
+        if (p == NULL) {
+            return -1;
+        }
+
+        for (i = 0; i < n; i++) {
+            if (out[i].p == NULL && behave_json_key_is(key, kend, names[i])) {
+                out[i].p = v;
+                out[i].len = (size_t) (p - v);
+                break;
+            }
+        }
+
+        p = behave_json_skip_ws(p, end);
+        if (p == end || *p == '}') {
+            return 0;
+        }
+
+        if (*p != ',') {
+            return -1;
+        }
+
+        p = behave_json_skip_ws(p + 1, end);
+    }
+}

@@ -92,6 +92,23 @@ size_t behave_json_number(char *buf, double v);
 int behave_json_member_raw(const char *text, size_t len, const char *name,
     const char **value, size_t *value_len);
 
+/* a value's raw bytes in a JSON text; p NULL when absent */
+typedef struct {
+    const char    *p;
+    size_t         len;
+} behave_json_span_t;
+
+/*
+ * The same for n names at once, in one walk of the top-level members and
+ * without a tree (a body the module only checks or copies costs no
+ * allocation): out[i] is the raw value of the first member named
+ * names[i], or { NULL, 0 }.  A leading byte order mark is stepped over.
+ * The text must already be known to be valid JSON (behave_json_check()).
+ * Returns 0, or -1 when the text is not an object.
+ */
+int behave_json_members_raw(const char *text, size_t len,
+    const char *const *names, size_t n, behave_json_span_t *out);
+
 
 /*
  * Nonzero when none of the eight bytes needs a look in a string (a

@@ -206,6 +206,44 @@ behave_json_parse_strict(const char *p, size_t len, behave_error_t *err)
 }
 
 
+behave_err_e
+behave_json_check_object(const char *body, size_t len, behave_error_t *err)
+{
+    size_t       at;
+    const char  *why, *p, *end;
+
+    if (!behave_utf8_valid((const unsigned char *) body, len)) {
+        return behave_error_set(err, BEHAVE_ERR_INVALID_UTF8,
+                                "request body is not valid UTF-8");
+    }
+
+    if (!behave_json_check(body, len, &at, &why)) {
+        return behave_error_set(err, BEHAVE_ERR_INVALID_JSON,
+                                "request body is not valid JSON: %s at "
+                                "byte %zu", why, at);
+    }
+
+    p = body;
+    end = body + len;
+
+    if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+        p += 3;
+    }
+
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+    {
+        p++;
+    }
+
+    if (p == end || *p != '{') {
+        return behave_error_set(err, BEHAVE_ERR_INVALID_JSON,
+                                "request body must be a JSON object");
+    }
+
+    return BEHAVE_OK;
+}
+
+
 cJSON *
 behave_json_parse_object(const char *body, size_t len, behave_error_t *err)
 {

@@ -44,6 +44,13 @@ cJSON *behave_json_parse_strict(const char *p, size_t len,
     behave_error_t *err);
 
 /*
+ * The checks of behave_json_parse_object() without the tree: valid UTF-8,
+ * strict JSON, an object; the same errors.  BEHAVE_OK or err->err.
+ */
+behave_err_e behave_json_check_object(const char *body, size_t len,
+    behave_error_t *err);
+
+/*
  * The request body of every surface: valid UTF-8 (else
  * BEHAVE_ERR_INVALID_UTF8), strict JSON (above), and an object.
  */

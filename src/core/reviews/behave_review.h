@@ -163,6 +163,36 @@ int behave_review_wanted(behave_review_e status);
 char *behave_review_turn_log(const behave_turn_t *turns, size_t n,
     int redact, uint64_t ts_ms, size_t *len);
 
+/*
+ * The same log built a few turns at a time, for a caller that spreads a
+ * long call over event-loop steps: begin, add the turns in order (any
+ * number a call), then buf[0..used) is the log (the caller takes buf, or
+ * frees it with behave_review_log_free()).  begin and add return 0, or -1
+ * when out of memory (the log must then be freed).
+ */
+typedef struct {
+    char                  *buf;
+    size_t                 used;
+    size_t                 cap;
+    int                    redact;
+    uint64_t               ts_ms;
+    size_t                 next;      /* behave_review_log_step()'s turn */
+} behave_review_log_t;
+
+int behave_review_log_begin(behave_review_log_t *log, int redact,
+    uint64_t ts_ms);
+int behave_review_log_add(behave_review_log_t *log,
+    const behave_turn_t *turns, size_t n);
+void behave_review_log_free(behave_review_log_t *log);
+
+/*
+ * Adds the next turns of turns[0..n) until about budget bytes of text are
+ * added (at least one turn; redaction and encoding cost by the byte).
+ * Returns 1 when all n are in, 0 when more remain, -1 out of memory.
+ */
+int behave_review_log_step(behave_review_log_t *log,
+    const behave_turn_t *turns, size_t n, size_t budget);
+
 
 /* GET /v1/reviews query */
 typedef struct {

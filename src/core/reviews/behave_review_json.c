@@ -238,27 +238,53 @@ char *
 behave_review_turn_log(const behave_turn_t *turns, size_t n, int redact,
     uint64_t ts_ms, size_t *len)
 {
-    char           *buf, *red, *nbuf;
-    size_t          i, cap, used, need, rlen, k;
-    behave_turn_t   t;
+    behave_review_log_t  log;
 
-    cap = 256;
-    used = 0;
-    buf = malloc(cap);
-
-    if (buf == NULL) {
+    if (behave_review_log_begin(&log, redact, ts_ms) != 0
+        || behave_review_log_add(&log, turns, n) != 0)
+    {
+        behave_review_log_free(&log);
         return NULL;
     }
+
+    *len = log.used;
+
+    return log.buf;
+}
+
+
+int
+behave_review_log_begin(behave_review_log_t *log, int redact,
+    uint64_t ts_ms)
+{
+    log->cap = 256;
+    log->used = 0;
+    log->redact = redact;
+    log->ts_ms = ts_ms;
+    log->next = 0;
+    log->buf = malloc(log->cap);
+
+    return log->buf != NULL ? 0 : -1;
+}
+
+
+int
+behave_review_log_add(behave_review_log_t *log, const behave_turn_t *turns,
+    size_t n)
+{
+    char           *red, *nbuf;
+    size_t          i, need, rlen, k;
+    behave_turn_t   t;
 
     for (i = 0; i < n; i++) {
         t = turns[i];
         red = NULL;
 
         if (t.ts_ms == 0) {
-            t.ts_ms = ts_ms;
+            t.ts_ms = log->ts_ms;
         }
 
-        if (redact) {
+        if (log->redact) {
             red = malloc(BEHAVE_REDACT_BOUND(t.text_len) + 1);
 
             if (red == NULL
@@ -268,8 +294,7 @@ behave_review_turn_log(const behave_turn_t *turns, size_t n, int redact,
                    != 0)
             {
                 free(red);
-                free(buf);
-                return NULL;
+                return -1;
             }
 
             t.text = red;
@@ -278,32 +303,87 @@ behave_review_turn_log(const behave_turn_t *turns, size_t n, int redact,
 
         need = behave_turn_encoded_max(&t) + 2;
 
-        if (used + need > cap) {
-            while (used + need > cap) {
-                cap *= 2;
+        if (log->used + need > log->cap) {
+            while (log->used + need > log->cap) {
+                log->cap *= 2;
             }
 
-            nbuf = realloc(buf, cap);
+            nbuf = realloc(log->buf, log->cap);
             if (nbuf == NULL) {
                 free(red);
-                free(buf);
-                return NULL;
+                return -1;
             }
 
-            buf = nbuf;
+            log->buf = nbuf;
         }
 
-        k = behave_turn_encode(&t, buf + used, cap - used);
-        k = k ? behave_turn_log_record(buf + used, k, cap - used) : 0;
+        k = behave_turn_encode(&t, log->buf + log->used,
+                               log->cap - log->used);
+        k = k ? behave_turn_log_record(log->buf + log->used, k,
+                                       log->cap - log->used)
+              : 0;
         free(red);
 
         /* a turn that does not encode is left out, as a reader would */
-        used += k;
+        log->used += k;
     }
 
-    *len = used;
+    return 0;
+}
 
-    return buf;
+
+int
+behave_review_log_step(behave_review_log_t *log, const behave_turn_t *turns,
+    size_t n, size_t budget)
+{
+    char    *nbuf;
+    size_t   k, bytes;
+
+    bytes = 0;
+
+    /*
+     * Room for the whole log at the first step, from the texts' lengths:
+     * doubling a buffer of megabytes in a later step would copy it all in
+     * that step.  Redaction or escapes that make it longer still grow it.
+     */
+    if (log->next == 0 && log->used == 0) {
+        for (k = 0; k < n; k++) {
+            bytes += turns[k].text_len + 128;
+        }
+
+        if (bytes > log->cap) {
+            nbuf = realloc(log->buf, bytes);
+            if (nbuf == NULL) {
+                return -1;
+            }
+
+            log->buf = nbuf;
+            log->cap = bytes;
+        }
+
+        bytes = 0;
+    }
+
+    for (k = log->next; k < n && (k == log->next || bytes < budget); k++) {
+        bytes += turns[k].text_len + 64;
+    }
+
+    if (behave_review_log_add(log, turns + log->next, k - log->next) != 0) {
+        return -1;
+    }
+
+    log->next = k;
+
+    return k >= n;
+}
+
+
+void
+behave_review_log_free(behave_review_log_t *log)
+{
+    free(log->buf);
+    log->buf = NULL;
+    log->used = 0;
 }
 
 

@@ -28,7 +28,9 @@
 #include "behave_json_parse.h"
 #include "behave_request.h"
 #include "behave_response.h"
+#include "behave_review.h"
 #include "behave_routing.h"
+#include "behave_signature.h"
 #include "behave_webhook_parse.h"
 
 
@@ -65,6 +67,26 @@ static void run_behavior(const char *body, size_t len, void *data);
 static void run_adaptive(const char *body, size_t len, void *data);
 static void run_orchestrate(const char *body, size_t len, void *data);
 static void run_webhook(const char *body, size_t len, void *data);
+static void worst_step(double *t0, int what);
+static void worst_verify(const char *body, size_t len);
+
+
+/*
+ * A sliced operation's event-loop steps, by kind: the largest of each
+ * over the runs of one case, and how many steps of turns a run took.
+ */
+#define WORST_KINDS  6
+
+static const char  *const worst_kinds[WORST_KINDS] = {
+    "step: verify (HMAC)", "step: parse", "step: a slice of turns",
+    "step: a slice of the stored turns (redacted)",
+    "step: findings + answer", "step: free the parsed call"
+};
+
+static double       worst_kind_ms[WORST_KINDS];
+static int          worst_sliced;
+static size_t       worst_steps;
+static size_t       worst_log_steps;
 
 
 static const char  *const worst_sentences[] = {
@@ -272,7 +294,12 @@ worst_measure(worst_case_t *c, int runs)
         return;
     }
 
+    worst_sliced = 0;
+    memset(worst_kind_ms, 0, sizeof(worst_kind_ms));
+
     for (i = 0; i < runs; i++) {
+        worst_steps = 0;
+        worst_log_steps = 0;
         t0 = worst_now();
         c->run(c->body, c->len, c->data);
         ms[i] = worst_now() - t0;
@@ -282,6 +309,24 @@ worst_measure(worst_case_t *c, int runs)
 
     printf("  %-28s %-44s %7.2f / %6.2f ms  (%zu KiB)\n", c->name, c->size,
            ms[runs - 1], ms[runs / 2], c->len / 1024);
+
+    if (!worst_sliced) {
+        printf("  %-28s %-44s %7.2f ms  (one step: all of it)\n", "",
+               "  longest event-loop step", ms[runs - 1]);
+
+    } else {
+        /* the most any one event-loop step held, max over the runs */
+        for (i = 0; i < WORST_KINDS; i++) {
+            printf("  %-28s   %-42s %7.2f ms", "", worst_kinds[i],
+                   worst_kind_ms[i]);
+            if (i == 2 || i == 3) {
+                printf("  (%zu steps)", i == 2 ? worst_steps
+                                               : worst_log_steps);
+            }
+            printf("\n");
+        }
+    }
+
     fflush(stdout);
     free(ms);
 }
@@ -492,15 +537,29 @@ run_orchestrate(const char *body, size_t len, void *data)
 }
 
 
+/*
+ * As the receiver runs it: parse (one step), then the turns in slices of
+ * BEHAVE_CALLSUM_STEP_BYTES, one per event-loop iteration, then the
+ * findings and the answer (one step).
+ */
 static void
 run_webhook(const char *body, size_t len, void *data)
 {
     char                   *out;
     size_t                  olen;
+    double                  t0;
     behave_call_t           call;
     behave_error_t          err;
     behave_callsum_t        sum;
+    int                     rc;
+    behave_turn_t          *kept;
+    behave_review_log_t     log;
+    behave_callsum_job_t   *job;
     behave_callsum_meta_t   m;
+
+    t0 = worst_now();
+    worst_verify(body, len);
+    worst_step(&t0, 0);
 
     if (behave_call_parse(&call, BEHAVE_PROVIDER_STANDARD, body, len, &err)
         != BEHAVE_OK)
@@ -509,19 +568,119 @@ run_webhook(const char *body, size_t len, void *data)
         exit(1);
     }
 
-    if (behave_callsum_run(&call, &sum) != 0) {
+    job = behave_callsum_begin(&call);
+    if (job == NULL) {
         fprintf(stderr, "webhook: out of memory\n");
         exit(1);
     }
+
+    worst_step(&t0, 1);
+
+    while (behave_callsum_step(job, BEHAVE_CALLSUM_STEP_BYTES) == 0) {
+        worst_step(&t0, 2);
+        worst_steps++;
+    }
+
+    /* the last slice ends with the findings, in the same step */
+    worst_steps++;
+
+    behave_callsum_finish(job, &sum, &kept);
 
     memset(&m, 0, sizeof(m));
     m.status = "processed";
     m.provider = "standard";
     m.call_id = call.call_id;
 
+    worst_step(&t0, 2);
+
+    /*
+     * A call the review queue takes stores its turns, redacted when
+     * behave_redact is on (the worst), in steps of the same size.
+     */
+    if (behave_review_log_begin(&log, 1, 1700000000000) != 0) {
+        fprintf(stderr, "webhook: out of memory\n");
+        exit(1);
+    }
+
+    while ((rc = behave_review_log_step(&log, kept, call.nturns,
+                                        BEHAVE_CALLSUM_STEP_BYTES)) == 0)
+    {
+        worst_step(&t0, 3);
+        worst_log_steps++;
+    }
+
+    if (rc < 0) {
+        fprintf(stderr, "webhook: out of memory\n");
+        exit(1);
+    }
+
+    worst_log_steps++;
+    free(kept);
+
+    /* the last step commits: the answer, the log handed to Redis */
     out = behave_callsum_json(&sum, &m, &olen);
     free(out);
+    behave_review_log_free(&log);
+    worst_step(&t0, 4);
+
     behave_call_free(&call);
+    worst_step(&t0, 5);
+}
+
+
+/*
+ * The receiver verifies the signature over the raw body before it parses:
+ * a Standard Webhooks signature of the right form and the wrong MAC costs
+ * the whole HMAC, as a genuine one does.
+ */
+static void
+worst_verify(const char *body, size_t len)
+{
+    char                  ts[32];
+    int64_t               now;
+    behave_sig_err_e      rc;
+    behave_sig_headers_t  h;
+
+    static const char  id[] = "msg_worst";
+    static const char  sig[] =
+        "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+    static const char  secret[] = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+    now = (int64_t) time(NULL);
+    snprintf(ts, sizeof(ts), "%lld", (long long) now);
+
+    memset(&h, 0, sizeof(h));
+    h.webhook_id.data = id;
+    h.webhook_id.len = sizeof(id) - 1;
+    h.webhook_timestamp.data = ts;
+    h.webhook_timestamp.len = strlen(ts);
+    h.webhook_signature.data = sig;
+    h.webhook_signature.len = sizeof(sig) - 1;
+
+    rc = behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len, secret,
+                           sizeof(secret) - 1, 0, NULL, now * 1000, NULL);
+
+    if (rc != BEHAVE_SIG_BAD_SIGNATURE) {
+        fprintf(stderr, "webhook: verify: %s\n", behave_sig_err_name(rc));
+        exit(1);
+    }
+}
+
+
+/* the end of one event-loop step: its time counts towards its kind's */
+static void
+worst_step(double *t0, int what)
+{
+    double  now, ms;
+
+    now = worst_now();
+    ms = now - *t0;
+    *t0 = now;
+    worst_sliced = 1;
+
+    if (ms > worst_kind_ms[what]) {
+        worst_kind_ms[what] = ms;
+    }
 }
 
 

@@ -17,8 +17,13 @@
 #include "behave_response.h"
 
 
-static void behave_callsum_assess(const behave_turn_t *turns, size_t n,
-    behave_callsum_t *out);
+static void behave_callsum_start(behave_callsum_t *out, size_t n,
+    behave_verdict_e provider_verdict);
+static void behave_callsum_turn(const behave_turn_t *turns,
+    const behave_conv_rec_t *recs, size_t i, behave_callsum_t *out,
+    behave_review_e *last_review);
+static void behave_callsum_end(const behave_turn_t *turns, size_t n,
+    behave_callsum_t *out, behave_review_e last_review);
 static void behave_callsum_review(behave_callsum_t *out,
     behave_review_e last_review);
 static void behave_callsum_trend(const behave_turn_t *turns, size_t n,
@@ -42,37 +47,26 @@ behave_trend_name(behave_trend_e t)
 }
 
 
+struct behave_callsum_job_s {
+    const behave_call_t   *call;
+    behave_turn_t         *turns;
+    behave_conv_rec_t     *recs;
+    size_t                 next;           /* the first turn not done */
+    behave_review_e        last_review;
+    behave_callsum_t       sum;
+};
+
+
 void
 behave_callsum_compute(const behave_turn_t *turns, size_t n,
     behave_verdict_e provider_verdict, behave_callsum_t *out)
 {
-    memset(out, 0, sizeof(*out));
+    size_t              i;
+    behave_review_e     last_review;
+    behave_conv_rec_t  *recs;
 
-    out->turns = n;
-    out->false_resolution_turn = -1;
-    out->action = BEHAVE_ACTION_RESOLVE;
-    out->provider_verdict = provider_verdict;
-
-    behave_callsum_assess(turns, n, out);
-    behave_callsum_trend(turns, n, out);
-    behave_callsum_trend_summary(out);
-}
-
-
-/* the conversation logic at each customer turn, over a window of turns */
-
-static void
-behave_callsum_assess(const behave_turn_t *turns, size_t n,
-    behave_callsum_t *out)
-{
-    size_t                 i, from;
-    behave_review_e        last_review;
-    behave_conv_rec_t     *recs;
-    behave_conv_result_t   res;
-
+    behave_callsum_start(out, n, provider_verdict);
     last_review = BEHAVE_REVIEW_OK;
-    snprintf(out->action_reason, sizeof(out->action_reason),
-             "no customer turn in the call");
 
     /* each turn's record once, not once per window it falls in */
     recs = malloc((n ? n : 1) * sizeof(behave_conv_rec_t));
@@ -82,51 +76,92 @@ behave_callsum_assess(const behave_turn_t *turns, size_t n,
     }
 
     for (i = 0; i < n; i++) {
-        if (turns[i].speaker != BEHAVE_SPEAKER_CUSTOMER) {
-            out->agent_turns++;
-            continue;
-        }
-
-        out->customer_turns++;
-
-        from = i > BEHAVE_CALLSUM_WINDOW ? i - BEHAVE_CALLSUM_WINDOW : 0;
-
-        if (recs != NULL) {
-            behave_conversation_assess_records(&recs[from], i - from,
-                                               &recs[i], &res);
-
-        } else {
-            behave_conversation_assess(&turns[from], i - from, &turns[i],
-                                       &res);
-        }
-
-        if (res.false_resolution && !out->false_resolution) {
-            out->false_resolution = 1;
-            out->false_resolution_turn = (int) i;
-            snprintf(out->false_resolution_reason,
-                     sizeof(out->false_resolution_reason), "turn %zu: %s",
-                     i, res.false_resolution_reason);
-        }
-
-        out->repeat_contact_risk |= res.repeat_contact_risk;
-        out->escalating |= res.escalating;
-
-        if (res.peak_severity > out->peak_severity) {
-            out->peak_severity = res.peak_severity;
-        }
-
-        if (turns[i].severity > out->peak_severity) {
-            out->peak_severity = turns[i].severity;
-        }
-
-        out->action = res.action;
-        snprintf(out->action_reason, sizeof(out->action_reason), "%s",
-                 res.reason);
-        last_review = res.review_status;
+        behave_callsum_turn(turns, recs, i, out, &last_review);
     }
 
     free(recs);
 
+    behave_callsum_end(turns, n, out, last_review);
+}
+
+
+static void
+behave_callsum_start(behave_callsum_t *out, size_t n,
+    behave_verdict_e provider_verdict)
+{
+    memset(out, 0, sizeof(*out));
+
+    out->turns = n;
+    out->false_resolution_turn = -1;
+    out->action = BEHAVE_ACTION_RESOLVE;
+    out->provider_verdict = provider_verdict;
+
+    snprintf(out->action_reason, sizeof(out->action_reason),
+             "no customer turn in the call");
+}
+
+
+/*
+ * The conversation logic at turn i over a window of the turns before it:
+ * reads only turns (or records, when recs is not NULL) 0..i.
+ */
+
+static void
+behave_callsum_turn(const behave_turn_t *turns, const behave_conv_rec_t *recs,
+    size_t i, behave_callsum_t *out, behave_review_e *last_review)
+{
+    size_t                 from;
+    behave_conv_result_t   res;
+
+    if (turns[i].speaker != BEHAVE_SPEAKER_CUSTOMER) {
+        out->agent_turns++;
+        return;
+    }
+
+    out->customer_turns++;
+
+    from = i > BEHAVE_CALLSUM_WINDOW ? i - BEHAVE_CALLSUM_WINDOW : 0;
+
+    if (recs != NULL) {
+        behave_conversation_assess_records(&recs[from], i - from, &recs[i],
+                                           &res);
+
+    } else {
+        behave_conversation_assess(&turns[from], i - from, &turns[i], &res);
+    }
+
+    if (res.false_resolution && !out->false_resolution) {
+        out->false_resolution = 1;
+        out->false_resolution_turn = (int) i;
+        snprintf(out->false_resolution_reason,
+                 sizeof(out->false_resolution_reason), "turn %zu: %s",
+                 i, res.false_resolution_reason);
+    }
+
+    out->repeat_contact_risk |= res.repeat_contact_risk;
+    out->escalating |= res.escalating;
+
+    if (res.peak_severity > out->peak_severity) {
+        out->peak_severity = res.peak_severity;
+    }
+
+    if (turns[i].severity > out->peak_severity) {
+        out->peak_severity = turns[i].severity;
+    }
+
+    out->action = res.action;
+    snprintf(out->action_reason, sizeof(out->action_reason), "%s",
+             res.reason);
+    *last_review = res.review_status;
+}
+
+
+/* the findings of the whole call, once every turn is assessed */
+
+static void
+behave_callsum_end(const behave_turn_t *turns, size_t n,
+    behave_callsum_t *out, behave_review_e last_review)
+{
     if (out->false_resolution || out->escalating || out->peak_severity >= 4)
     {
         out->action = BEHAVE_ACTION_HANDOFF;
@@ -139,6 +174,8 @@ behave_callsum_assess(const behave_turn_t *turns, size_t n,
     }
 
     behave_callsum_review(out, last_review);
+    behave_callsum_trend(turns, n, out);
+    behave_callsum_trend_summary(out);
 }
 
 
@@ -334,33 +371,117 @@ int
 behave_callsum_run_keep(const behave_call_t *call, behave_callsum_t *out,
     behave_turn_t **kept)
 {
-    size_t                i;
-    behave_turn_t        *turns;
-    behave_annotation_t   a;
+    behave_callsum_job_t  *job;
 
-    turns = malloc((call->nturns ? call->nturns : 1) * sizeof(behave_turn_t));
-    if (turns == NULL) {
+    job = behave_callsum_begin(call);
+    if (job == NULL) {
         return -1;
     }
 
-    for (i = 0; i < call->nturns; i++) {
-        behave_annotate(call->turns[i].text, call->turns[i].len, &a);
-        behave_turn_from_annotation(&turns[i],
-                                    (behave_speaker_e) call->turns[i].speaker,
-                                    call->turns[i].text, call->turns[i].len,
-                                    &a, 0);
+    while (behave_callsum_step(job, (size_t) -1) == 0) {
+        /* void */
     }
 
-    behave_callsum_compute(turns, call->nturns, call->provider_verdict, out);
-
-    if (kept != NULL) {
-        *kept = turns;
-        return 0;
-    }
-
-    free(turns);
+    behave_callsum_finish(job, out, kept);
 
     return 0;
+}
+
+
+behave_callsum_job_t *
+behave_callsum_begin(const behave_call_t *call)
+{
+    size_t                 n;
+    behave_callsum_job_t  *job;
+
+    n = call->nturns ? call->nturns : 1;
+
+    job = calloc(1, sizeof(behave_callsum_job_t));
+    if (job == NULL) {
+        return NULL;
+    }
+
+    job->call = call;
+    job->turns = malloc(n * sizeof(behave_turn_t));
+    job->recs = malloc(n * sizeof(behave_conv_rec_t));
+
+    if (job->turns == NULL || job->recs == NULL) {
+        behave_callsum_free(job);
+        return NULL;
+    }
+
+    job->last_review = BEHAVE_REVIEW_OK;
+    behave_callsum_start(&job->sum, call->nturns, call->provider_verdict);
+
+    return job;
+}
+
+
+int
+behave_callsum_step(behave_callsum_job_t *job, size_t budget)
+{
+    size_t                     i, read;
+    behave_annotation_t        a;
+    const behave_call_turn_t  *t;
+
+    read = 0;
+
+    while (job->next < job->call->nturns && (read == 0 || read < budget)) {
+        i = job->next++;
+        t = &job->call->turns[i];
+
+        behave_annotate(t->text, t->len, &a);
+        behave_turn_from_annotation(&job->turns[i],
+                                    (behave_speaker_e) t->speaker,
+                                    t->text, t->len, &a, 0);
+        behave_conversation_record(&job->turns[i], &job->recs[i]);
+
+        behave_callsum_turn(job->turns, job->recs, i, &job->sum,
+                            &job->last_review);
+
+        /* a turn costs a little even when short */
+        read += t->len + 64;
+    }
+
+    return job->next >= job->call->nturns;
+}
+
+
+size_t
+behave_callsum_done(const behave_callsum_job_t *job)
+{
+    return job->next;
+}
+
+
+void
+behave_callsum_finish(behave_callsum_job_t *job, behave_callsum_t *out,
+    behave_turn_t **kept)
+{
+    behave_callsum_end(job->turns, job->call->nturns, &job->sum,
+                       job->last_review);
+
+    *out = job->sum;
+
+    if (kept != NULL) {
+        *kept = job->turns;
+        job->turns = NULL;
+    }
+
+    behave_callsum_free(job);
+}
+
+
+void
+behave_callsum_free(behave_callsum_job_t *job)
+{
+    if (job == NULL) {
+        return;
+    }
+
+    free(job->turns);
+    free(job->recs);
+    free(job);
 }
 
 

@@ -146,6 +146,34 @@ int behave_callsum_run(const behave_call_t *call, behave_callsum_t *out);
 int behave_callsum_run_keep(const behave_call_t *call, behave_callsum_t *out,
     behave_turn_t **kept);
 
+/*
+ * The same analysis in slices, so that a long call never holds a worker's
+ * event loop for long (the glue runs one step per loop iteration):
+ *
+ *     job = behave_callsum_begin(call);          NULL: out of memory
+ *     while (behave_callsum_step(job, budget) == 0) { next iteration }
+ *     behave_callsum_finish(job, &sum, &kept);   frees job
+ *
+ * A step annotates and assesses whole turns, in order, until it has read
+ * budget bytes of turn text (always at least one turn), so its cost is
+ * about budget bytes of annotation whatever the turns' sizes; a turn is
+ * never split, so one turn longer than the budget is a step of its own.
+ * It returns 1 when every turn is done.  The findings are exactly those
+ * of behave_callsum_run(): turn i is assessed once the records of the
+ * turns before it exist, as there.  behave_callsum_free() drops a job
+ * before its end (the request went away); NULL is accepted.
+ */
+typedef struct behave_callsum_job_s  behave_callsum_job_t;
+
+#define BEHAVE_CALLSUM_STEP_BYTES  (4 * 1024)
+
+behave_callsum_job_t *behave_callsum_begin(const behave_call_t *call);
+int behave_callsum_step(behave_callsum_job_t *job, size_t budget);
+size_t behave_callsum_done(const behave_callsum_job_t *job);
+void behave_callsum_finish(behave_callsum_job_t *job, behave_callsum_t *out,
+    behave_turn_t **kept);
+void behave_callsum_free(behave_callsum_job_t *job);
+
 const char *behave_trend_name(behave_trend_e t);
 
 /*
