@@ -263,6 +263,9 @@ constraints(void)
 }
 
 
+static void long_query(void);
+
+
 static void
 urgency(void)
 {
@@ -288,6 +291,66 @@ urgency(void)
 
     cJSON_Delete(calm);
     cJSON_Delete(urgent);
+
+    long_query();
+}
+
+
+/* a query of 64 KiB with the urgent sentence at its start or its end */
+static cJSON *
+long_route(int urgent_first, const char *name)
+{
+    char        *body;
+    cJSON       *r;
+    size_t       n;
+    const char  *urgent = "URGENT: checkout is down right now, customers "
+                          "cannot pay, we need a fix immediately!! ";
+
+    n = 65536;
+    body = calloc(1, n + 256);
+    strcpy(body, "{\"query\":\"");
+
+    if (urgent_first) {
+        strcat(body, urgent);
+    }
+
+    while (strlen(body) < n) {
+        strcat(body, "please compare the plans ");
+    }
+
+    if (!urgent_first) {
+        strcat(body, urgent);
+    }
+
+    strcat(body, "\"}");
+    r = route(body, BEHAVE_OK, name);
+    free(body);
+
+    return r;
+}
+
+
+/*
+ * The urgent words in a query's first 32 KiB count, past them they are
+ * not read (docs/API.md); its tokens count the whole query.
+ */
+static void
+long_query(void)
+{
+    cJSON  *head, *tail;
+
+    head = long_route(1, "64 KiB query, urgent at its start");
+    tail = long_route(0, "64 KiB query, urgent at its end");
+
+    ok(gw_num(head, "weights", "latency") > gw_num(tail, "weights", "latency"),
+       "urgency in the first 32 KiB counts, past them not (%g > %g)",
+       gw_num(head, "weights", "latency"), gw_num(tail, "weights", "latency"));
+    ok(gw_num(tail, "estimated_tokens", "input") > 10000,
+       "tokens count the whole query (%g)",
+       gw_num(tail, "estimated_tokens", "input"));
+
+    cJSON_Delete(head);
+    cJSON_Delete(tail);
 }
 
 

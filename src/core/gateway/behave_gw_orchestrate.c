@@ -71,6 +71,7 @@ static behave_err_e behave_gw_context_tokens(const cJSON *context,
 static behave_err_e behave_gw_caps_parse(const cJSON *req,
     behave_gw_route_t *r, behave_error_t *err);
 static double behave_gw_text_tokens(const char *s, size_t len);
+static size_t behave_gw_annotated_len(const char *query, size_t len);
 static void behave_gw_weights(behave_gw_route_t *r);
 static void behave_gw_check(const behave_gw_route_t *r,
     behave_gw_cand_t *c);
@@ -201,9 +202,35 @@ behave_gw_route_parse(const cJSON *req, behave_gw_route_t *r,
             2.0 * ceil(behave_gw_text_tokens(r->query, len)), 128, 1024);
     }
 
-    behave_annotate(r->query, len, &r->a);
+    behave_annotate(r->query, behave_gw_annotated_len(r->query, len),
+                    &r->a);
 
     return BEHAVE_OK;
+}
+
+
+/*
+ * The annotation reads the query's first BEHAVE_GW_TEXT_MAX bytes, cut at
+ * a character: what the other surfaces read of one text, and the most
+ * of a prompt its urgency and load show in; a 1 MiB query would hold the
+ * worker for ~10 ms for no other answer.  Tokens count the whole query.
+ */
+static size_t
+behave_gw_annotated_len(const char *query, size_t len)
+{
+    size_t  n;
+
+    if (len <= BEHAVE_GW_TEXT_MAX) {
+        return len;
+    }
+
+    n = BEHAVE_GW_TEXT_MAX;
+
+    while (n > 0 && ((unsigned char) query[n] & 0xc0) == 0x80) {
+        n--;
+    }
+
+    return n;
 }
 
 
