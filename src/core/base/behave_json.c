@@ -683,51 +683,18 @@ int
 behave_json_member_raw(const char *text, size_t len, const char *name,
     const char **value, size_t *value_len)
 {
-    const char  *p, *end, *key, *kend, *v;
+    behave_json_span_t  span;
 
-    p = text;
-    end = text + len;
-
-    p = behave_json_skip_ws(p, end);
-    if (p == end || *p != '{') {
+    if (behave_json_members_raw(text, len, &name, 1, &span) != 0
+        || span.p == NULL)
+    {
         return -1;
     }
 
-    for (p++; ; p++) {
-        p = behave_json_skip_ws(p, end);
-        if (p == end || *p != '"') {
-            return -1;
-        }
+    *value = span.p;
+    *value_len = span.len;
 
-        key = p;
-        kend = behave_json_skip_string(p, end);
-        if (kend == NULL) {
-            return -1;
-        }
-
-        p = behave_json_skip_ws(kend, end);
-        if (p == end || *p != ':') {
-            return -1;
-        }
-
-        v = behave_json_skip_ws(p + 1, end);
-
-        p = behave_json_skip_value(v, end);
-        if (p == NULL) {
-            return -1;
-        }
-
-        if (behave_json_key_is(key, kend, name)) {
-            *value = v;
-            *value_len = (size_t) (p - v);
-            return 0;
-        }
-
-        p = behave_json_skip_ws(p, end);
-        if (p == end || *p != ',') {
-            return -1;
-        }
-    }
+    return 0;
 }
 
 
