@@ -83,6 +83,19 @@ sub sign {
                  hmac_sha256("$id.$t.$body", decode_base64(substr($secret, 6))), '') };
 }
 
+# a signed call sent on a connection of its own, not waited for
+sub send_call {
+    my ($body) = @_;
+    my $h = sign($body);
+    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
+                                  Proto => 'tcp') or die $!;
+    print $s "POST /v1/webhooks/$slug HTTP/1.1\r\nHost: x\r\n"
+        . join('', map { "$_: $h->{$_}\r\n" } sort keys %$h)
+        . "Content-Type: application/json\r\nContent-Length: "
+        . length($body) . "\r\n\r\n$body";
+    return $s;
+}
+
 sub steps_log { my $f = nginx_prefix() . '/logs/steps.log';
                 -f $f ? Behave::Test::slurp($f) : '' }
 
@@ -153,13 +166,7 @@ SKIP: {
     skip 'nginx without --with-debug: no step lines to wait for', 3 unless $debug;
     my $mark = length steps_log();
     my $body = big_call("long-$$");
-    my $h = sign($body);
-    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
-                                  Proto => 'tcp') or die $!;
-    print $s "POST /v1/webhooks/$slug HTTP/1.1\r\nHost: x\r\n"
-        . join('', map { "$_: $h->{$_}\r\n" } sort keys %$h)
-        . "Content-Type: application/json\r\nContent-Length: "
-        . length($body) . "\r\n\r\n$body";
+    my $s = send_call($body);
     my $deadline = time + 20;
     sleep 0.005 while substr(steps_log(), $mark) !~ /webhook slice: \d+ of 5000 turns\n/
                       && time < $deadline;
@@ -183,13 +190,7 @@ SKIP: {
     my $mark = length steps_log();
     my $elog = length error_log();
     my $body = big_call("gone-$$");
-    my $h = sign($body);
-    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
-                                  Proto => 'tcp') or die $!;
-    print $s "POST /v1/webhooks/$slug HTTP/1.1\r\nHost: x\r\n"
-        . join('', map { "$_: $h->{$_}\r\n" } sort keys %$h)
-        . "Content-Type: application/json\r\nContent-Length: "
-        . length($body) . "\r\n\r\n$body";
+    my $s = send_call($body);
 
     # wait for the first steps, then hang up
     my $deadline = time + 20;
@@ -221,13 +222,7 @@ SKIP: {
 # --- many aborts in a row, at different points of the analysis
 for my $i (1 .. 5) {
     my $body = big_call("gone-$i-$$");
-    my $h = sign($body);
-    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
-                                  Proto => 'tcp') or die $!;
-    print $s "POST /v1/webhooks/$slug HTTP/1.1\r\nHost: x\r\n"
-        . join('', map { "$_: $h->{$_}\r\n" } sort keys %$h)
-        . "Content-Type: application/json\r\nContent-Length: "
-        . length($body) . "\r\n\r\n$body";
+    my $s = send_call($body);
     sleep 0.02 * $i;
     close $s;
 }
