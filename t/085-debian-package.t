@@ -15,6 +15,7 @@ use HTTP::Tiny;
 use JSON::PP;
 use Test::More;
 use Time::HiRes qw(sleep);
+use Fcntl qw(:flock);
 
 plan skip_all => 'installing a package needs root (CI runs as root)' if $> != 0;
 
@@ -22,6 +23,11 @@ my $PKG = 'libnginx-mod-http-behave';
 my $ENABLED = '/etc/nginx/modules-enabled/50-mod-http-behave.conf';
 my $tmp = tempdir('behave-deb-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my $nginx_pid;
+
+# One dpkg install at a time on this machine: two suites run at once (a
+# second checkout, the ASan mode) would remove each other's package.
+open(my $lock, '>', '/tmp/behave-debian-package.lock') or die "lock: $!";
+flock($lock, LOCK_EX) or die "flock: $!";
 
 sub sh {
     my ($cmd) = @_;
