@@ -20,6 +20,7 @@
 #include "ngx_http_behave_util.h"
 #include "ngx_http_behave_meter.h"
 #include "ngx_http_behave_metrics.h"
+#include "ngx_http_behave_offload.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_stats.h"
 #include "ngx_http_behave_trace.h"
@@ -291,6 +292,13 @@ static ngx_command_t  ngx_http_behave_commands[] = {
       offsetof(ngx_http_behave_loc_conf_t, redact),
       NULL },
 
+    { ngx_string("behave_thread_pool"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE12,
+      ngx_http_behave_thread_pool,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
     { ngx_string("behave_shm_size"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
       ngx_conf_set_size_slot,
@@ -560,6 +568,8 @@ ngx_http_behave_create_loc_conf(ngx_conf_t *cf)
     blcf->conversation_ttl = NGX_CONF_UNSET;
     blcf->conversation_max_turns = NGX_CONF_UNSET_UINT;
     blcf->redact = NGX_CONF_UNSET;
+    blcf->thread_pool = NGX_CONF_UNSET_PTR;
+    blcf->thread_min = NGX_CONF_UNSET_SIZE;
 
     return blcf;
 }
@@ -589,6 +599,8 @@ ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     ngx_conf_merge_uint_value(conf->conversation_max_turns,
                               prev->conversation_max_turns, 50);
     ngx_conf_merge_value(conf->redact, prev->redact, 0);
+    ngx_conf_merge_ptr_value(conf->thread_pool, prev->thread_pool, NULL);
+    ngx_conf_merge_size_value(conf->thread_min, prev->thread_min, 0);
     ngx_conf_merge_str_value(conf->public_url, prev->public_url, "");
 
     if (!conf->gw_limits_set) {
@@ -862,6 +874,9 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
      */
     bmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_behave_module);
     behave_lex_overlay_install(bmcf ? bmcf->lexicon : NULL);
+
+    /* before any thread of behave_thread_pool runs the core */
+    behave_gw_init();
 
     ngx_http_behave_limits_init();
     ngx_http_behave_behavior_init();

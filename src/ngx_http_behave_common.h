@@ -105,6 +105,9 @@ typedef struct {
     ngx_uint_t                  conversation_max_turns;
     ngx_flag_t                  redact;
 
+    void                       *thread_pool;    /* ngx_thread_pool_t */
+    size_t                      thread_min;     /* bytes of body */
+
     ngx_str_t                   public_url;     /* behave_public_url */
 
     ngx_uint_t                  gw_rpm;         /* behave_gateway_limits */

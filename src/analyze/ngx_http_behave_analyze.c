@@ -11,6 +11,7 @@
 #include "ngx_http_behave_auth.h"
 #include "ngx_http_behave_body.h"
 #include "ngx_http_behave_meter.h"
+#include "ngx_http_behave_offload.h"
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_trace.h"
 #include "ngx_http_behave_util.h"
@@ -21,11 +22,14 @@
 static void ngx_http_behave_analyze_body(ngx_http_request_t *r);
 static ngx_int_t ngx_http_behave_analyze_process(ngx_http_request_t *r,
     ngx_str_t *body);
+static void ngx_http_behave_analyze_run(void *data);
+static ngx_int_t ngx_http_behave_analyze_parsed(ngx_http_request_t *r,
+    void *data);
 static void ngx_http_behave_analyze_conversation_done(ngx_http_request_t *r,
     ngx_http_behave_conv_t *conv);
 static ngx_int_t ngx_http_behave_analyze_respond(ngx_http_request_t *r,
     ngx_http_behave_analyze_t *an, const behave_conv_result_t *conversation);
-static ngx_int_t ngx_http_behave_analyze_redact(ngx_http_request_t *r,
+static ngx_int_t ngx_http_behave_analyze_redact(
     ngx_http_behave_analyze_t *an);
 static void ngx_http_behave_analyze_cleanup(void *data);
 
@@ -80,7 +84,6 @@ ngx_http_behave_analyze_body(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_behave_analyze_process(ngx_http_request_t *r, ngx_str_t *body)
 {
-    behave_error_t               err;
     ngx_pool_cleanup_t          *cln;
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_analyze_t   *an;
@@ -96,26 +99,69 @@ ngx_http_behave_analyze_process(ngx_http_request_t *r, ngx_str_t *body)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    if (behave_analyze_req_parse((char *) body->data, body->len,
-                                 blcf->max_message_size, &an->req, &err)
-        != BEHAVE_OK)
-    {
-        return ngx_http_behave_send_error(r, &err);
-    }
-
-    /* the parsed tree lives until the request is gone, whatever happens */
+    /* what the parse makes lives until the request is gone, whatever */
     cln->handler = ngx_http_behave_analyze_cleanup;
     cln->data = an;
     ctx->surface = an;
 
-    if (ngx_http_behave_analyze_redact(r, an) != NGX_OK) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    an->body = *body;
+    an->max_message_size = blcf->max_message_size;
+    an->redact = blcf->redact;
+
+    return ngx_http_behave_offload(r, body->len, ngx_http_behave_analyze_run,
+                                   ngx_http_behave_analyze_parsed, an);
+}
+
+
+/*
+ * In a thread for a large body: the strict check, the walk for the
+ * members read, the redaction and the annotation.
+ */
+
+static void
+ngx_http_behave_analyze_run(void *data)
+{
+    ngx_http_behave_analyze_t  *an = data;
+
+    an->rc = behave_analyze_req_parse((char *) an->body.data, an->body.len,
+                                      an->max_message_size, &an->req,
+                                      &an->err);
+
+    if (an->rc != BEHAVE_OK) {
+        return;
+    }
+
+    an->parsed = 1;
+
+    if (ngx_http_behave_analyze_redact(an) != NGX_OK) {
+        behave_error_set(&an->err, BEHAVE_ERR_INTERNAL, "out of memory");
+        an->rc = BEHAVE_ERR_INTERNAL;
+        return;
     }
 
     an->latency_ms = ngx_http_behave_now_ms();
     behave_annotate(an->text, an->text_len, &an->ann);
     behave_route(&an->ann, &an->routing);
     an->latency_ms = ngx_http_behave_now_ms() - an->latency_ms;
+}
+
+
+static ngx_int_t
+ngx_http_behave_analyze_parsed(ngx_http_request_t *r, void *data)
+{
+    ngx_http_behave_analyze_t  *an = data;
+
+    ngx_http_behave_ctx_t  *ctx;
+
+    if (an->rc == BEHAVE_ERR_INTERNAL && an->parsed) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (an->rc != BEHAVE_OK) {
+        return ngx_http_behave_send_error(r, &an->err);
+    }
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
     /* for the $behave_* variables of the access log */
     ctx->ann = &an->ann;
@@ -174,29 +220,29 @@ ngx_http_behave_analyze_conversation_done(ngx_http_request_t *r,
 
 /* with behave_redact on, what is analysed and stored is the redacted form */
 
-static ngx_int_t
-ngx_http_behave_analyze_redact(ngx_http_request_t *r,
-    ngx_http_behave_analyze_t *an)
-{
-    size_t                       cap, len;
-    unsigned                     found;
-    ngx_http_behave_loc_conf_t  *blcf;
+/* in the thread of the parse when there is one: no pool, malloc() */
 
-    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+static ngx_int_t
+ngx_http_behave_analyze_redact(ngx_http_behave_analyze_t *an)
+{
+    size_t    cap, len;
+    unsigned  found;
 
     an->text = (char *) an->req.message;
     an->text_len = an->req.message_len;
 
-    if (!blcf->redact) {
+    if (!an->redact) {
         return NGX_OK;
     }
 
     cap = BEHAVE_REDACT_BOUND(an->req.message_len);
 
-    an->text = ngx_pnalloc(r->pool, cap + 1);
-    if (an->text == NULL) {
+    an->redacted_text = malloc(cap + 1);
+    if (an->redacted_text == NULL) {
         return NGX_ERROR;
     }
+
+    an->text = an->redacted_text;
 
     if (behave_redact(an->req.message, an->req.message_len, an->text, cap,
                       &len, &found)
@@ -271,4 +317,6 @@ ngx_http_behave_analyze_cleanup(void *data)
     ngx_http_behave_analyze_t  *an = data;
 
     behave_analyze_req_free(&an->req);
+    free(an->redacted_text);
+    an->redacted_text = NULL;
 }

@@ -23,6 +23,15 @@ typedef struct {
     size_t                      text_len;
     ngx_uint_t                  redacted;
 
+    /* what the step that may run in a thread reads and writes */
+    ngx_str_t                   body;
+    size_t                      max_message_size;
+    ngx_flag_t                  redact;
+    int                         rc;            /* behave_err_e */
+    behave_error_t              err;
+    char                       *redacted_text; /* malloc()ed */
+    unsigned                    parsed:1;
+
     behave_annotation_t         ann;
     behave_routing_t            routing;
     double                      latency_ms;

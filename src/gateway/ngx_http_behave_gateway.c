@@ -18,6 +18,7 @@
 #include "ngx_http_behave_body.h"
 #include "ngx_http_behave_gw_behavior.h"
 #include "ngx_http_behave_limits.h"
+#include "ngx_http_behave_offload.h"
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_trace.h"
 #include "ngx_http_behave_traces.h"
@@ -46,8 +47,11 @@ static ngx_http_behave_gw_route_t  ngx_http_behave_gw_routes[] = {
 
 static ngx_int_t ngx_http_behave_gw_route(ngx_http_request_t *r);
 static void ngx_http_behave_gw_body(ngx_http_request_t *r);
-static ngx_http_behave_step_t ngx_http_behave_gw_parse(ngx_http_request_t *r,
-    ngx_http_behave_gw_t *gw, ngx_str_t *body);
+static void ngx_http_behave_gw_parse(void *data);
+static ngx_int_t ngx_http_behave_gw_parsed(ngx_http_request_t *r,
+    void *data);
+static ngx_http_behave_step_t ngx_http_behave_gw_session(
+    ngx_http_request_t *r, ngx_http_behave_gw_t *gw);
 static ngx_http_behave_step_t ngx_http_behave_gw_args(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw);
 static void ngx_http_behave_gw_limited(ngx_http_request_t *r,
@@ -56,6 +60,10 @@ static ngx_int_t ngx_http_behave_gw_decided(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw);
 static ngx_int_t ngx_http_behave_gw_compute(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw);
+static void ngx_http_behave_gw_run(void *data);
+static ngx_int_t ngx_http_behave_gw_computed(ngx_http_request_t *r,
+    void *data);
+static void ngx_http_behave_gw_free_tree(void *ptr);
 static void ngx_http_behave_gw_cleanup(void *data);
 
 
@@ -160,91 +168,118 @@ ngx_http_behave_gw_route(ngx_http_request_t *r)
 static void
 ngx_http_behave_gw_body(ngx_http_request_t *r)
 {
-    ngx_int_t                    rc;
-    ngx_str_t                    body;
-    ngx_time_t                  *tp;
-    ngx_http_behave_gw_t        *gw;
-    ngx_http_behave_ctx_t       *ctx;
-    ngx_http_behave_step_t       step;
-    ngx_http_behave_loc_conf_t  *blcf;
+    ngx_time_t                   *tp;
+    ngx_pool_cleanup_t           *cln;
+    ngx_http_behave_gw_t         *gw;
+    ngx_http_behave_ctx_t        *ctx;
+    ngx_http_behave_step_t        step;
+    ngx_http_behave_loc_conf_t   *blcf;
+    ngx_http_behave_main_conf_t  *bmcf;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+    bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
     gw = ctx->surface;
 
     tp = ngx_timeofday();
     gw->now_ms = (int64_t) tp->sec * 1000 + tp->msec;
 
-    step = ngx_http_behave_body_take(r, blcf->max_body_size, &body);
-
-    if (!step.answered) {
-        step = ngx_http_behave_gw_parse(r, gw, &body);
-    }
+    step = ngx_http_behave_body_take(r, blcf->max_body_size, &gw->body);
 
     if (step.answered) {
         ngx_http_behave_finish(r, step.rc);
         return;
     }
 
-    /* tokens the gateway processes: about four bytes of text each */
-    gw->limit.rpm = blcf->gw_rpm;
-    gw->limit.concurrent = blcf->gw_concurrent;
-    gw->limit.tokens_per_day = blcf->gw_tokens_per_day;
-    gw->limit.cost = body.len / 4 + 1;
-    gw->limited_handler = ngx_http_behave_gw_limited;
-
-    rc = ngx_http_behave_limits_check(r, gw);
-
-    if (rc == NGX_DONE) {
-        ngx_http_behave_finish(r, NGX_DONE);
-        return;
-    }
-
-    if (rc != NGX_OK) {
-        ngx_http_behave_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
-        return;
-    }
-
-    ngx_http_behave_finish(r, ngx_http_behave_gw_decided(r, gw));
-}
-
-
-/* gw->req set (the body's object, or an empty one), or answered */
-
-static ngx_http_behave_step_t
-ngx_http_behave_gw_parse(ngx_http_request_t *r, ngx_http_behave_gw_t *gw,
-    ngx_str_t *body)
-{
-    cJSON                  *sid;
-    behave_error_t          err;
-    ngx_pool_cleanup_t     *cln;
-    ngx_http_behave_ctx_t  *ctx;
-
+    /* the tree is freed whatever happens, even while a thread builds it */
     cln = ngx_pool_cleanup_add(r->pool, 0);
     if (cln == NULL) {
-        return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
-    }
-
-    if (body->len == 0 && r->method == NGX_HTTP_GET) {
-        gw->req = cJSON_CreateObject();
-
-    } else {
-        gw->req = behave_json_parse_object((char *) body->data, body->len,
-                                           &err);
-        if (gw->req == NULL) {
-            return ngx_http_behave_answered(ngx_http_behave_send_error(r,
-                                                                       &err));
-        }
-    }
-
-    if (gw->req == NULL) {
-        return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
+        ngx_http_behave_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+        return;
     }
 
     cln->handler = ngx_http_behave_gw_cleanup;
     cln->data = gw;
 
-    /* $behave_session_id: the tree lives until after the log phase */
+    gw->blcf = blcf;
+    gw->models = bmcf->models;
+    gw->empty = gw->body.len == 0 && r->method == NGX_HTTP_GET;
+
+    ngx_http_behave_finish(r, ngx_http_behave_offload(r, gw->body.len,
+                                  ngx_http_behave_gw_parse,
+                                  ngx_http_behave_gw_parsed, gw));
+}
+
+
+/* in a thread for a large body: the strict check and the tree */
+
+static void
+ngx_http_behave_gw_parse(void *data)
+{
+    ngx_http_behave_gw_t  *gw = data;
+
+    if (gw->empty) {
+        gw->req = cJSON_CreateObject();
+        gw->oom = gw->req == NULL;
+        return;
+    }
+
+    gw->req = behave_json_parse_object((char *) gw->body.data, gw->body.len,
+                                       &gw->err);
+}
+
+
+static ngx_int_t
+ngx_http_behave_gw_parsed(ngx_http_request_t *r, void *data)
+{
+    ngx_int_t                    rc;
+    ngx_http_behave_gw_t        *gw = data;
+    ngx_http_behave_step_t       step;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    if (gw->req == NULL) {
+        return gw->oom ? NGX_HTTP_INTERNAL_SERVER_ERROR
+                       : ngx_http_behave_send_error(r, &gw->err);
+    }
+
+    step = ngx_http_behave_gw_session(r, gw);
+
+    if (step.answered) {
+        return step.rc;
+    }
+
+    blcf = gw->blcf;
+
+    /* tokens the gateway processes: about four bytes of text each */
+    gw->limit.rpm = blcf->gw_rpm;
+    gw->limit.concurrent = blcf->gw_concurrent;
+    gw->limit.tokens_per_day = blcf->gw_tokens_per_day;
+    gw->limit.cost = gw->body.len / 4 + 1;
+    gw->limited_handler = ngx_http_behave_gw_limited;
+
+    rc = ngx_http_behave_limits_check(r, gw);
+
+    if (rc == NGX_DONE) {
+        return NGX_DONE;
+    }
+
+    if (rc != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    return ngx_http_behave_gw_decided(r, gw);
+}
+
+
+/* $behave_session_id, and the query arguments of a GET */
+
+static ngx_http_behave_step_t
+ngx_http_behave_gw_session(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
+{
+    cJSON                  *sid;
+    ngx_http_behave_ctx_t  *ctx;
+
+    /* the tree lives until after the log phase */
     sid = cJSON_GetObjectItemCaseSensitive(gw->req, "session_id");
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
@@ -379,53 +414,102 @@ ngx_http_behave_gw_decided(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 static ngx_int_t
 ngx_http_behave_gw_compute(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 {
-    cJSON                        *resp;
-    behave_err_e                  rc;
-    behave_error_t                err;
-    ngx_http_behave_main_conf_t  *bmcf;
+    switch (gw->op) {
 
-    bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
+    case NGX_HTTP_BEHAVE_GW_BEHAVIOR:
+        return ngx_http_behave_behavior_start(r, gw);
+
+    case NGX_HTTP_BEHAVE_GW_AGENTS:
+        return ngx_http_behave_agents_status(r, gw);
+
+    case NGX_HTTP_BEHAVE_GW_TRACES:
+        return ngx_http_behave_traces_query(r, gw);
+
+    default:
+        return ngx_http_behave_offload(r, gw->body.len,
+                                       ngx_http_behave_gw_run,
+                                       ngx_http_behave_gw_computed, gw);
+    }
+}
+
+
+/* in a thread for a large body: the operation and its answer's text */
+
+static void
+ngx_http_behave_gw_run(void *data)
+{
+    ngx_http_behave_gw_t  *gw = data;
+
+    cJSON  *resp;
+
     resp = NULL;
 
     switch (gw->op) {
 
     case NGX_HTTP_BEHAVE_GW_SIGNALS:
-        rc = behave_gw_signals(gw->req, gw->now_ms, &resp, &err);
+        gw->rc = behave_gw_signals(gw->req, gw->now_ms, &resp, &gw->err);
         break;
 
     case NGX_HTTP_BEHAVE_GW_ORCHESTRATE:
-        rc = behave_gw_orchestrate(gw->req, bmcf->models, gw->now_ms, &resp,
-                                   &err);
+        gw->rc = behave_gw_orchestrate(gw->req, gw->models, gw->now_ms,
+                                       &resp, &gw->err);
         break;
 
-    case NGX_HTTP_BEHAVE_GW_BEHAVIOR:
-        return ngx_http_behave_behavior_start(r, gw);
-
-    case NGX_HTTP_BEHAVE_GW_ADAPTIVE:
-        rc = behave_gw_adaptive(gw->req, gw->now_ms, &resp, &err);
+    default: /* NGX_HTTP_BEHAVE_GW_ADAPTIVE */
+        gw->rc = behave_gw_adaptive(gw->req, gw->now_ms, &resp, &gw->err);
         break;
-
-    case NGX_HTTP_BEHAVE_GW_AGENTS:
-        return ngx_http_behave_agents_status(r, gw);
-
-    default: /* NGX_HTTP_BEHAVE_GW_TRACES */
-        return ngx_http_behave_traces_query(r, gw);
     }
 
-    if (rc != BEHAVE_OK && resp == NULL) {
-        return ngx_http_behave_send_error(r, &err);
+    if (resp != NULL) {
+        gw->out = behave_json_print(resp, &gw->out_len);
+        gw->oom = gw->out == NULL;
+        cJSON_Delete(resp);
     }
-
-    return ngx_http_behave_send_cjson(r,
-               rc == BEHAVE_OK ? NGX_HTTP_OK : behave_error_status(rc), resp);
 }
 
+
+static ngx_int_t
+ngx_http_behave_gw_computed(ngx_http_request_t *r, void *data)
+{
+    char                  *out;
+    ngx_http_behave_gw_t  *gw = data;
+
+    if (gw->out == NULL) {
+        return gw->oom || gw->rc == BEHAVE_OK
+               ? NGX_HTTP_INTERNAL_SERVER_ERROR
+               : ngx_http_behave_send_error(r, &gw->err);
+    }
+
+    /* the pool cleanup of the answer frees it from now on */
+    out = gw->out;
+    gw->out = NULL;
+
+    return ngx_http_behave_send_malloced(r,
+               gw->rc == BEHAVE_OK ? NGX_HTTP_OK : behave_error_status(gw->rc),
+               out, gw->out_len);
+}
+
+
+/* a tree of 10,000 events takes milliseconds to free: in the pool */
 
 static void
 ngx_http_behave_gw_cleanup(void *data)
 {
     ngx_http_behave_gw_t  *gw = data;
 
-    cJSON_Delete(gw->req);
-    gw->req = NULL;
+    free(gw->out);
+    gw->out = NULL;
+
+    if (gw->req != NULL) {
+        ngx_http_behave_offload_free(gw->blcf, gw->body.len,
+                                     ngx_http_behave_gw_free_tree, gw->req);
+        gw->req = NULL;
+    }
+}
+
+
+static void
+ngx_http_behave_gw_free_tree(void *ptr)
+{
+    cJSON_Delete(ptr);
 }

@@ -37,6 +37,17 @@ struct ngx_http_behave_gw_s {
     const behave_key_t         *key;
     int64_t                     now_ms;
 
+    /* what the steps that may run in a thread read and write */
+    ngx_str_t                   body;
+    ngx_http_behave_loc_conf_t *blcf;
+    const void                 *models;         /* behave_gw_catalog_t */
+    behave_error_t              err;
+    int                         rc;             /* behave_err_e */
+    char                       *out;            /* the answer, malloc()ed */
+    size_t                      out_len;
+    unsigned                    empty:1;        /* a GET without a body */
+    unsigned                    oom:1;
+
     u_char                      limit_id[24];   /* "key:<16 hex>" */
     ngx_http_behave_limit_t     limit;
     ngx_http_behave_gw_pt       limited_handler;

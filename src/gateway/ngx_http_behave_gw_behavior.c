@@ -21,6 +21,7 @@
 
 
 #include "ngx_http_behave_gw_behavior.h"
+#include "ngx_http_behave_offload.h"
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
@@ -40,6 +41,17 @@ typedef struct {
     size_t                  batch_len;
     uint64_t                epoch;
     ngx_uint_t              seeded;
+
+    /* what the steps that may run in a thread read and write */
+    char                   *made;           /* malloc()ed batch */
+    int                     rc;             /* behave_err_e */
+    behave_error_t          err;
+    u_char                 *state;          /* the state read, copied */
+    size_t                  state_len;
+    const char             *history;
+    behave_gw_rewrite_t     rw;
+    char                   *out;            /* the answer, malloc()ed */
+    size_t                  out_len;
 } ngx_http_behave_beh_t;
 
 
@@ -88,10 +100,17 @@ static void ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason);
 static ngx_int_t ngx_http_behave_beh_seed(ngx_http_request_t *r,
     ngx_http_behave_beh_t *b, redisReply *reply);
+static void ngx_http_behave_beh_batch(void *data);
+static ngx_int_t ngx_http_behave_beh_batched(ngx_http_request_t *r,
+    void *data);
 static ngx_int_t ngx_http_behave_beh_compute(ngx_http_request_t *r,
     ngx_http_behave_beh_t *b, redisReply *state, const char *history);
+static void ngx_http_behave_beh_run(void *data);
+static ngx_int_t ngx_http_behave_beh_computed(ngx_http_request_t *r,
+    void *data);
 static void ngx_http_behave_beh_rewrite_send(ngx_http_behave_beh_t *b,
-    redisReply *state, behave_gw_rewrite_t *rw);
+    behave_gw_rewrite_t *rw);
+static void ngx_http_behave_beh_cleanup(void *data);
 static void ngx_http_behave_beh_noop(redisReply *reply, void *data);
 
 
@@ -112,38 +131,67 @@ ngx_int_t
 ngx_http_behave_behavior_start(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw)
 {
-    char                         digest[BEHAVE_SHA256_HEX_SIZE];
-    char                        *batch, *blob;
-    u_char                      *p;
-    cJSON                       *sid;
-    size_t                       len, blob_len;
-    ngx_int_t                    rc;
-    const char                  *reason;
-    behave_error_t               err;
-    ngx_http_behave_beh_t       *b;
-    ngx_http_behave_loc_conf_t  *blcf;
+    ngx_pool_cleanup_t     *cln;
+    ngx_http_behave_beh_t  *b;
 
     b = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_beh_t));
-    if (b == NULL) {
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+
+    if (b == NULL || cln == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
+
+    cln->handler = ngx_http_behave_beh_cleanup;
+    cln->data = b;
 
     b->gw = gw;
     b->epoch = (uint64_t) gw->now_ms;
 
-    if (behave_gw_behavior_batch(gw->req, &batch, &len, &err) != BEHAVE_OK) {
-        return ngx_http_behave_send_error(r, &err);
+    /* 10,000 events are checked and encoded in a thread when there is one */
+    return ngx_http_behave_offload(r, gw->body.len, ngx_http_behave_beh_batch,
+                                   ngx_http_behave_beh_batched, b);
+}
+
+
+static void
+ngx_http_behave_beh_batch(void *data)
+{
+    ngx_http_behave_beh_t  *b = data;
+
+    b->rc = behave_gw_behavior_batch(b->gw->req, &b->made, &b->batch_len,
+                                     &b->err);
+}
+
+
+static ngx_int_t
+ngx_http_behave_beh_batched(ngx_http_request_t *r, void *data)
+{
+    ngx_http_behave_beh_t  *b = data;
+
+    char                        digest[BEHAVE_SHA256_HEX_SIZE];
+    char                        *blob;
+    u_char                      *p;
+    cJSON                       *sid;
+    size_t                       blob_len;
+    ngx_int_t                    rc;
+    const char                  *reason;
+    ngx_http_behave_gw_t        *gw;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    gw = b->gw;
+
+    if (b->rc != BEHAVE_OK) {
+        return ngx_http_behave_send_error(r, &b->err);
     }
 
-    b->batch = ngx_pnalloc(r->pool, len);
+    b->batch = ngx_pnalloc(r->pool, b->batch_len);
     if (b->batch == NULL) {
-        free(batch);
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    ngx_memcpy(b->batch, batch, len);
-    b->batch_len = len;
-    free(batch);
+    ngx_memcpy(b->batch, b->made, b->batch_len);
+    free(b->made);
+    b->made = NULL;
 
     if (!ngx_http_behave_redis_configured(r)) {
         return ngx_http_behave_beh_compute(r, b, NULL, "request_only");
@@ -293,41 +341,88 @@ ngx_http_behave_beh_seed(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
 }
 
 
+/*
+ * The analysis over the state read and this call's batch, in a thread for
+ * a large body: the reply is copied first (hiredis frees it when the
+ * callback returns).
+ */
 static ngx_int_t
 ngx_http_behave_beh_compute(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
     redisReply *state, const char *history)
 {
-    cJSON                *resp;
-    behave_err_e          rc;
-    behave_error_t        err;
-    behave_gw_rewrite_t   rw;
+    b->history = history;
 
-    resp = NULL;
-    rc = behave_gw_behavior_session(b->gw->req, b->gw->now_ms,
-                                    state ? state->str : NULL,
-                                    state ? state->len : 0,
-                                    (char *) b->batch, b->batch_len,
-                                    b->epoch, &resp, &rw, &err);
+    if (state != NULL) {
+        b->state = ngx_pnalloc(r->pool, state->len + 1);
+        if (b->state == NULL) {
+            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        }
 
-    if (rc != BEHAVE_OK) {
-        cJSON_Delete(resp);
-        return ngx_http_behave_send_error(r, &err);
+        ngx_memcpy(b->state, state->str, state->len);
+        b->state[state->len] = '\0';
+        b->state_len = state->len;
     }
 
-    if (rw.blob != NULL) {
-        ngx_http_behave_beh_rewrite_send(b, state, &rw);
-        free(rw.blob);
-    }
-
-    cJSON_AddStringToObject(resp, "history",
-                            rw.reset ? "request_only" : history);
-
-    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, resp);
+    return ngx_http_behave_offload(r, b->gw->body.len,
+                                   ngx_http_behave_beh_run,
+                                   ngx_http_behave_beh_computed, b);
 }
 
 
 static void
-ngx_http_behave_beh_rewrite_send(ngx_http_behave_beh_t *b, redisReply *state,
+ngx_http_behave_beh_run(void *data)
+{
+    ngx_http_behave_beh_t  *b = data;
+
+    cJSON  *resp;
+
+    resp = NULL;
+    b->rc = behave_gw_behavior_session(b->gw->req, b->gw->now_ms,
+                                       (char *) b->state, b->state_len,
+                                       (char *) b->batch, b->batch_len,
+                                       b->epoch, &resp, &b->rw, &b->err);
+
+    if (b->rc != BEHAVE_OK) {
+        cJSON_Delete(resp);
+        return;
+    }
+
+    cJSON_AddStringToObject(resp, "history",
+                            b->rw.reset ? "request_only" : b->history);
+
+    b->out = behave_json_print(resp, &b->out_len);
+    cJSON_Delete(resp);
+}
+
+
+static ngx_int_t
+ngx_http_behave_beh_computed(ngx_http_request_t *r, void *data)
+{
+    char                   *out;
+    ngx_http_behave_beh_t  *b = data;
+
+    if (b->rc != BEHAVE_OK) {
+        return ngx_http_behave_send_error(r, &b->err);
+    }
+
+    if (b->rw.blob != NULL) {
+        if (b->state != NULL) {
+            ngx_http_behave_beh_rewrite_send(b, &b->rw);
+        }
+
+        free(b->rw.blob);
+        b->rw.blob = NULL;
+    }
+
+    out = b->out;
+    b->out = NULL;
+
+    return ngx_http_behave_send_malloced(r, NGX_HTTP_OK, out, b->out_len);
+}
+
+
+static void
+ngx_http_behave_beh_rewrite_send(ngx_http_behave_beh_t *b,
     behave_gw_rewrite_t *rw)
 {
     u_char       num[NGX_SIZE_T_LEN];
@@ -342,8 +437,8 @@ ngx_http_behave_beh_rewrite_send(ngx_http_behave_beh_t *b, redisReply *state,
     len[2] = 1;
     argv[3] = b->argv[0];
     len[3] = b->len[0];
-    argv[4] = state->str;
-    len[4] = ngx_min(state->len, BEHAVE_GW_STATE_PREFIX);
+    argv[4] = (char *) b->state;
+    len[4] = ngx_min(b->state_len, BEHAVE_GW_STATE_PREFIX);
     argv[5] = (char *) num;
     len[5] = ngx_sprintf(num, "%uz", rw->consumed) - num;
     argv[6] = rw->blob;
@@ -352,6 +447,22 @@ ngx_http_behave_beh_rewrite_send(ngx_http_behave_beh_t *b, redisReply *state,
     /* shed when Redis is behind: the next call tries again */
     (void) ngx_http_behave_redis_command_bg(7, argv, len,
                                             ngx_http_behave_beh_noop, NULL);
+}
+
+
+/* whatever the request's path: what a thread made and nobody took */
+
+static void
+ngx_http_behave_beh_cleanup(void *data)
+{
+    ngx_http_behave_beh_t  *b = data;
+
+    free(b->made);
+    free(b->rw.blob);
+    free(b->out);
+    b->made = NULL;
+    b->rw.blob = NULL;
+    b->out = NULL;
 }
 
 

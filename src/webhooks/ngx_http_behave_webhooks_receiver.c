@@ -31,6 +31,7 @@
 #include "ngx_http_behave_webhooks_receiver.h"
 #include "ngx_http_behave_body.h"
 #include "ngx_http_behave_meter.h"
+#include "ngx_http_behave_offload.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_args.h"
 #include "ngx_http_behave_redis_keys.h"
@@ -79,6 +80,18 @@ typedef struct {
 
     /* the summary as stored, without its closing brace: the answer */
     ngx_str_t                   summary;
+
+    /* what the verification (and parse) that may run in a thread use */
+    ngx_http_behave_loc_conf_t *blcf;
+    char                       *secret;         /* opened, wiped after */
+    size_t                      secret_cap;
+    size_t                      secret_len;
+    behave_sig_headers_t        sig_headers;
+    int64_t                     now_ms;
+    behave_sig_err_e            sig_rc;
+    behave_err_e                parse_rc;
+    behave_error_t              parse_err;
+    unsigned                    parsed:1;
 } ngx_http_behave_wh_recv_t;
 
 
@@ -109,8 +122,12 @@ static ngx_int_t ngx_http_behave_wh_owner(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *owner);
 static ngx_int_t ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *reply);
-static ngx_int_t ngx_http_behave_wh_verify(ngx_http_request_t *r,
-    ngx_http_behave_wh_recv_t *rv, redisReply *sealed, ngx_int_t *answer);
+static ngx_http_behave_step_t ngx_http_behave_wh_open(ngx_http_request_t *r,
+    ngx_http_behave_wh_recv_t *rv, redisReply *sealed);
+static void ngx_http_behave_wh_verify(void *data);
+static ngx_int_t ngx_http_behave_wh_verified(ngx_http_request_t *r,
+    void *data);
+static void ngx_http_behave_wh_free_call(void *ptr);
 static void ngx_http_behave_wh_headers(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, behave_sig_headers_t *h);
 static void ngx_http_behave_wh_header(ngx_http_request_t *r,
@@ -203,6 +220,7 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
     rv->received_ms = (int64_t) tp->sec * 1000 + tp->msec;
     rv->slug = *slug;
     rv->request = r;
+    rv->blcf = blcf;
 
     return ngx_http_behave_read_body(r, ngx_http_behave_wh_recv_body);
 }
@@ -213,6 +231,8 @@ ngx_http_behave_wh_recv_cleanup(void *data)
 {
     ngx_http_behave_wh_recv_t  *rv = data;
 
+    behave_call_t  *copy;
+
     /* the request went away between two steps: the next one never runs */
     if (rv->slice.posted) {
         ngx_delete_posted_event(&rv->slice);
@@ -222,9 +242,34 @@ ngx_http_behave_wh_recv_cleanup(void *data)
     rv->job = NULL;
     behave_review_log_free(&rv->log);
 
-    behave_call_free(&rv->call);
     free(rv->turns);
     rv->turns = NULL;
+
+    /* the parsed body of a 4 MiB call takes milliseconds to free */
+    copy = NULL;
+
+    if (rv->call.root != NULL || rv->call.turns != NULL) {
+        copy = malloc(sizeof(behave_call_t));
+    }
+
+    if (copy == NULL) {
+        behave_call_free(&rv->call);
+        return;
+    }
+
+    ngx_memcpy(copy, &rv->call, sizeof(behave_call_t));
+    ngx_memzero(&rv->call, sizeof(behave_call_t));
+
+    ngx_http_behave_offload_free(rv->blcf, rv->body.len,
+                                 ngx_http_behave_wh_free_call, copy);
+}
+
+
+static void
+ngx_http_behave_wh_free_call(void *ptr)
+{
+    behave_call_free(ptr);
+    free(ptr);
 }
 
 
@@ -408,9 +453,9 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *reply)
 {
     size_t                  i;
-    ngx_int_t               rc;
     redisReply             *e;
     ngx_http_behave_ctx_t  *ctx;
+    ngx_http_behave_step_t  step;
 
     if (reply->elements != 7) {
         return ngx_http_behave_wh_unauthorized(r);
@@ -458,10 +503,116 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     ctx->tenant = rv->tenant;
 
-    if (ngx_http_behave_wh_verify(r, rv, reply->element[5], &rc)
-        != NGX_OK)
+    step = ngx_http_behave_wh_open(r, rv, reply->element[5]);
+    if (step.answered) {
+        return step.rc;
+    }
+
+    /* the HMAC over the raw body, and its parse: in a thread when large */
+    return ngx_http_behave_offload(r, rv->body.len,
+                                   ngx_http_behave_wh_verify,
+                                   ngx_http_behave_wh_verified, rv);
+}
+
+
+/*
+ * The endpoint's secret opened into the pool (wiped once verified), the
+ * signature headers found, the time taken; or answered (503).
+ */
+
+static ngx_http_behave_step_t
+ngx_http_behave_wh_open(ngx_http_request_t *r, ngx_http_behave_wh_recv_t *rv,
+    redisReply *sealed)
+{
+    ngx_time_t                   *tp;
+    ngx_http_behave_main_conf_t  *bmcf;
+
+    bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
+
+    rv->secret_cap = sealed->len + 1;
+    rv->secret = ngx_pnalloc(r->pool, rv->secret_cap);
+    if (rv->secret == NULL) {
+        return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
+    }
+
+    if (behave_secretbox_open(bmcf->secret_key, sealed->str, sealed->len,
+                              rv->endpoint_id, ngx_strlen(rv->endpoint_id),
+                              rv->secret, rv->secret_cap, &rv->secret_len)
+        != 0)
     {
-        return rc;
+        ngx_explicit_memzero(rv->secret, rv->secret_cap);
+
+        /* fail closed: nothing is accepted that we cannot verify */
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave: the secret of webhook endpoint %s does not "
+                      "open: wrong behave_secret_key, or a damaged record",
+                      rv->endpoint_id);
+        return ngx_http_behave_answered(
+                   ngx_http_behave_webhooks_unavailable(r, "the endpoint",
+                                                        "secret unavailable"));
+    }
+
+    ngx_http_behave_wh_headers(r, rv, &rv->sig_headers);
+
+    tp = ngx_timeofday();
+    rv->now_ms = (int64_t) tp->sec * 1000 + tp->msec;
+
+    return ngx_http_behave_go_on();
+}
+
+
+/*
+ * In a thread for a large body: the signature, then, for a genuine body
+ * to an active endpoint, the parse (a paused endpoint parses nothing).
+ */
+
+static void
+ngx_http_behave_wh_verify(void *data)
+{
+    ngx_http_behave_wh_recv_t  *rv = data;
+
+    rv->sig_rc = behave_sig_verify(rv->provider, &rv->sig_headers,
+                                   (char *) rv->body.data, rv->body.len,
+                                   rv->secret, rv->secret_len,
+                                   rv->shared_secret
+                                   ? BEHAVE_SIG_ALLOW_SHARED_SECRET : 0,
+                                   &rv->vapi, rv->now_ms, NULL);
+
+    ngx_explicit_memzero(rv->secret, rv->secret_cap);
+
+    if (rv->sig_rc != BEHAVE_SIG_OK || !rv->active) {
+        return;
+    }
+
+    rv->parse_rc = behave_call_parse(&rv->call, rv->provider,
+                                     (char *) rv->body.data, rv->body.len,
+                                     &rv->parse_err);
+    rv->parsed = 1;
+}
+
+
+static ngx_int_t
+ngx_http_behave_wh_verified(ngx_http_request_t *r, void *data)
+{
+    ngx_uint_t                  level;
+    ngx_http_behave_wh_recv_t  *rv = data;
+
+    if (rv->sig_rc != BEHAVE_SIG_OK) {
+        level = (rv->sig_rc == BEHAVE_SIG_INTERNAL
+                 || rv->sig_rc == BEHAVE_SIG_BAD_SECRET)
+                ? NGX_LOG_ERR : NGX_LOG_INFO;
+
+        ngx_log_error(level, r->connection->log, 0,
+                      "behave: webhook to endpoint %s refused: %s",
+                      rv->endpoint_id, behave_sig_err_name(rv->sig_rc));
+
+        if (rv->sig_rc == BEHAVE_SIG_INTERNAL) {
+            return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                        "verification "
+                                                        "failed");
+        }
+
+        return ngx_http_behave_wh_unauthorized(r);
     }
 
     if (!rv->active) {
@@ -472,81 +623,6 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     }
 
     return ngx_http_behave_wh_process(r, rv);
-}
-
-
-/*
- * NGX_OK when the body is genuine; else NGX_DECLINED, the answer (401 or
- * 503) sent and what sending it returned in *answer.
- */
-
-static ngx_int_t
-ngx_http_behave_wh_verify(ngx_http_request_t *r,
-    ngx_http_behave_wh_recv_t *rv, redisReply *sealed, ngx_int_t *answer)
-{
-    char                         *secret;
-    size_t                        slen;
-    ngx_uint_t                    level;
-    ngx_time_t                   *tp;
-    behave_sig_err_e              rc;
-    behave_sig_headers_t          h;
-    ngx_http_behave_main_conf_t  *bmcf;
-
-    bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
-
-    secret = ngx_pnalloc(r->pool, sealed->len + 1);
-    if (secret == NULL) {
-        *answer = NGX_HTTP_INTERNAL_SERVER_ERROR;
-        return NGX_DECLINED;
-    }
-
-    if (behave_secretbox_open(bmcf->secret_key, sealed->str, sealed->len,
-                              rv->endpoint_id, ngx_strlen(rv->endpoint_id),
-                              secret, sealed->len + 1, &slen)
-        != 0)
-    {
-        /* fail closed: nothing is accepted that we cannot verify */
-        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                      "behave: the secret of webhook endpoint %s does not "
-                      "open: wrong behave_secret_key, or a damaged record",
-                      rv->endpoint_id);
-        *answer = ngx_http_behave_webhooks_unavailable(r, "the endpoint",
-                                                       "secret unavailable");
-        return NGX_DECLINED;
-    }
-
-    ngx_http_behave_wh_headers(r, rv, &h);
-
-    tp = ngx_timeofday();
-
-    rc = behave_sig_verify(rv->provider, &h, (char *) rv->body.data,
-                           rv->body.len, secret, slen,
-                           rv->shared_secret
-                           ? BEHAVE_SIG_ALLOW_SHARED_SECRET : 0, &rv->vapi,
-                           (int64_t) tp->sec * 1000 + tp->msec, NULL);
-
-    ngx_explicit_memzero(secret, sealed->len + 1);
-
-    if (rc == BEHAVE_SIG_OK) {
-        return NGX_OK;
-    }
-
-    level = (rc == BEHAVE_SIG_INTERNAL || rc == BEHAVE_SIG_BAD_SECRET)
-            ? NGX_LOG_ERR : NGX_LOG_INFO;
-
-    ngx_log_error(level, r->connection->log, 0,
-                  "behave: webhook to endpoint %s refused: %s",
-                  rv->endpoint_id, behave_sig_err_name(rc));
-
-    if (rc == BEHAVE_SIG_INTERNAL) {
-        *answer = ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                       "verification failed");
-        return NGX_DECLINED;
-    }
-
-    *answer = ngx_http_behave_wh_unauthorized(r);
-
-    return NGX_DECLINED;
 }
 
 
@@ -648,18 +724,16 @@ static ngx_int_t
 ngx_http_behave_wh_process(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv)
 {
-    behave_error_t  err;
+    behave_error_t  *err = &rv->parse_err;
 
-    if (behave_call_parse(&rv->call, rv->provider, (char *) rv->body.data,
-                          rv->body.len, &err)
-        != BEHAVE_OK)
-    {
-        if (err.err == BEHAVE_ERR_INTERNAL) {
+    /* parsed with the verification (ngx_http_behave_wh_verify()) */
+    if (rv->parse_rc != BEHAVE_OK) {
+        if (err->err == BEHAVE_ERR_INTERNAL) {
             return ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                         "out of memory");
         }
 
-        return ngx_http_behave_send_error(r, &err);
+        return ngx_http_behave_send_error(r, err);
     }
 
     if (rv->call.kind != BEHAVE_EVENT_TRANSCRIPT) {

@@ -38,6 +38,15 @@
 #define BEHAVE_GW_TEXT_MAX         32768   /* bytes of semantic.text */
 
 
+/*
+ * The gateway's tables computed once, before any thread may run the
+ * gateway (the nginx glue calls it at module init; the first
+ * behave_gw_signals() does it otherwise, for tools and tests).  After it
+ * the gateway keeps no mutable state shared between calls: calls may run
+ * in several threads at once.
+ */
+void behave_gw_init(void);
+
 /* POST /api/v1/behavioral-signals */
 behave_err_e behave_gw_signals(const cJSON *req, int64_t now_ms,
     cJSON **resp, behave_error_t *err);

@@ -72,8 +72,11 @@ static void behave_gw_wr_event(behave_gw_wr_t *w, const behave_gw_event_t *e);
 static void behave_gw_wr_fold(behave_gw_wr_t *w, const behave_gw_fold_t *f);
 
 
-/* the sorted index's comparison needs the window: qsort has no context */
-static const behave_gw_event_t  *behave_gw_sort_win;
+/*
+ * The sorted index's comparison needs the window: qsort has no context.
+ * One per thread: the nginx glue may run this in a thread pool.
+ */
+static _Thread_local const behave_gw_event_t  *behave_gw_sort_win;
 
 
 void
@@ -356,7 +359,7 @@ behave_gw_session_measure(const behave_gw_session_t *s,
  * neighbours; the later one (in the batch's order) is the duplicate.
  */
 
-static const behave_gw_event_t  *behave_gw_sort_ev;
+static _Thread_local const behave_gw_event_t  *behave_gw_sort_ev;
 
 static int
 behave_gw_index_cmp(const void *a, const void *b)

@@ -1106,6 +1106,15 @@ behave_gw_intent_text(const char *text, size_t len, double *score)
 }
 
 
+void
+behave_gw_init(void)
+{
+    if (!behave_gw_cue_shaped) {
+        behave_gw_cue_shapes();
+    }
+}
+
+
 static void
 behave_gw_cue_shapes(void)
 {

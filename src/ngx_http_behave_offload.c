@@ -1,0 +1,271 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * Heavy core work in an nginx thread pool (ngx_http_behave_offload.h).
+ *
+ * While the work runs the request is "blocked" (r->main->blocked), as
+ * nginx's own thread reads make it: nginx frees no request that is
+ * blocked, so the data in its pool stays valid for the thread whatever
+ * the client does.  A client that closes the connection meanwhile
+ * (ngx_http_test_reading) terminates the request, which nginx defers
+ * while it is blocked; the completion handler then finishes it (499)
+ * instead of resuming it.  The request is also held as a Redis step holds
+ * it (the caller finishes with NGX_DONE), and the completion finishes it
+ * with what resume() returns.
+ */
+
+
+#include "ngx_http_behave_offload.h"
+#include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
+
+
+#define NGX_HTTP_BEHAVE_THREAD_MIN  (16 * 1024)
+
+
+#if (NGX_THREADS)
+
+typedef struct {
+    ngx_http_request_t         *request;
+    ngx_http_behave_work_pt     work;
+    ngx_http_behave_resume_pt   resume;
+    void                       *data;
+    double                      posted_ms;
+} ngx_http_behave_offload_t;
+
+
+typedef struct {
+    void                      (*free_fn)(void *ptr);
+    void                       *ptr;
+} ngx_http_behave_release_t;
+
+
+static void ngx_http_behave_offload_run(void *data, ngx_log_t *log);
+static void ngx_http_behave_offload_done(ngx_event_t *ev);
+static void ngx_http_behave_release_run(void *data, ngx_log_t *log);
+static void ngx_http_behave_release_done(ngx_event_t *ev);
+
+#endif
+
+
+char *
+ngx_http_behave_thread_pool(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_behave_loc_conf_t  *blcf = conf;
+
+    ssize_t     min;
+    ngx_str_t  *value, s;
+
+    if (blcf->thread_pool != NGX_CONF_UNSET_PTR) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+    min = NGX_HTTP_BEHAVE_THREAD_MIN;
+
+    if (cf->args->nelts == 3) {
+        if (ngx_strncmp(value[2].data, "min=", 4) != 0) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "invalid parameter \"%V\": expected min=SIZE",
+                               &value[2]);
+            return NGX_CONF_ERROR;
+        }
+
+        s.data = value[2].data + 4;
+        s.len = value[2].len - 4;
+
+        min = ngx_parse_size(&s);
+        if (min == NGX_ERROR) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "invalid size \"%V\"", &value[2]);
+            return NGX_CONF_ERROR;
+        }
+    }
+
+    blcf->thread_min = (size_t) min;
+
+    if (ngx_strcmp(value[1].data, "off") == 0) {
+        if (cf->args->nelts == 3) {
+            return "takes no min= with \"off\"";
+        }
+
+        blcf->thread_pool = NULL;
+        return NGX_CONF_OK;
+    }
+
+#if (NGX_THREADS)
+
+    /* a pool that no "thread_pool" declares fails "nginx -t" (not default) */
+    blcf->thread_pool = ngx_thread_pool_add(cf, &value[1]);
+    if (blcf->thread_pool == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    return NGX_CONF_OK;
+
+#else
+
+    ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                       "\"behave_thread_pool\" needs nginx built "
+                       "--with-threads");
+    return NGX_CONF_ERROR;
+
+#endif
+}
+
+
+ngx_int_t
+ngx_http_behave_offload(ngx_http_request_t *r, size_t size,
+    ngx_http_behave_work_pt work, ngx_http_behave_resume_pt resume,
+    void *data)
+{
+#if (NGX_THREADS)
+    ngx_thread_task_t           *task;
+    ngx_http_behave_offload_t   *o;
+    ngx_http_behave_loc_conf_t  *blcf;
+
+    blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+
+    if (blcf->thread_pool == NULL || size < blcf->thread_min) {
+        goto in_loop;
+    }
+
+    task = ngx_thread_task_alloc(r->pool, sizeof(ngx_http_behave_offload_t));
+    if (task == NULL) {
+        goto in_loop;
+    }
+
+    o = task->ctx;
+    o->request = r;
+    o->work = work;
+    o->resume = resume;
+    o->data = data;
+
+    task->handler = ngx_http_behave_offload_run;
+    task->event.data = o;
+    task->event.handler = ngx_http_behave_offload_done;
+
+    if (ngx_thread_task_post(blcf->thread_pool, task) != NGX_OK) {
+        /* the pool's queue is full (logged by nginx): inline, not a 5xx */
+        goto in_loop;
+    }
+
+    o->posted_ms = ngx_http_behave_now_ms();
+    r->main->blocked++;
+
+    /* a client that leaves meanwhile terminates the request (deferred) */
+    r->read_event_handler = ngx_http_test_reading;
+
+    return NGX_DONE;
+
+in_loop:
+
+#endif
+
+    work(data);
+
+    return resume(r, data);
+}
+
+
+void
+ngx_http_behave_offload_free(ngx_http_behave_loc_conf_t *blcf, size_t size,
+    void (*free_fn)(void *ptr), void *ptr)
+{
+#if (NGX_THREADS)
+    ngx_thread_task_t          *task;
+    ngx_http_behave_release_t  *rl;
+
+    if (blcf->thread_pool == NULL || size < blcf->thread_min) {
+        goto in_loop;
+    }
+
+    /* the request is going away: the task is memory of its own */
+    task = ngx_calloc(sizeof(ngx_thread_task_t)
+                      + sizeof(ngx_http_behave_release_t), ngx_cycle->log);
+    if (task == NULL) {
+        goto in_loop;
+    }
+
+    rl = (ngx_http_behave_release_t *) (task + 1);
+    rl->free_fn = free_fn;
+    rl->ptr = ptr;
+
+    task->ctx = rl;
+    task->handler = ngx_http_behave_release_run;
+    task->event.data = task;
+    task->event.handler = ngx_http_behave_release_done;
+    task->event.log = ngx_cycle->log;
+
+    if (ngx_thread_task_post(blcf->thread_pool, task) == NGX_OK) {
+        return;
+    }
+
+    ngx_free(task);
+
+in_loop:
+
+#endif
+
+    free_fn(ptr);
+}
+
+
+#if (NGX_THREADS)
+
+static void
+ngx_http_behave_offload_run(void *data, ngx_log_t *log)
+{
+    ngx_http_behave_offload_t  *o = data;
+
+    o->work(o->data);
+}
+
+
+static void
+ngx_http_behave_offload_done(ngx_event_t *ev)
+{
+    ngx_connection_t           *c;
+    ngx_http_request_t         *r;
+    ngx_http_behave_offload_t  *o;
+
+    o = ev->data;
+    r = o->request;
+    c = r->connection;
+
+    ngx_http_set_log_request(c->log, r);
+
+    r->main->blocked--;
+
+    /* the trace shows the wait: queue and work, "thread" */
+    ngx_http_behave_span(r, "thread", o->posted_ms, NULL);
+
+    if (c->error) {
+        /* terminated while blocked: now it can go (the cleanups free) */
+        ngx_http_finalize_request(r, NGX_HTTP_CLIENT_CLOSED_REQUEST);
+
+    } else {
+        ngx_http_behave_finish(r, o->resume(r, o->data));
+    }
+
+    ngx_http_run_posted_requests(c);
+}
+
+
+static void
+ngx_http_behave_release_run(void *data, ngx_log_t *log)
+{
+    ngx_http_behave_release_t  *rl = data;
+
+    rl->free_fn(rl->ptr);
+}
+
+
+static void
+ngx_http_behave_release_done(ngx_event_t *ev)
+{
+    /* ngx_thread_pool_handler() took the next task before calling this */
+    ngx_free(ev->data);
+}
+
+#endif
