@@ -13,6 +13,17 @@
  *
  * Each body is built to the limit docs/API.md gives for its surface and
  * of the shape that costs the most (the most tokens, events, turns).
+ *
+ * Each operation runs as the glue runs it, in pieces: a piece is marked
+ * as done on the event loop or, under "behave_thread_pool", in a thread,
+ * and some pieces end an event-loop step (a Redis round trip, a slice).
+ * Two figures follow per operation: the longest event-loop step without
+ * a thread pool (every piece on the loop), and with one: the longest
+ * step left on the loop, and apart the time of each piece in a thread
+ * (what the request waits, not what the other requests wait).  The
+ * glue's own work between pieces (nginx, hiredis) is not in it, but
+ * the copy of the body into one string is (read back from nginx's
+ * temporary file: a body over client_body_buffer_size is in one).
  */
 
 #include <stdint.h>
@@ -20,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "behave_annotate.h"
 #include "behave_callsum.h"
@@ -67,26 +79,42 @@ static void run_behavior(const char *body, size_t len, void *data);
 static void run_adaptive(const char *body, size_t len, void *data);
 static void run_orchestrate(const char *body, size_t len, void *data);
 static void run_webhook(const char *body, size_t len, void *data);
-static void worst_step(double *t0, int what);
 static void worst_verify(const char *body, size_t len);
+static char *worst_body(const char *body, size_t len);
 
 
 /*
- * A sliced operation's event-loop steps, by kind: the largest of each
- * over the runs of one case, and how many steps of turns a run took.
+ * The pieces of one run: worst_piece(name, where) ends the piece begun
+ * at the previous mark; worst_yield() ends an event-loop step whatever
+ * the mode (the request waits for Redis, or posts its next slice).
  */
-#define WORST_KINDS  6
+#define WORST_LOOP    0
+#define WORST_THREAD  1
+#define WORST_PIECES  16
 
-static const char  *const worst_kinds[WORST_KINDS] = {
-    "step: verify (HMAC)", "step: parse", "step: a slice of turns",
-    "step: a slice of the stored turns (redacted)",
-    "step: findings + answer", "step: free the parsed call"
-};
+typedef struct {
+    const char  *name;
+    int          where;
+    double       max_ms;        /* the longest of this piece */
+    size_t       count;         /* pieces of this name in a run */
+} worst_piece_t;
 
-static double       worst_kind_ms[WORST_KINDS];
-static int          worst_sliced;
-static size_t       worst_steps;
-static size_t       worst_log_steps;
+static worst_piece_t  worst_pieces[WORST_PIECES];
+static int            worst_npieces;
+static double         worst_mark_ms;
+static double         worst_total_ms;       /* the run's pieces */
+static double         worst_inline_ms, worst_inline_max;   /* no pool */
+static double         worst_loop_ms, worst_loop_max;       /* a pool */
+static const char    *worst_inline_what, *worst_loop_what;   /* the */
+static double         worst_inline_big, worst_loop_big;     /* largest */
+static const char    *worst_inline_longest, *worst_loop_longest;
+static size_t         worst_run_count[WORST_PIECES];
+
+static void worst_start(void);
+static void worst_piece(const char *name, int where);
+static void worst_yield(void);
+static double worst_now(void);
+static int worst_cmp(const void *a, const void *b);
 
 
 static const char  *const worst_sentences[] = {
@@ -156,7 +184,7 @@ main(int argc, char **argv)
     worst_case(&cases[n++], &w, "gateway behavioral-signals",
                "32 KiB text, 3 modalities", run_signals, NULL);
 
-    /* analyze-behavior: 10,000 events with targets, 1,000 stored */
+    /* analyze-behavior: 10,000 events with targets, a session as long */
     behave_jw_init(&w, WORST_BODY_MAX);
     behave_jw_literal(&w, "{\"session_id\":\"worst-case\",\"user_data\":{},"
                       "\"interaction_history\":[");
@@ -173,7 +201,7 @@ main(int argc, char **argv)
     }
     behave_jw_literal(&w, "]}");
     worst_case(&cases[n++], &w, "gateway analyze-behavior",
-               "10,000 events + 1,000 stored", run_behavior, NULL);
+               "10,000 events, after as many", run_behavior, NULL);
 
     /* adaptive-ui: its events as analyze-behavior's, 64 components */
     behave_jw_init(&w, WORST_BODY_MAX);
@@ -265,7 +293,9 @@ main(int argc, char **argv)
                "5,000 turns, 4 MiB", run_webhook, NULL);
 
     printf("worst case per request, in process, %d runs each "
-           "(max / median ms)\n", runs);
+           "(max / median ms of the whole; then the longest event-loop step\n"
+           "without and with behave_thread_pool, and the longest of each "
+           "piece, where it runs under a pool)\n", runs);
 
     for (i = 0; i < (size_t) n; i++) {
         if (cases[i].body == NULL) {
@@ -287,22 +317,25 @@ static void
 worst_measure(worst_case_t *c, int runs)
 {
     int      i;
-    double   t0, *ms;
+    double  *ms;
 
     ms = malloc(runs * sizeof(double));
     if (ms == NULL) {
         return;
     }
 
-    worst_sliced = 0;
-    memset(worst_kind_ms, 0, sizeof(worst_kind_ms));
+    worst_npieces = 0;
+    worst_inline_max = 0;
+    worst_loop_max = 0;
+    worst_inline_longest = NULL;
+    worst_loop_longest = NULL;
 
     for (i = 0; i < runs; i++) {
-        worst_steps = 0;
-        worst_log_steps = 0;
-        t0 = worst_now();
+        memset(worst_run_count, 0, sizeof(worst_run_count));
+        worst_start();
         c->run(c->body, c->len, c->data);
-        ms[i] = worst_now() - t0;
+        worst_yield();
+        ms[i] = worst_total_ms;
     }
 
     qsort(ms, runs, sizeof(double), worst_cmp);
@@ -310,25 +343,171 @@ worst_measure(worst_case_t *c, int runs)
     printf("  %-28s %-44s %7.2f / %6.2f ms  (%zu KiB)\n", c->name, c->size,
            ms[runs - 1], ms[runs / 2], c->len / 1024);
 
-    if (!worst_sliced) {
-        printf("  %-28s %-44s %7.2f ms  (one step: all of it)\n", "",
-               "  longest event-loop step", ms[runs - 1]);
+    printf("  %-28s   %-42s %7.2f ms  (mostly: %s)\n", "",
+           "longest event-loop step, no thread pool", worst_inline_max,
+           worst_inline_longest);
+    printf("  %-28s   %-42s %7.2f ms  (mostly: %s)\n", "",
+           "longest event-loop step, behave_thread_pool", worst_loop_max,
+           worst_loop_longest ? worst_loop_longest : "nothing");
 
-    } else {
-        /* the most any one event-loop step held, max over the runs */
-        for (i = 0; i < WORST_KINDS; i++) {
-            printf("  %-28s   %-42s %7.2f ms", "", worst_kinds[i],
-                   worst_kind_ms[i]);
-            if (i == 2 || i == 3) {
-                printf("  (%zu steps)", i == 2 ? worst_steps
-                                               : worst_log_steps);
-            }
-            printf("\n");
+    for (i = 0; i < worst_npieces; i++) {
+        printf("  %-28s     %-6s %-33s %7.2f ms", "",
+               worst_pieces[i].where == WORST_THREAD ? "thread" : "loop",
+               worst_pieces[i].name, worst_pieces[i].max_ms);
+        if (worst_pieces[i].count > 1) {
+            printf("  (each of %zu)", worst_pieces[i].count);
         }
+        printf("\n");
     }
 
     fflush(stdout);
     free(ms);
+}
+
+
+static void
+worst_start(void)
+{
+    worst_inline_ms = 0;
+    worst_loop_ms = 0;
+    worst_total_ms = 0;
+    worst_inline_what = NULL;
+    worst_loop_what = NULL;
+    worst_mark_ms = worst_now();
+}
+
+
+/* the piece since the last mark is done: where it runs under a pool */
+static void
+worst_piece(const char *name, int where)
+{
+    int             i;
+    double          now, ms;
+    worst_piece_t  *p;
+
+    now = worst_now();
+    ms = now - worst_mark_ms;
+    worst_total_ms += ms;
+
+    for (i = 0; i < worst_npieces; i++) {
+        if (strcmp(worst_pieces[i].name, name) == 0) {
+            break;
+        }
+    }
+
+    p = &worst_pieces[i];
+
+    if (i == worst_npieces && i < WORST_PIECES) {
+        worst_npieces++;
+        p->name = name;
+        p->where = where;
+        p->max_ms = 0;
+        p->count = 0;
+    }
+
+    if (ms > p->max_ms) {
+        p->max_ms = ms;
+    }
+
+    if (++worst_run_count[i] > p->count) {
+        p->count = worst_run_count[i];
+    }
+
+    /* without a pool every piece is on the loop */
+    worst_inline_ms += ms;
+
+    if (worst_inline_what == NULL || ms > worst_inline_big) {
+        worst_inline_what = name;
+        worst_inline_big = ms;
+    }
+
+    if (where == WORST_THREAD) {
+        /* the loop's step ends where the thread's work begins */
+        if (worst_loop_ms > worst_loop_max) {
+            worst_loop_max = worst_loop_ms;
+            worst_loop_longest = worst_loop_what;
+        }
+
+        worst_loop_ms = 0;
+        worst_loop_what = NULL;
+
+    } else {
+        worst_loop_ms += ms;
+
+        if (worst_loop_what == NULL || ms > worst_loop_big) {
+            worst_loop_what = name;
+            worst_loop_big = ms;
+        }
+    }
+
+    /* the mark excludes this bookkeeping */
+    worst_mark_ms = worst_now();
+}
+
+
+/* the request waits (Redis, the next slice): the event-loop step ends */
+static void
+worst_yield(void)
+{
+    if (worst_inline_ms > worst_inline_max) {
+        worst_inline_max = worst_inline_ms;
+        worst_inline_longest = worst_inline_what;
+    }
+
+    if (worst_loop_ms > worst_loop_max) {
+        worst_loop_max = worst_loop_ms;
+        worst_loop_longest = worst_loop_what;
+    }
+
+    worst_inline_ms = 0;
+    worst_loop_ms = 0;
+    worst_inline_what = NULL;
+    worst_loop_what = NULL;
+    worst_mark_ms = worst_now();
+}
+
+
+/*
+ * The body as the glue gets it (ngx_http_behave_body_string()): read back
+ * from nginx's temporary file into one string, on the loop.
+ */
+static char *
+worst_body(const char *body, size_t len)
+{
+    char   *copy;
+    FILE   *f;
+
+    static FILE  *tmp;
+
+    if (tmp == NULL) {
+        tmp = tmpfile();
+    }
+
+    copy = malloc(len + 1);
+
+    if (tmp == NULL || copy == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+
+    /* nginx wrote the file as the body came: not part of the step */
+    f = tmp;
+    rewind(f);
+    if (fwrite(body, 1, len, f) != len || fflush(f) != 0) {
+        fprintf(stderr, "tmpfile: write failed\n");
+        exit(1);
+    }
+
+    worst_mark_ms = worst_now();
+
+    if (pread(fileno(f), copy, len, 0) != (ssize_t) len) {
+        fprintf(stderr, "tmpfile: short read\n");
+        exit(1);
+    }
+
+    copy[len] = '\0';
+
+    return copy;
 }
 
 
@@ -389,13 +568,15 @@ run_check(const char *body, size_t len, void *data)
         fprintf(stderr, "check: %s at %zu\n", why, at);
         exit(1);
     }
+
+    worst_piece("strict check", WORST_THREAD);
 }
 
 
 static void
 run_analyze(const char *body, size_t len, void *data)
 {
-    char                  *out;
+    char                  *out, *copy;
     size_t                 olen;
     behave_error_t         err;
     behave_routing_t       routing;
@@ -403,7 +584,10 @@ run_analyze(const char *body, size_t len, void *data)
     behave_analyze_req_t   req;
     behave_analyze_resp_t  resp;
 
-    if (behave_analyze_req_parse(body, len, WORST_MESSAGE_MAX, &req, &err)
+    copy = worst_body(body, len);
+    worst_piece("read the body", WORST_LOOP);
+
+    if (behave_analyze_req_parse(copy, len, WORST_MESSAGE_MAX, &req, &err)
         != BEHAVE_OK)
     {
         fprintf(stderr, "analyze: %s\n", err.message);
@@ -412,6 +596,7 @@ run_analyze(const char *body, size_t len, void *data)
 
     behave_annotate(req.message, req.message_len, &ann);
     behave_route(&ann, &routing);
+    worst_piece("check, walk, annotate", WORST_THREAD);
 
     memset(&resp, 0, sizeof(resp));
     resp.session_id = "ses_0123456789abcdef0123456789abcdef";
@@ -423,131 +608,190 @@ run_analyze(const char *body, size_t len, void *data)
     resp.metadata_len = req.metadata_len;
 
     out = behave_analyze_response_json(&resp, &olen);
+    worst_piece("the answer (metadata echoed)", WORST_LOOP);
+
     free(out);
     behave_analyze_req_free(&req);
+    free(copy);
+    worst_yield();
+    worst_piece("free", WORST_LOOP);
 }
 
 
 /* parse, compute, print: what the gateway's glue does with the core */
 static void
-run_gw(const char *body, size_t len,
-    behave_err_e (*op)(const cJSON *req, int64_t now_ms, cJSON **resp,
+run_gw(const char *body, size_t len, void *data,
+    behave_err_e (*op)(const cJSON *req, const void *data, cJSON **resp,
                        behave_error_t *err))
 {
-    char            *out;
+    char            *out, *copy;
     cJSON           *req, *resp;
+    behave_err_e     rc;
     behave_error_t   err;
 
-    req = behave_json_parse_object(body, len, &err);
-    if (req == NULL || op(req, 1700000000000, &resp, &err) != BEHAVE_OK) {
+    copy = worst_body(body, len);
+    worst_piece("read the body", WORST_LOOP);
+
+    req = behave_json_parse_object(copy, len, &err);
+    if (req == NULL) {
         fprintf(stderr, "gateway: %s\n", err.message);
         exit(1);
     }
 
-    out = behave_json_print(resp, NULL);
-    free(out);
+    worst_piece("strict check + parse", WORST_THREAD);
+
+    /* the limits: one Redis round trip */
+    worst_yield();
+
+    rc = op(req, data, &resp, &err);
+    if (rc != BEHAVE_OK && rc != BEHAVE_ERR_UNPROCESSABLE) {
+        fprintf(stderr, "gateway: %s\n", err.message);
+        exit(1);
+    }
+
+    out = resp ? behave_json_print(resp, NULL) : NULL;
     cJSON_Delete(resp);
+    worst_piece("operation + answer", WORST_THREAD);
+
+    free(out);
+    free(copy);
+    worst_yield();
+
+    /* when the request ends: its pool's cleanup */
     cJSON_Delete(req);
+    worst_piece("free the tree", WORST_THREAD);
+}
+
+
+static behave_err_e
+op_signals(const cJSON *req, const void *data, cJSON **resp,
+    behave_error_t *err)
+{
+    return behave_gw_signals(req, 1700000000000, resp, err);
+}
+
+
+static behave_err_e
+op_adaptive(const cJSON *req, const void *data, cJSON **resp,
+    behave_error_t *err)
+{
+    return behave_gw_adaptive(req, 1700000000000, resp, err);
+}
+
+
+static behave_err_e
+op_orchestrate(const cJSON *req, const void *data, cJSON **resp,
+    behave_error_t *err)
+{
+    return behave_gw_orchestrate(req, data, 1700000000000, resp, err);
 }
 
 
 static void
 run_signals(const char *body, size_t len, void *data)
 {
-    run_gw(body, len, behave_gw_signals);
+    run_gw(body, len, data, op_signals);
 }
 
 
 static void
 run_adaptive(const char *body, size_t len, void *data)
 {
-    run_gw(body, len, behave_gw_adaptive);
-}
-
-
-/*
- * With Redis: validate and reduce what is stored, print each stored event
- * (the script's arguments), parse the 1,000 stored ones back, analyse.
- */
-static void
-run_behavior(const char *body, size_t len, void *data)
-{
-    char            *s;
-    cJSON           *req, *store, *prior, *e, *resp;
-    size_t           slen;
-    behave_error_t   err;
-
-    req = behave_json_parse_object(body, len, &err);
-    if (req == NULL
-        || behave_gw_behavior_store(req, WORST_PRIOR, &store, &err)
-           != BEHAVE_OK)
-    {
-        fprintf(stderr, "analyze-behavior: %s\n", err.message);
-        exit(1);
-    }
-
-    prior = cJSON_CreateArray();
-
-    cJSON_ArrayForEach(e, store) {
-        s = behave_json_print(e, &slen);
-        cJSON_AddItemToArray(prior, cJSON_ParseWithLength(s, slen));
-        free(s);
-    }
-
-    if (behave_gw_behavior(req, prior, 1700000000000, &resp, &err)
-        != BEHAVE_OK)
-    {
-        fprintf(stderr, "analyze-behavior: %s\n", err.message);
-        exit(1);
-    }
-
-    s = behave_json_print(resp, NULL);
-    free(s);
-    cJSON_Delete(resp);
-    cJSON_Delete(prior);
-    cJSON_Delete(store);
-    cJSON_Delete(req);
+    run_gw(body, len, data, op_adaptive);
 }
 
 
 static void
 run_orchestrate(const char *body, size_t len, void *data)
 {
-    char            *out;
-    cJSON           *req, *resp;
-    behave_err_e     rc;
-    behave_error_t   err;
-
-    req = behave_json_parse_object(body, len, &err);
-    if (req == NULL) {
-        fprintf(stderr, "orchestrate: %s\n", err.message);
-        exit(1);
-    }
-
-    rc = behave_gw_orchestrate(req, data, 1700000000000, &resp, &err);
-    if (rc != BEHAVE_OK && rc != BEHAVE_ERR_UNPROCESSABLE) {
-        fprintf(stderr, "orchestrate: %s\n", err.message);
-        exit(1);
-    }
-
-    out = resp ? behave_json_print(resp, NULL) : NULL;
-    free(out);
-    cJSON_Delete(resp);
-    cJSON_Delete(req);
+    run_gw(body, len, data, op_orchestrate);
 }
 
 
 /*
- * As the receiver runs it: parse (one step), then the turns in slices of
- * BEHAVE_CALLSUM_STEP_BYTES, one per event-loop iteration, then the
- * findings and the answer (one step).
+ * As the glue runs it, with Redis: validate and encode this call's batch,
+ * the script appends it and returns the state before (here: a session
+ * whose previous call was as large, not yet folded), then the analysis
+ * over the state and the batch.
+ */
+static void
+run_behavior(const char *body, size_t len, void *data)
+{
+    char                 *batch, *fresh, *state, *out, *copy;
+    cJSON                *req, *resp;
+    size_t                blen, flen;
+    behave_error_t        err;
+    behave_gw_rewrite_t   rw;
+
+    copy = worst_body(body, len);
+    worst_piece("read the body", WORST_LOOP);
+
+    req = behave_json_parse_object(copy, len, &err);
+    if (req == NULL) {
+        fprintf(stderr, "analyze-behavior: %s\n", err.message);
+        exit(1);
+    }
+
+    worst_piece("strict check + parse", WORST_THREAD);
+    worst_yield();                              /* the limits */
+
+    if (behave_gw_behavior_batch(req, &batch, &blen, &err) != BEHAVE_OK) {
+        fprintf(stderr, "analyze-behavior: %s\n", err.message);
+        exit(1);
+    }
+
+    worst_piece("validate + encode the batch", WORST_THREAD);
+
+    fresh = behave_gw_behavior_new_state(1700000000000, &flen);
+    state = malloc(flen + blen);
+    if (fresh == NULL || state == NULL) {
+        fprintf(stderr, "analyze-behavior: out of memory\n");
+        exit(1);
+    }
+
+    memcpy(state, fresh, flen);
+    memcpy(state + flen, batch, blen);
+    worst_piece("the script's arguments", WORST_LOOP);
+    worst_yield();                              /* the script */
+
+    if (behave_gw_behavior_session(req, 1700000000000, state, flen + blen,
+                                   batch, blen, 1700000000000, &resp, &rw,
+                                   &err)
+        != BEHAVE_OK)
+    {
+        fprintf(stderr, "analyze-behavior: %s\n", err.message);
+        exit(1);
+    }
+
+    cJSON_AddStringToObject(resp, "history", "session");
+    out = behave_json_print(resp, NULL);
+    cJSON_Delete(resp);
+    worst_piece("analysis + answer", WORST_THREAD);
+
+    free(rw.blob);
+    free(out);
+    free(state);
+    free(fresh);
+    free(batch);
+    free(copy);
+    worst_yield();
+
+    cJSON_Delete(req);
+    worst_piece("free the tree", WORST_THREAD);
+}
+
+
+/*
+ * As the receiver runs it: the verification and the parse, then the
+ * turns in slices of BEHAVE_CALLSUM_STEP_BYTES, one per event-loop
+ * iteration, a flagged call's stored turns the same way, the findings and
+ * the answer; the parsed call is freed when the request ends.
  */
 static void
 run_webhook(const char *body, size_t len, void *data)
 {
-    char                   *out;
+    char                   *out, *copy;
     size_t                  olen;
-    double                  t0;
     behave_call_t           call;
     behave_error_t          err;
     behave_callsum_t        sum;
@@ -557,16 +801,21 @@ run_webhook(const char *body, size_t len, void *data)
     behave_callsum_job_t   *job;
     behave_callsum_meta_t   m;
 
-    t0 = worst_now();
-    worst_verify(body, len);
-    worst_step(&t0, 0);
+    copy = worst_body(body, len);
+    worst_piece("read the body", WORST_LOOP);
+    worst_yield();                              /* the slug, the endpoint */
 
-    if (behave_call_parse(&call, BEHAVE_PROVIDER_STANDARD, body, len, &err)
+    worst_verify(copy, len);
+    worst_piece("verify (HMAC)", WORST_THREAD);
+
+    if (behave_call_parse(&call, BEHAVE_PROVIDER_STANDARD, copy, len, &err)
         != BEHAVE_OK)
     {
         fprintf(stderr, "webhook: %s\n", err.message);
         exit(1);
     }
+
+    worst_piece("parse", WORST_THREAD);
 
     job = behave_callsum_begin(&call);
     if (job == NULL) {
@@ -574,15 +823,13 @@ run_webhook(const char *body, size_t len, void *data)
         exit(1);
     }
 
-    worst_step(&t0, 1);
+    worst_piece("a slice of turns", WORST_LOOP);
+    worst_yield();
 
     while (behave_callsum_step(job, BEHAVE_CALLSUM_STEP_BYTES) == 0) {
-        worst_step(&t0, 2);
-        worst_steps++;
+        worst_piece("a slice of turns", WORST_LOOP);
+        worst_yield();
     }
-
-    /* the last slice ends with the findings, in the same step */
-    worst_steps++;
 
     behave_callsum_finish(job, &sum, &kept);
 
@@ -591,7 +838,8 @@ run_webhook(const char *body, size_t len, void *data)
     m.provider = "standard";
     m.call_id = call.call_id;
 
-    worst_step(&t0, 2);
+    worst_piece("a slice of turns", WORST_LOOP);
+    worst_yield();
 
     /*
      * A call the review queue takes stores its turns, redacted when
@@ -605,8 +853,8 @@ run_webhook(const char *body, size_t len, void *data)
     while ((rc = behave_review_log_step(&log, kept, call.nturns,
                                         BEHAVE_CALLSUM_STEP_BYTES)) == 0)
     {
-        worst_step(&t0, 3);
-        worst_log_steps++;
+        worst_piece("a slice of the stored turns", WORST_LOOP);
+        worst_yield();
     }
 
     if (rc < 0) {
@@ -614,17 +862,19 @@ run_webhook(const char *body, size_t len, void *data)
         exit(1);
     }
 
-    worst_log_steps++;
+    worst_piece("a slice of the stored turns", WORST_LOOP);
     free(kept);
 
     /* the last step commits: the answer, the log handed to Redis */
     out = behave_callsum_json(&sum, &m, &olen);
     free(out);
     behave_review_log_free(&log);
-    worst_step(&t0, 4);
+    worst_piece("findings + answer", WORST_LOOP);
+    worst_yield();                              /* the commit script */
 
     behave_call_free(&call);
-    worst_step(&t0, 5);
+    free(copy);
+    worst_piece("free the parsed call", WORST_THREAD);
 }
 
 
@@ -663,23 +913,6 @@ worst_verify(const char *body, size_t len)
     if (rc != BEHAVE_SIG_BAD_SIGNATURE) {
         fprintf(stderr, "webhook: verify: %s\n", behave_sig_err_name(rc));
         exit(1);
-    }
-}
-
-
-/* the end of one event-loop step: its time counts towards its kind's */
-static void
-worst_step(double *t0, int what)
-{
-    double  now, ms;
-
-    now = worst_now();
-    ms = now - *t0;
-    *t0 = now;
-    worst_sliced = 1;
-
-    if (ms > worst_kind_ms[what]) {
-        worst_kind_ms[what] = ms;
     }
 }
 
