@@ -84,7 +84,10 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
     out = NULL;
     a = resp->annotation;
 
-    if (!behave_jw_init(&w, 1024)) {
+    /* metadata echoed (up to a 1 MiB body): one buffer, no regrowth */
+    if (!behave_jw_init(&w, 4096 + (resp->metadata ? resp->metadata_len
+                                                    : 0)))
+    {
         return NULL;
     }
 
