@@ -106,21 +106,61 @@ ngx_http_behave_body_take(ngx_http_request_t *r, size_t max_body_size,
 }
 
 
-/*
- * A body larger than client_body_buffer_size is partly or wholly in a
- * temporary file: each buffer is taken from memory or read back from the
- * file.  The file was written by this worker a moment ago and is in the
- * page cache, so the read does not wait on the disk.
- */
+ngx_http_behave_step_t
+ngx_http_behave_body_reserve(ngx_http_request_t *r, size_t max_body_size,
+    ngx_str_t *body)
+{
+    ngx_int_t  rc;
+
+    rc = ngx_http_behave_body_size(r, max_body_size, body);
+
+    if (rc == NGX_DECLINED) {
+        return ngx_http_behave_answered(ngx_http_behave_fail(r,
+                   BEHAVE_ERR_TOO_LARGE,
+                   "the request body is larger than behave_max_body_size"));
+    }
+
+    if (rc != NGX_OK) {
+        return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
+    }
+
+    return ngx_http_behave_go_on();
+}
+
 
 ngx_int_t
 ngx_http_behave_body_string(ngx_http_request_t *r, size_t max_body_size,
     ngx_str_t *body)
 {
+    ngx_int_t  rc;
+
+    rc = ngx_http_behave_body_size(r, max_body_size, body);
+
+    if (rc != NGX_OK) {
+        return rc;
+    }
+
+    if (ngx_http_behave_body_fill(r->request_body ? r->request_body->bufs
+                                                   : NULL, body)
+        != NGX_OK)
+    {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave: short read of the request body temp file");
+        return NGX_ERROR;
+    }
+
+    return NGX_OK;
+}
+
+
+/* the body's size, checked, and a string for it in the pool, not filled */
+
+ngx_int_t
+ngx_http_behave_body_size(ngx_http_request_t *r, size_t max_body_size,
+    ngx_str_t *body)
+{
     u_char       *p;
     off_t         size;
-    ssize_t       n;
-    ngx_buf_t    *b;
     ngx_chain_t  *cl;
 
     body->len = 0;
@@ -146,18 +186,44 @@ ngx_http_behave_body_string(ngx_http_request_t *r, size_t max_body_size,
     }
 
     body->data = p;
+    body->len = (size_t) size;
 
-    for (cl = r->request_body->bufs; cl; cl = cl->next) {
+    return NGX_OK;
+}
+
+
+/*
+ * A body larger than client_body_buffer_size is partly or wholly in a
+ * temporary file: each buffer is taken from memory or read back from the
+ * file.  The file was written by this worker a moment ago and is in the
+ * page cache, so the read does not wait on the disk; 4 MiB of it still
+ * take a millisecond or more, which is why this may run in a thread
+ * (ngx_http_behave_offload.h): it touches only the chain, its file and
+ * the string, and logs nothing.
+ */
+
+ngx_int_t
+ngx_http_behave_body_fill(ngx_chain_t *bufs, ngx_str_t *body)
+{
+    u_char       *p;
+    ssize_t       n;
+    ngx_buf_t    *b;
+    ngx_chain_t  *cl;
+
+    if (bufs == NULL) {
+        return NGX_OK;
+    }
+
+    p = body->data;
+
+    for (cl = bufs; cl; cl = cl->next) {
         b = cl->buf;
 
         if (b->in_file) {
-            n = ngx_read_file(b->file, p, (size_t) (b->file_last - b->file_pos),
-                              b->file_pos);
+            n = pread(b->file->fd, p, (size_t) (b->file_last - b->file_pos),
+                      b->file_pos);
 
             if (n != b->file_last - b->file_pos) {
-                ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                              "behave: short read of the request body "
-                              "temp file \"%V\"", &b->file->name);
                 return NGX_ERROR;
             }
 
@@ -169,7 +235,6 @@ ngx_http_behave_body_string(ngx_http_request_t *r, size_t max_body_size,
     }
 
     *p = '\0';
-    body->len = p - body->data;
 
-    return NGX_OK;
+    return p - body->data == (ssize_t) body->len ? NGX_OK : NGX_ERROR;
 }

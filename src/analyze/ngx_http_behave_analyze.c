@@ -73,7 +73,7 @@ ngx_http_behave_analyze_body(ngx_http_request_t *r)
 
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    step = ngx_http_behave_body_take(r, blcf->max_body_size, &body);
+    step = ngx_http_behave_body_reserve(r, blcf->max_body_size, &body);
 
     ngx_http_behave_finish(r, step.answered
                               ? step.rc
@@ -105,6 +105,7 @@ ngx_http_behave_analyze_process(ngx_http_request_t *r, ngx_str_t *body)
     ctx->surface = an;
 
     an->body = *body;
+    an->bufs = r->request_body ? r->request_body->bufs : NULL;
     an->max_message_size = blcf->max_message_size;
     an->redact = blcf->redact;
 
@@ -114,14 +115,19 @@ ngx_http_behave_analyze_process(ngx_http_request_t *r, ngx_str_t *body)
 
 
 /*
- * In a thread for a large body: the strict check, the walk for the
- * members read, the redaction and the annotation.
+ * In a thread for a large body: the body's string, the strict check, the
+ * walk for the members read, the redaction and the annotation.
  */
 
 static void
 ngx_http_behave_analyze_run(void *data)
 {
     ngx_http_behave_analyze_t  *an = data;
+
+    if (ngx_http_behave_body_fill(an->bufs, &an->body) != NGX_OK) {
+        an->unread = 1;
+        return;
+    }
 
     an->rc = behave_analyze_req_parse((char *) an->body.data, an->body.len,
                                       an->max_message_size, &an->req,
@@ -152,6 +158,12 @@ ngx_http_behave_analyze_parsed(ngx_http_request_t *r, void *data)
     ngx_http_behave_analyze_t  *an = data;
 
     ngx_http_behave_ctx_t  *ctx;
+
+    if (an->unread) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave: short read of the request body temp file");
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
 
     if (an->rc == BEHAVE_ERR_INTERNAL && an->parsed) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;

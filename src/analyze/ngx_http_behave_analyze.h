@@ -24,13 +24,15 @@ typedef struct {
     ngx_uint_t                  redacted;
 
     /* what the step that may run in a thread reads and writes */
-    ngx_str_t                   body;
+    ngx_str_t                   body;          /* filled by the parse */
+    ngx_chain_t                *bufs;          /* the body's parts */
     size_t                      max_message_size;
     ngx_flag_t                  redact;
     int                         rc;            /* behave_err_e */
     behave_error_t              err;
     char                       *redacted_text; /* malloc()ed */
     unsigned                    parsed:1;
+    unsigned                    unread:1;      /* short read of the body */
 
     behave_annotation_t         ann;
     behave_routing_t            routing;

@@ -184,7 +184,7 @@ ngx_http_behave_gw_body(ngx_http_request_t *r)
     tp = ngx_timeofday();
     gw->now_ms = (int64_t) tp->sec * 1000 + tp->msec;
 
-    step = ngx_http_behave_body_take(r, blcf->max_body_size, &gw->body);
+    step = ngx_http_behave_body_reserve(r, blcf->max_body_size, &gw->body);
 
     if (step.answered) {
         ngx_http_behave_finish(r, step.rc);
@@ -201,6 +201,7 @@ ngx_http_behave_gw_body(ngx_http_request_t *r)
     cln->handler = ngx_http_behave_gw_cleanup;
     cln->data = gw;
 
+    gw->bufs = r->request_body ? r->request_body->bufs : NULL;
     gw->blcf = blcf;
     gw->models = bmcf->models;
     gw->empty = gw->body.len == 0 && r->method == NGX_HTTP_GET;
@@ -211,12 +212,17 @@ ngx_http_behave_gw_body(ngx_http_request_t *r)
 }
 
 
-/* in a thread for a large body: the strict check and the tree */
+/* in a thread for a large body: the body's string, the check, the tree */
 
 static void
 ngx_http_behave_gw_parse(void *data)
 {
     ngx_http_behave_gw_t  *gw = data;
+
+    if (ngx_http_behave_body_fill(gw->bufs, &gw->body) != NGX_OK) {
+        gw->unread = 1;
+        return;
+    }
 
     if (gw->empty) {
         gw->req = cJSON_CreateObject();
@@ -236,6 +242,12 @@ ngx_http_behave_gw_parsed(ngx_http_request_t *r, void *data)
     ngx_http_behave_gw_t        *gw = data;
     ngx_http_behave_step_t       step;
     ngx_http_behave_loc_conf_t  *blcf;
+
+    if (gw->unread) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave: short read of the request body temp file");
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
 
     if (gw->req == NULL) {
         return gw->oom ? NGX_HTTP_INTERNAL_SERVER_ERROR

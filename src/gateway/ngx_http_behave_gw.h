@@ -38,7 +38,8 @@ struct ngx_http_behave_gw_s {
     int64_t                     now_ms;
 
     /* what the steps that may run in a thread read and write */
-    ngx_str_t                   body;
+    ngx_str_t                   body;           /* filled by the parse */
+    ngx_chain_t                *bufs;           /* the body's parts */
     ngx_http_behave_loc_conf_t *blcf;
     const void                 *models;         /* behave_gw_catalog_t */
     behave_error_t              err;
@@ -47,6 +48,7 @@ struct ngx_http_behave_gw_s {
     size_t                      out_len;
     unsigned                    empty:1;        /* a GET without a body */
     unsigned                    oom:1;
+    unsigned                    unread:1;       /* short read of the body */
 
     u_char                      limit_id[24];   /* "key:<16 hex>" */
     ngx_http_behave_limit_t     limit;

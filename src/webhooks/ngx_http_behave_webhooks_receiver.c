@@ -82,6 +82,8 @@ typedef struct {
     ngx_str_t                   summary;
 
     /* what the verification (and parse) that may run in a thread use */
+    ngx_chain_t                *bufs;           /* the body's parts */
+    unsigned                    unread:1;       /* short read of them */
     ngx_http_behave_loc_conf_t *blcf;
     char                       *secret;         /* opened, wiped after */
     size_t                      secret_cap;
@@ -285,7 +287,9 @@ ngx_http_behave_wh_recv_body(ngx_http_request_t *r)
     rv = ctx->surface;
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    rc = ngx_http_behave_body_string(r, blcf->max_body_size, &rv->body);
+    /* the string is filled where the signature is checked */
+    rc = ngx_http_behave_body_size(r, blcf->max_body_size, &rv->body);
+    rv->bufs = r->request_body ? r->request_body->bufs : NULL;
 
     if (rc == NGX_DECLINED) {
         rc = ngx_http_behave_fail(r, BEHAVE_ERR_TOO_LARGE,
@@ -571,6 +575,12 @@ ngx_http_behave_wh_verify(void *data)
 {
     ngx_http_behave_wh_recv_t  *rv = data;
 
+    if (ngx_http_behave_body_fill(rv->bufs, &rv->body) != NGX_OK) {
+        ngx_explicit_memzero(rv->secret, rv->secret_cap);
+        rv->unread = 1;
+        return;
+    }
+
     rv->sig_rc = behave_sig_verify(rv->provider, &rv->sig_headers,
                                    (char *) rv->body.data, rv->body.len,
                                    rv->secret, rv->secret_len,
@@ -596,6 +606,13 @@ ngx_http_behave_wh_verified(ngx_http_request_t *r, void *data)
 {
     ngx_uint_t                  level;
     ngx_http_behave_wh_recv_t  *rv = data;
+
+    if (rv->unread) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave: short read of the request body temp file");
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    "body not readable");
+    }
 
     if (rv->sig_rc != BEHAVE_SIG_OK) {
         level = (rv->sig_rc == BEHAVE_SIG_INTERNAL

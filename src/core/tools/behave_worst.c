@@ -23,7 +23,8 @@
  * (what the request waits, not what the other requests wait).  The
  * glue's own work between pieces (nginx, hiredis) is not in it, but
  * the copy of the body into one string is (read back from nginx's
- * temporary file: a body over client_body_buffer_size is in one).
+ * temporary file: a body over client_body_buffer_size is in one; in a
+ * thread too under a pool).
  */
 
 #include <stdint.h>
@@ -468,8 +469,8 @@ worst_yield(void)
 
 
 /*
- * The body as the glue gets it (ngx_http_behave_body_string()): read back
- * from nginx's temporary file into one string, on the loop.
+ * The body as the glue gets it (ngx_http_behave_body_fill()): read back
+ * from nginx's temporary file into one string.
  */
 static char *
 worst_body(const char *body, size_t len)
@@ -585,7 +586,7 @@ run_analyze(const char *body, size_t len, void *data)
     behave_analyze_resp_t  resp;
 
     copy = worst_body(body, len);
-    worst_piece("read the body", WORST_LOOP);
+    worst_piece("read the body", WORST_THREAD);
 
     if (behave_analyze_req_parse(copy, len, WORST_MESSAGE_MAX, &req, &err)
         != BEHAVE_OK)
@@ -630,7 +631,7 @@ run_gw(const char *body, size_t len, void *data,
     behave_error_t   err;
 
     copy = worst_body(body, len);
-    worst_piece("read the body", WORST_LOOP);
+    worst_piece("read the body", WORST_THREAD);
 
     req = behave_json_parse_object(copy, len, &err);
     if (req == NULL) {
@@ -724,7 +725,7 @@ run_behavior(const char *body, size_t len, void *data)
     behave_gw_rewrite_t   rw;
 
     copy = worst_body(body, len);
-    worst_piece("read the body", WORST_LOOP);
+    worst_piece("read the body", WORST_THREAD);
 
     req = behave_json_parse_object(copy, len, &err);
     if (req == NULL) {
@@ -801,9 +802,9 @@ run_webhook(const char *body, size_t len, void *data)
     behave_callsum_job_t   *job;
     behave_callsum_meta_t   m;
 
-    copy = worst_body(body, len);
-    worst_piece("read the body", WORST_LOOP);
     worst_yield();                              /* the slug, the endpoint */
+    copy = worst_body(body, len);
+    worst_piece("read the body", WORST_THREAD);
 
     worst_verify(copy, len);
     worst_piece("verify (HMAC)", WORST_THREAD);
