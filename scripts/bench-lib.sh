@@ -1,6 +1,6 @@
 # Shared by scripts/bench and scripts/bench.d/*.sh (sourced, not run).
 #
-#   bench_nginx_start CONF_HTTP_SNIPPET   starts nginx (2 workers) on
+#   bench_nginx_start CONF_HTTP_SNIPPET   starts nginx ($BENCH_WORKERS, 2) on
 #                                         $BENCH_PORT under $BENCH_PREFIX
 #   bench_nginx_stop
 #   bench_redis_start / bench_redis_stop  Redis on $BENCH_REDIS_PORT
@@ -34,7 +34,7 @@ bench_nginx_start() {
     cat > "$BENCH_PREFIX/conf/nginx.conf" <<CONF
 load_module $TOP/build/ngx_http_behave_module.so;
 $user
-worker_processes 2;
+worker_processes ${BENCH_WORKERS:-2};
 pid $BENCH_PREFIX/logs/nginx.pid;
 error_log $BENCH_PREFIX/logs/error.log warn;
 events { worker_connections 4096; }

@@ -40,6 +40,7 @@ typedef struct {
 } ngx_http_behave_release_t;
 
 
+static void ngx_http_behave_offload_nice(void);
 static void ngx_http_behave_offload_run(void *data, ngx_log_t *log);
 static void ngx_http_behave_offload_done(ngx_event_t *ev);
 static void ngx_http_behave_release_run(void *data, ngx_log_t *log);
@@ -213,11 +214,33 @@ in_loop:
 
 #if (NGX_THREADS)
 
+/*
+ * The pool's threads yield the CPU to the event loops: on a machine whose
+ * cores are all busy, a worker's loop (every request's next step) runs
+ * before the heavy work of the few large ones.  Linux's nice value is per
+ * thread; set once in each thread of the pool, failures ignored (the work
+ * is done either way).
+ */
+static void
+ngx_http_behave_offload_nice(void)
+{
+#if (NGX_LINUX)
+    static __thread ngx_uint_t  niced;
+
+    if (!niced) {
+        niced = 1;
+        (void) setpriority(PRIO_PROCESS, (id_t) syscall(SYS_gettid), 10);
+    }
+#endif
+}
+
+
 static void
 ngx_http_behave_offload_run(void *data, ngx_log_t *log)
 {
     ngx_http_behave_offload_t  *o = data;
 
+    ngx_http_behave_offload_nice();
     o->work(o->data);
 }
 
@@ -257,6 +280,7 @@ ngx_http_behave_release_run(void *data, ngx_log_t *log)
 {
     ngx_http_behave_release_t  *rl = data;
 
+    ngx_http_behave_offload_nice();
     rl->free_fn(rl->ptr);
 }
 
