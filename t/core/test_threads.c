@@ -2,8 +2,9 @@
  * Copyright (C) ngx_http_behave_module authors
  *
  * The core called from several threads at once, as behave_thread_pool
- * makes the nginx glue call it: every thread's answers are those of one
- * thread alone (no shared mutable state: the sort context of the
+ * makes the nginx glue call it (analyze-behavior, behavioral-signals,
+ * adaptive-ui, /v1/analyze's parse and annotation, a webhook call's
+ * parse): every thread's answers are those of one thread alone (no shared mutable state: the sort context of the
  * session's index is per thread, the intent cues' table is made by
  * behave_gw_init()).  Built with ASan too; a race on shared state would
  * mix two threads' windows and change an answer.
@@ -19,23 +20,28 @@
 #include "behave_gateway.h"
 #include "behave_json.h"
 #include "behave_json_parse.h"
+#include "behave_request.h"
+#include "behave_response.h"
+#include "behave_webhook_parse.h"
 
 
 #define THREADS     4
 #define ROUNDS      20
 #define EVENTS      3000
+#define OPS         5
 
 
 /* one thread's bodies and the answers one thread alone gives them */
 typedef struct {
-    char        *body[3];
-    size_t       len[3];
-    char        *want[3];
+    char        *body[OPS];
+    size_t       len[OPS];
+    char        *want[OPS];
     int          wrong;
 } threads_case_t;
 
 
 static char *answer(int which, const char *body, size_t len);
+static char *answer_text(int which, const char *body, size_t len);
 static void build(threads_case_t *c, int seed);
 
 
@@ -54,6 +60,10 @@ answer(int which, const char *body, size_t len)
     cJSON                *req, *resp;
     behave_error_t        err;
     behave_gw_rewrite_t   rw;
+
+    if (which >= 3) {
+        return answer_text(which, body, len);
+    }
 
     req = behave_json_parse_object(body, len, &err);
     if (req == NULL) {
@@ -105,6 +115,67 @@ answer(int which, const char *body, size_t len)
 }
 
 
+/* /v1/analyze's work in a thread, and a webhook call's parse */
+static char *
+answer_text(int which, const char *body, size_t len)
+{
+    char                  *out;
+    size_t                 i, olen;
+    behave_call_t          call;
+    behave_error_t         err;
+    behave_routing_t       routing;
+    behave_annotation_t    ann;
+    behave_analyze_req_t   req;
+    behave_analyze_resp_t  resp;
+
+    if (which == 3) {
+        if (behave_analyze_req_parse(body, len, 32768, &req, &err)
+            != BEHAVE_OK)
+        {
+            return NULL;
+        }
+
+        behave_annotate(req.message, req.message_len, &ann);
+        behave_route(&ann, &routing);
+
+        memset(&resp, 0, sizeof(resp));
+        resp.session_id = "ses_0";
+        resp.tenant_remaining = -1;
+        resp.meter = "local";
+        resp.annotation = &ann;
+        resp.routing = &routing;
+        resp.metadata = req.metadata;
+        resp.metadata_len = req.metadata_len;
+
+        out = behave_analyze_response_json(&resp, &olen);
+        behave_analyze_req_free(&req);
+
+        return out;
+    }
+
+    if (behave_call_parse(&call, BEHAVE_PROVIDER_STANDARD, body, len, &err)
+        != BEHAVE_OK)
+    {
+        return NULL;
+    }
+
+    /* what the parse found: the turns' speakers and lengths */
+    out = malloc(call.nturns * 24 + 64);
+    if (out != NULL) {
+        olen = (size_t) sprintf(out, "%zu:", call.nturns);
+        for (i = 0; i < call.nturns; i++) {
+            olen += (size_t) sprintf(out + olen, "%d/%zu,",
+                                     call.turns[i].speaker,
+                                     call.turns[i].len);
+        }
+    }
+
+    behave_call_free(&call);
+
+    return out;
+}
+
+
 static void *
 worker(void *data)
 {
@@ -113,11 +184,11 @@ worker(void *data)
     threads_case_t  *c = data;
 
     for (i = 0; i < ROUNDS; i++) {
-        for (k = 0; k < 3; k++) {
-            got = answer((i + k) % 3, c->body[(i + k) % 3],
-                         c->len[(i + k) % 3]);
+        for (k = 0; k < OPS; k++) {
+            got = answer((i + k) % OPS, c->body[(i + k) % OPS],
+                         c->len[(i + k) % OPS]);
 
-            if (got == NULL || strcmp(got, c->want[(i + k) % 3]) != 0) {
+            if (got == NULL || strcmp(got, c->want[(i + k) % OPS]) != 0) {
                 __atomic_add_fetch(&c->wrong, 1, __ATOMIC_RELAXED);
             }
 
@@ -179,6 +250,31 @@ build(threads_case_t *c, int seed)
     }
     behave_jw_literal(&w, "]},\"user_profile\":{\"expertise\":\"novice\"}}");
     c->body[2] = behave_jw_finish(&w, &c->len[2]);
+
+    behave_jw_init(&w, 4096);
+    behave_jw_literal(&w, "{\"message\":\"");
+    for (i = 0; i <= seed; i++) {
+        behave_jw_literal(&w, "I was charged twice and nobody answers! "
+                          "Thanks, that helps a lot. ");
+    }
+    behave_jw_literal(&w, "Call me at +1 555 0100 now.\",\"metadata\":"
+                      "{\"k\":[1,2,3]}}");
+    c->body[3] = behave_jw_finish(&w, &c->len[3]);
+
+    behave_jw_init(&w, 256 * 1024);
+    behave_jw_literal(&w, "{\"type\":\"call.transcript\",\"data\":{"
+                      "\"call_id\":\"t\",\"transcript\":[");
+    for (i = 0; i < 400 + seed * 50; i++) {
+        n = (size_t) snprintf(ev, sizeof(ev), "%s{\"speaker\":\"%s\","
+                              "\"text\":\"turn %d of %d, words %.*s\"}",
+                              i ? "," : "", (i + seed) % 3 ? "agent"
+                                                           : "customer",
+                              i, seed, (i * 7 + seed) % 40,
+                              "aaaa bbbb cccc dddd eeee ffff gggg hhhh ");
+        behave_jw_append(&w, ev, n);
+    }
+    behave_jw_literal(&w, "]}}");
+    c->body[4] = behave_jw_finish(&w, &c->len[4]);
 }
 
 
@@ -197,7 +293,7 @@ main(void)
     for (i = 0; i < THREADS; i++) {
         build(&c[i], i);
 
-        for (k = 0; k < 3; k++) {
+        for (k = 0; k < OPS; k++) {
             c[i].want[k] = c[i].body[k] ? answer(k, c[i].body[k],
                                                  c[i].len[k])
                                         : NULL;
@@ -207,10 +303,11 @@ main(void)
     }
 
     differ = 0;
-    for (k = 0; k < 3; k++) {
-        differ += strcmp(c[0].want[k], c[1].want[k]) != 0;
+    for (k = 0; k < OPS; k++) {
+        differ += c[0].want[k] && c[1].want[k]
+                  && strcmp(c[0].want[k], c[1].want[k]) != 0;
     }
-    is_int(differ, 3, "the threads' answers differ from one to the next");
+    is_int(differ, OPS, "the threads' answers differ from one to the next");
 
     for (i = 0; i < THREADS; i++) {
         ok(pthread_create(&th[i], NULL, worker, &c[i]) == 0, "thread %d", i);
@@ -222,11 +319,11 @@ main(void)
         wrong += c[i].wrong;
     }
 
-    is_int(wrong, 0, "%d threads x %d rounds x 3 operations at once: every "
-           "answer that of the thread alone", THREADS, ROUNDS);
+    is_int(wrong, 0, "%d threads x %d rounds x %d operations at once: every "
+           "answer that of the thread alone", THREADS, ROUNDS, OPS);
 
     for (i = 0; i < THREADS; i++) {
-        for (k = 0; k < 3; k++) {
+        for (k = 0; k < OPS; k++) {
             free(c[i].want[k]);
             free(c[i].body[k]);
         }
