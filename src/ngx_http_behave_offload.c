@@ -31,6 +31,7 @@ typedef struct {
     ngx_http_behave_resume_pt   resume;
     void                       *data;
     double                      posted_ms;
+    ngx_event_t                 hold;       /* a timer while in a thread */
 } ngx_http_behave_offload_t;
 
 
@@ -43,6 +44,7 @@ typedef struct {
 static void ngx_http_behave_offload_nice(void);
 static void ngx_http_behave_offload_run(void *data, ngx_log_t *log);
 static void ngx_http_behave_offload_done(ngx_event_t *ev);
+static void ngx_http_behave_offload_hold(ngx_event_t *ev);
 static void ngx_http_behave_release_run(void *data, ngx_log_t *log);
 static void ngx_http_behave_release_done(ngx_event_t *ev);
 
@@ -154,6 +156,16 @@ ngx_http_behave_offload(ngx_http_request_t *r, size_t size,
     o->posted_ms = ngx_http_behave_now_ms();
     r->main->blocked++;
 
+    /*
+     * A worker that is asked to quit leaves when no timer is left: this
+     * one, never due in practice, keeps it until the work is back and
+     * the request answered, as a Redis command's timeout does.
+     */
+    o->hold.handler = ngx_http_behave_offload_hold;
+    o->hold.data = o;
+    o->hold.log = r->connection->log;
+    ngx_add_timer(&o->hold, 86400000);
+
     /* a client that leaves meanwhile terminates the request (deferred) */
     r->read_event_handler = ngx_http_test_reading;
 
@@ -260,6 +272,10 @@ ngx_http_behave_offload_done(ngx_event_t *ev)
 
     r->main->blocked--;
 
+    if (o->hold.timer_set) {
+        ngx_del_timer(&o->hold);
+    }
+
     /* the trace shows the wait: queue and work, "thread" */
     ngx_http_behave_span(r, "thread", o->posted_ms, NULL);
 
@@ -272,6 +288,13 @@ ngx_http_behave_offload_done(ngx_event_t *ev)
     }
 
     ngx_http_run_posted_requests(c);
+}
+
+
+static void
+ngx_http_behave_offload_hold(ngx_event_t *ev)
+{
+    /* a day in a thread: nothing to do but wait on */
 }
 
 

@@ -234,6 +234,21 @@ unlike(error_log() . steps_log(), qr/signal 11|exited on signal/, 'no worker cra
 unlike(steps_log(), qr/\[(alert|crit|emerg)\]/, 'steps.log: no [alert], [crit] or [emerg]');
 check_error_log();
 
+# --- nginx asked to quit while a call is in its slices: the worker finishes
+# the call (a timer holds it, as one holds a Redis command) before it leaves
+{
+    my $s = send_call(big_call("quit-$$"));
+    sleep 0.1;
+    my $master = Behave::Test::slurp(nginx_prefix() . '/logs/nginx.pid') =~ s/\s+//gr;
+    ok($master && kill('QUIT', $master), 'nginx asked to quit mid-call');
+    my $buf = '';
+    my $res = Behave::Test::read_response($s, \$buf);
+    is($res->{status}, 200, 'the call in its slices is still answered');
+    is($res->{json}{turns_analysed}, 5000, '... all 5,000 turns');
+    unlike(error_log(), qr/open socket .* left|aborting/,
+           'the worker did not leave with the request open');
+}
+
 stop_nginx();
 stop_redis();
 done_testing();

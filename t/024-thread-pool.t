@@ -211,4 +211,31 @@ is($r->{status}, 200, 'after clients left mid-work: the worker answers');
 unlike(error_log(), qr/signal \d+|exited on signal|queue overflow/, 'no worker crashed, no queue overflow');
 check_error_log();
 
+# nginx asked to quit while three large requests are in (or queued for) the
+# two threads: each is answered before the worker leaves
+{
+    my @s;
+    for my $i (1 .. 3) {
+        my $body = $J->encode({ session_id => "quit-$i-$$", user_data => {},
+                                interaction_history => \@events });
+        my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => nginx_port(),
+                                      Proto => 'tcp') or die $!;
+        print $s "POST /t/api/v1/analyze-behavior HTTP/1.1\r\nHost: x\r\n"
+            . "Authorization: Bearer " . KEY_ALL . "\r\nContent-Type: application/json\r\n"
+            . "Content-Length: " . length($body) . "\r\n\r\n$body";
+        push @s, $s;
+    }
+    sleep 0.02;
+    my $master = Behave::Test::slurp(nginx_prefix() . '/logs/nginx.pid') =~ s/\s+//gr;
+    ok($master && kill('QUIT', $master), 'nginx asked to quit');
+    for my $i (0 .. 2) {
+        my $buf = '';
+        my $res = Behave::Test::read_response($s[$i], \$buf);
+        is($res->{status}, 200, "request " . ($i + 1) . " in the thread pool is still answered");
+    }
+    sleep 0.3;
+    unlike(error_log(), qr/open socket .* left|aborting/,
+           'the worker did not leave with a request open');
+}
+
 done_testing();

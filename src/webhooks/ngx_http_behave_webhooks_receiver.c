@@ -70,6 +70,7 @@ typedef struct {
     behave_call_t               call;
     behave_callsum_job_t       *job;        /* the analysis under way */
     ngx_event_t                 slice;      /* its next step, posted */
+    ngx_event_t                 hold;       /* a timer while slicing */
     ngx_uint_t                  steps;
     behave_review_log_t         log;        /* a flagged call's turns,
                                                stored for the review */
@@ -137,6 +138,7 @@ static void ngx_http_behave_wh_header(ngx_http_request_t *r,
 static ngx_int_t ngx_http_behave_wh_process(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
 static void ngx_http_behave_wh_slice(ngx_event_t *ev);
+static void ngx_http_behave_wh_hold(ngx_event_t *ev);
 static ngx_int_t ngx_http_behave_wh_step(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
 static ngx_int_t ngx_http_behave_wh_commit(ngx_http_request_t *r,
@@ -238,6 +240,10 @@ ngx_http_behave_wh_recv_cleanup(void *data)
     /* the request went away between two steps: the next one never runs */
     if (rv->slice.posted) {
         ngx_delete_posted_event(&rv->slice);
+    }
+
+    if (rv->hold.timer_set) {
+        ngx_del_timer(&rv->hold);
     }
 
     behave_callsum_free(rv->job);
@@ -790,6 +796,16 @@ ngx_http_behave_wh_process(ngx_http_request_t *r,
 
     ngx_post_event(&rv->slice, &ngx_posted_next_events);
 
+    /*
+     * A worker asked to quit leaves when no timer is left, and posted
+     * events are none: this timer, never due in practice, keeps it until
+     * the call is analysed and committed (the commit has its own).
+     */
+    rv->hold.handler = ngx_http_behave_wh_hold;
+    rv->hold.data = rv;
+    rv->hold.log = r->connection->log;
+    ngx_add_timer(&rv->hold, 86400000);
+
     return NGX_DONE;
 }
 
@@ -823,6 +839,10 @@ ngx_http_behave_wh_slice(ngx_event_t *ev)
         return;
     }
 
+    if (rv->hold.timer_set) {
+        ngx_del_timer(&rv->hold);
+    }
+
     if (done < 0) {
         rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                   "out of memory");
@@ -838,6 +858,13 @@ ngx_http_behave_wh_slice(ngx_event_t *ev)
 
     ngx_http_behave_finish(r, rc);
     ngx_http_run_posted_requests(c);
+}
+
+
+static void
+ngx_http_behave_wh_hold(ngx_event_t *ev)
+{
+    /* a day of slices: nothing to do but wait on */
 }
 
 
