@@ -1397,6 +1397,16 @@ behave_conv_recommend(const behave_conv_rec_t *current,
         return;
     }
 
+    /* before the priority queue: nobody can route what is not said */
+    if (opening && (current->flags & BEHAVE_CONV_F_UNCLEAR)) {
+        out->action = BEHAVE_ACTION_CLARIFY;
+        snprintf(r, rl, "the ask is unclear: a short first message that "
+                 "does not say what is wrong");
+        out->safe_response_guidance =
+            behave_conv_guidance[BEHAVE_GUIDE_UNCLEAR];
+        return;
+    }
+
     if (current->urgency == BEHAVE_URGENCY_HIGH) {
         out->action = BEHAVE_ACTION_ROUTE;
         snprintf(r, rl, "high urgency: priority queue");
@@ -1436,15 +1446,6 @@ behave_conv_recommend(const behave_conv_rec_t *current,
                  current->confusion
                  ? behave_conv_confusion[current->confusion - 1].phrase
                  : "confusion");
-        out->safe_response_guidance =
-            behave_conv_guidance[BEHAVE_GUIDE_UNCLEAR];
-        return;
-    }
-
-    if (opening && (current->flags & BEHAVE_CONV_F_UNCLEAR)) {
-        out->action = BEHAVE_ACTION_CLARIFY;
-        snprintf(r, rl, "the ask is unclear: a short first message that "
-                 "does not say what is wrong");
         out->safe_response_guidance =
             behave_conv_guidance[BEHAVE_GUIDE_UNCLEAR];
         return;

@@ -44,6 +44,8 @@ static void behave_model_rules(behave_model_state_t *m,
     const behave_annotation_t *a);
 static void behave_model_label(behave_model_state_t *m,
     behave_annotation_t *a);
+static behave_cset_t behave_end_of_life(behave_model_state_t *m,
+    behave_cset_t cs);
 static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
 
@@ -353,6 +355,33 @@ behave_false_friend(behave_model_state_t *m, const char *w, size_t len,
 }
 
 
+/*
+ * "end my life", "acabar con mi vida", "meinem Leben ein Ende": an END
+ * word and a LIVE word at most three words apart; "the end of my
+ * subscription is near, my life is easier" is not one
+ */
+static behave_cset_t
+behave_end_of_life(behave_model_state_t *m, behave_cset_t cs)
+{
+    behave_cset_t  near;
+
+    near = 0;
+
+    if ((cs & BEHAVE_C_LIVE) && m->end_at && m->words - m->end_at <= 3) {
+        near = BEHAVE_C_ENDLIFE;
+    }
+
+    if ((cs & BEHAVE_C_END) && m->live_at && m->words - m->live_at <= 3) {
+        near = BEHAVE_C_ENDLIFE;
+    }
+
+    m->end_at = (cs & BEHAVE_C_END) ? m->words : m->end_at;
+    m->live_at = (cs & BEHAVE_C_LIVE) ? m->words : m->live_at;
+
+    return near;
+}
+
+
 void
 behave_model_init(behave_model_state_t *m)
 {
@@ -407,7 +436,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     }
 
     m->prev_flags = flags;
-    m->clause |= cs;
+    m->clause |= cs | behave_end_of_life(m, cs);
 
     /*
      * "not fixed", "no ha sido resuelto": a negation just before; "to be
@@ -528,6 +557,13 @@ behave_model_claims(behave_model_state_t *m, behave_cset_t c,
  * whatever the weights say, and is a feature the weights were trained
  * with.
  */
+#define BEHAVE_SHORT_WORDS  16
+
+/* a frame holds after "if ..., I'll ..." too */
+#define BEHAVE_FRAME_IF     1
+/* and over a short message's fragments: "Ex outside. Knife. Please." */
+#define BEHAVE_FRAME_SPLIT  2
+
 #define BEHAVE_C_BLOCK  (BEHAVE_C_STORY | BEHAVE_C_HYPO | BEHAVE_C_POLICY     \
                          | BEHAVE_C_HYPERBOLE)
 
@@ -536,7 +572,7 @@ typedef struct {
     behave_cset_t          all;
     behave_cset_t          any;
     behave_cset_t          none;
-    unsigned               conditional;  /* "if ..., I'll ..." still holds */
+    unsigned               flags;        /* BEHAVE_FRAME_* */
 } behave_frame_t;
 
 
@@ -546,42 +582,48 @@ static const behave_frame_t  behave_frames[] = {
 
     { "want_to_die", BEHAVE_C_SELF | BEHAVE_C_DIE,
       BEHAVE_C_WANT | BEHAVE_C_END | BEHAVE_C_MEANS | BEHAVE_C_BETTER,
-      BEHAVE_C_NEG, 0 },
+      BEHAVE_C_NEG, BEHAVE_FRAME_SPLIT },
 
     { "not_live", BEHAVE_C_SELF | BEHAVE_C_LIVE | BEHAVE_C_NEG,
-      BEHAVE_C_WANT | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, 0 },
+      BEHAVE_C_WANT | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, BEHAVE_FRAME_SPLIT },
 
     /* not "now" alone: "I need my pills delivered now" is an errand */
     { "means", BEHAVE_C_SELF | BEHAVE_C_MEANS,
       BEHAVE_C_END | BEHAVE_C_DIE | BEHAVE_C_ANYMORE
-      | BEHAVE_C_FAREWELL | BEHAVE_C_HARM, BEHAVE_C_NEG, 0 },
+      | BEHAVE_C_FAREWELL | BEHAVE_C_HARM, BEHAVE_C_NEG, BEHAVE_FRAME_SPLIT },
 
     { "self_harm", BEHAVE_C_SELF | BEHAVE_C_HARM,
-      BEHAVE_C_MEANS | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, 0 },
+      BEHAVE_C_MEANS | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, BEHAVE_FRAME_SPLIT },
+
+    /* "end my life", "acabar con mi vida", "meinem Leben ein Ende setzen";
+     * not "my battery life is ending" */
+    { "end_life", BEHAVE_C_SELF | BEHAVE_C_ENDLIFE, 0,
+      BEHAVE_C_NEG | BEHAVE_C_HYPERBOLE, BEHAVE_FRAME_SPLIT },
 
     { "burden", BEHAVE_C_SELF | BEHAVE_C_BURDEN,
       BEHAVE_C_BETTER | BEHAVE_C_END | BEHAVE_C_ANYMORE, 0, 0 },
 
     { "medical", BEHAVE_C_SYMPTOM,
-      BEHAVE_C_RESCUE | BEHAVE_C_NOW | BEHAVE_C_BREATH | BEHAVE_C_NEG, 0, 0 },
+      BEHAVE_C_RESCUE | BEHAVE_C_NOW | BEHAVE_C_BREATH | BEHAVE_C_NEG, 0, BEHAVE_FRAME_SPLIT },
 
+    /* "cant breathe. peanuts. help" */
     { "breathing", BEHAVE_C_BREATH,
       BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
-      | BEHAVE_C_SWALLOW, 0, 0 },
+      | BEHAVE_C_SWALLOW | BEHAVE_C_HELP | BEHAVE_C_NOW, 0, BEHAVE_FRAME_SPLIT },
 
     /* "my son won't wake up", "mi marido no despierta" */
     { "not_waking", BEHAVE_C_WAKE | BEHAVE_C_NEG,
       BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
-      | BEHAVE_C_BREATH | BEHAVE_C_SYMPTOM, 0, 0 },
+      | BEHAVE_C_BREATH | BEHAVE_C_SYMPTOM, 0, BEHAVE_FRAME_SPLIT },
 
     { "child", BEHAVE_C_CHILD,
-      BEHAVE_C_SWALLOW | BEHAVE_C_MISSING | BEHAVE_C_SYMPTOM, 0, 0 },
+      BEHAVE_C_SWALLOW | BEHAVE_C_MISSING | BEHAVE_C_SYMPTOM, 0, BEHAVE_FRAME_SPLIT },
 
     { "lifeline", BEHAVE_C_LIFELINE, BEHAVE_C_POWER | BEHAVE_C_FAIL, 0, 0 },
 
     /* not "kill": "my husband will kill me when he sees the bill" */
     { "abuse", BEHAVE_C_PARTNER,
-      BEHAVE_C_HITS | BEHAVE_C_THREAT | BEHAVE_C_WEAPON, BEHAVE_C_NEG, 0 },
+      BEHAVE_C_HITS | BEHAVE_C_THREAT | BEHAVE_C_WEAPON, BEHAVE_C_NEG, BEHAVE_FRAME_SPLIT },
 
     { "stalking", BEHAVE_C_FOLLOW,
       BEHAVE_C_FEAR | BEHAVE_C_THREAT | BEHAVE_C_KILL | BEHAVE_C_WEAPON
@@ -589,16 +631,16 @@ static const behave_frame_t  behave_frames[] = {
 
     { "weapon", BEHAVE_C_WEAPON,
       BEHAVE_C_PLACE | BEHAVE_C_COMING | BEHAVE_C_KILL | BEHAVE_C_THREAT,
-      BEHAVE_C_ACCOUNT, 1 },
+      BEHAVE_C_ACCOUNT, BEHAVE_FRAME_IF },
 
     { "threat", BEHAVE_C_KILL, BEHAVE_C_PLACE | BEHAVE_C_COMING,
-      BEHAVE_C_NEG, 1 },
+      BEHAVE_C_NEG, BEHAVE_FRAME_IF },
 
     { "takeover", BEHAVE_C_ACCOUNT | BEHAVE_C_CHANGED,
-      BEHAVE_C_SOMEONE | BEHAVE_C_FRAUD, 0, 0 },
+      BEHAVE_C_SOMEONE | BEHAVE_C_FRAUD, 0, BEHAVE_FRAME_SPLIT },
 
     { "money_leaving", BEHAVE_C_MONEYOUT | BEHAVE_C_NOW,
-      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE, 0, 0 },
+      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE, 0, BEHAVE_FRAME_SPLIT },
 
     { "caller", BEHAVE_C_CALLER | BEHAVE_C_GIFTCARD,
       BEHAVE_C_MONEY | BEHAVE_C_MONEYOUT, 0, 0 },
@@ -615,7 +657,7 @@ static const behave_frame_t  behave_frames[] = {
 
 
 static void
-behave_model_frames(behave_model_state_t *m, behave_cset_t c)
+behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
 {
     size_t                 i;
     behave_cset_t          block, hyperbole;
@@ -639,8 +681,12 @@ behave_model_frames(behave_model_state_t *m, behave_cset_t c)
 
     for (i = 0; i < sizeof(behave_frames) / sizeof(behave_frames[0]); i++) {
         f = &behave_frames[i];
-        block = f->conditional ? BEHAVE_C_BLOCK & ~BEHAVE_C_HYPO
-                               : BEHAVE_C_BLOCK;
+        if ((f->flags & need) != need) {
+            continue;
+        }
+
+        block = (f->flags & BEHAVE_FRAME_IF) ? BEHAVE_C_BLOCK & ~BEHAVE_C_HYPO
+                                             : BEHAVE_C_BLOCK;
         block = (block & ~BEHAVE_C_HYPERBOLE) | hyperbole;
 
         if ((c & block) == 0 && (c & f->all) == f->all
@@ -673,8 +719,9 @@ behave_model_clause_end(behave_model_state_t *m, unsigned question)
     }
 
     behave_model_claims(m, c, question);
-    behave_model_frames(m, c);
+    behave_model_frames(m, c, 0);
     m->asks += question;
+    m->clauses++;
     m->clause_words = 0;
 
     m->seen |= c;
@@ -890,6 +937,14 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     behave_cset_t  c;
 
     behave_model_clause_end(m, 0);
+
+    /*
+     * "Ex outside. Knife. Please.", "cant breathe. peanuts. help": a short
+     * message says one thing in fragments, so its clauses are read as one
+     */
+    if (m->clauses > 1 && m->words <= BEHAVE_SHORT_WORDS) {
+        behave_model_frames(m, m->seen, BEHAVE_FRAME_SPLIT);
+    }
 
     for (i = 0, c = m->seen; c; i++, c >>= 1) {
         if (c & 1) {

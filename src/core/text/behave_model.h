@@ -50,6 +50,9 @@ typedef struct {
     uint32_t               frames;          /* crisis frames held */
     unsigned               idioms;          /* "dying of hunger" */
     unsigned               asks;            /* clauses asking */
+    unsigned               clauses;
+    unsigned               end_at;          /* word number of "end" */
+    unsigned               live_at;         /* of "life" */
     unsigned               clause_words;
     unsigned               since_neg;       /* words since a negation */
     unsigned               after_contrast;  /* the last word: "but" */
