@@ -49,7 +49,7 @@
  * CLINC150 and Banking77 (scripts/eval-corpus measures held-out ones);
  * compared with the newest customer turns only, each annotated again.
  */
-#define BEHAVE_CONV_MEANING_REPEAT  0.50
+#define BEHAVE_CONV_MEANING_REPEAT  0.35
 #define BEHAVE_CONV_MEANING_WINDOW  4
 
 
