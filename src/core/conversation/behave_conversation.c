@@ -42,14 +42,8 @@
 #define BEHAVE_CONV_ESC_WINDOW  4       /* customer turns looked at */
 #define BEHAVE_CONV_ID_MIN      4       /* chars of an order number */
 
-/*
- * Repetition by meaning: the cosine of two turns' meaning signatures
- * (behave_model.h, trained on same-intent queries) from which a turn asks
- * the same again in other words, chosen on the development intents of
- * CLINC150 and Banking77 (scripts/eval-corpus measures held-out ones);
- * compared with the newest customer turns only, each annotated again.
- */
-#define BEHAVE_CONV_MEANING_REPEAT  0.50
+/* repetition by meaning: BEHAVE_CONV_MEANING_* in behave_conversation.h;
+ * compared with the newest customer turns only, each annotated again */
 #define BEHAVE_CONV_MEANING_WINDOW  4
 
 
@@ -1234,7 +1228,8 @@ behave_conv_repetition(const behave_conv_state_t *st,
          * question") may use other words: its meaning counts as much as
          * its letters; a mere "but" or "though" does not */
         if ((said ? score : sim.score) < need
-            && cosine < BEHAVE_CONV_MEANING_REPEAT)
+            && cosine < (said ? BEHAVE_CONV_MEANING_SAID
+                              : BEHAVE_CONV_MEANING_REPEAT))
         {
             continue;
         }
