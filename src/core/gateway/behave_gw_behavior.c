@@ -897,9 +897,13 @@ behave_gw_behavior_text(const char *session_id, const behave_gw_behavior_t *m,
             continue;
         }
 
+        /* the id and the suggestion are this file's: nothing to escape */
         behave_jw_open(&w, NULL);
-        behave_jw_string(&w, "id", behave_gw_rules[i].id);
-        behave_jw_string(&w, "suggestion", behave_gw_rules[i].suggestion);
+        behave_jw_literal(&w, "\"id\":");
+        behave_jw_value_label(&w, behave_gw_rules[i].id);
+        behave_jw_literal(&w, ",\"suggestion\":");
+        behave_jw_value_label(&w, behave_gw_rules[i].suggestion);
+        behave_jw_member_done(&w);
         behave_jw_string(&w, "reason", reason);
         behave_jw_close(&w);
     }
