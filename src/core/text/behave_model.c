@@ -32,10 +32,10 @@
 
 
 static size_t behave_fold(const char *s, size_t len, char *out);
-static uint64_t behave_concepts_of(const char *w, size_t len, uint32_t u,
+static behave_cset_t behave_concepts_of(const char *w, size_t len, uint32_t u,
     unsigned *flags);
-static uint64_t behave_false_friend(behave_model_state_t *m, const char *w,
-    size_t len, uint64_t cs);
+static behave_cset_t behave_false_friend(behave_model_state_t *m, const char *w,
+    size_t len, behave_cset_t cs);
 static void behave_feature(behave_model_state_t *m, uint32_t f,
     int meaning, const char *fmt, const char *arg);
 static void behave_feature_label(behave_model_state_t *m, char kind,
@@ -44,7 +44,7 @@ static void behave_model_rules(behave_model_state_t *m,
     const behave_annotation_t *a);
 static void behave_model_label(behave_model_state_t *m,
     behave_annotation_t *a);
-static void behave_model_claims(behave_model_state_t *m, uint64_t c,
+static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
 
 
@@ -151,6 +151,13 @@ behave_fold(const char *s, size_t len, char *out)
 }
 
 
+static inline behave_cset_t
+behave_slot_concepts(const behave_concept_slot_t *s)
+{
+    return (behave_cset_t) s->mask_hi << 64 | s->mask_lo;
+}
+
+
 static const behave_concept_slot_t *
 behave_concept_probe(uint32_t h, const char *w, size_t len, unsigned prefix)
 {
@@ -179,7 +186,7 @@ behave_concept_probe(uint32_t h, const char *w, size_t len, unsigned prefix)
  * word's own feature id u ("u" and the word), which the caller has
  * already computed.
  */
-static uint64_t
+static behave_cset_t
 behave_concepts_of(const char *w, size_t len, uint32_t u, unsigned *flags)
 {
     size_t                        k;
@@ -190,8 +197,8 @@ behave_concepts_of(const char *w, size_t len, uint32_t u, unsigned *flags)
     *flags = s != NULL ? s->flags : 0;
 
     /* a word listed for its flags alone may still match a prefix */
-    if (s != NULL && s->mask != 0) {
-        return s->mask;
+    if (s != NULL && (s->mask_lo | s->mask_hi) != 0) {
+        return behave_slot_concepts(s);
     }
 
     if (len < 5) {
@@ -216,7 +223,7 @@ behave_concepts_of(const char *w, size_t len, uint32_t u, unsigned *flags)
 
         s = behave_concept_probe(hp[k], w, k, 1);
         if (s != NULL) {
-            return s->mask;
+            return behave_slot_concepts(s);
         }
     }
 
@@ -311,9 +318,9 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
  * word before it ("to die", "I'll die", "just die"), as German puts the
  * article after verbs and prepositions that English does not have.
  */
-static uint64_t
+static behave_cset_t
 behave_false_friend(behave_model_state_t *m, const char *w, size_t len,
-    uint64_t cs)
+    behave_cset_t cs)
 {
     switch (len) {
 
@@ -358,8 +365,8 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 {
     size_t       n;
     uint32_t     u;
-    uint64_t     cs;
-    unsigned     flags;
+    behave_cset_t  cs;
+    unsigned       flags;
     const char  *s;
     char         w[BEHAVE_FOLD_MAX];
 
@@ -371,7 +378,10 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     }
 
     m->words++;
-    m->since_neg = m->words == 1 ? 100 : m->since_neg;
+    if (m->words == 1) {
+        m->since_neg = 100;
+        m->since_notyet = 100;
+    }
 
     u = behave_fnv_kind('u', w, n);
     behave_feature(m, u, 1, "u:%s", w);
@@ -399,16 +409,23 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     m->prev_flags = flags;
     m->clause |= cs;
 
-    /* "not fixed", "no ha sido resuelto": a negation just before */
+    /*
+     * "not fixed", "no ha sido resuelto": a negation just before; "to be
+     * refunded", "can be reset", "wird erstattet": ahead, not settled
+     */
     if (cs & BEHAVE_C_CLAIM) {
         if (m->since_neg <= 3) {
             m->claim_negated = 1;
-        } else {
+        } else if (m->since_notyet > 1) {
             m->claim_said = 1;
+        } else {
+            m->claim_ahead = 1;
         }
     }
 
     m->since_neg = (cs & BEHAVE_C_NEG) ? 0 : m->since_neg + 1;
+    m->since_notyet = (flags & BEHAVE_WORD_NOTYET) ? 0 : m->since_notyet + 1;
+    m->claim_generic |= (flags & BEHAVE_WORD_GENERIC) != 0;
 
     /*
      * "where is it", "¿dónde está?", "wo ist es", "ok but when does it
@@ -469,15 +486,22 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
 /*
  * The claim and denial cues of the conversation logic, in every language
  * of the concept list, clause by clause: a statement (not a question, no
- * "if") that names a settled state, not just after a negation, is a
- * claim; "still", "again", "the same", or a negated "works", "arrived"
- * or settled state is a denial.
+ * "if", not a rule: "refunds are usually processed within 5 days") that
+ * names a settled state, not just after a negation, is a claim; "still",
+ * "again", "the same", or a negated "works", "arrived" or settled state
+ * is a denial.
  */
 static void
-behave_model_claims(behave_model_state_t *m, uint64_t c, unsigned question)
+behave_model_claims(behave_model_state_t *m, behave_cset_t c,
+    unsigned question)
 {
-    if (m->claim_said && !(c & BEHAVE_C_HYPO) && !question) {
+    if (m->claim_said && !(c & BEHAVE_C_HYPO) && !question
+        && !m->claim_generic)
+    {
         m->claims++;
+
+    } else if (m->claim_ahead || (m->claim_said && m->claim_generic)) {
+        m->claims_held++;
     }
 
     if ((c & BEHAVE_C_STILL) || m->claim_negated
@@ -488,6 +512,8 @@ behave_model_claims(behave_model_state_t *m, uint64_t c, unsigned question)
 
     m->claim_said = 0;
     m->claim_negated = 0;
+    m->claim_generic = 0;
+    m->claim_ahead = 0;
 }
 
 
@@ -507,9 +533,9 @@ behave_model_claims(behave_model_state_t *m, uint64_t c, unsigned question)
 
 typedef struct {
     const char            *name;
-    uint64_t               all;
-    uint64_t               any;
-    uint64_t               none;
+    behave_cset_t          all;
+    behave_cset_t          any;
+    behave_cset_t          none;
     unsigned               conditional;  /* "if ..., I'll ..." still holds */
 } behave_frame_t;
 
@@ -589,10 +615,10 @@ static const behave_frame_t  behave_frames[] = {
 
 
 static void
-behave_model_frames(behave_model_state_t *m, uint64_t c)
+behave_model_frames(behave_model_state_t *m, behave_cset_t c)
 {
     size_t                 i;
-    uint64_t               block, hyperbole;
+    behave_cset_t          block, hyperbole;
     const behave_frame_t  *f;
 
     /* a death word about what it is hyperbole about: an idiom */
@@ -634,9 +660,9 @@ behave_model_frames(behave_model_state_t *m, uint64_t c)
 void
 behave_model_clause_end(behave_model_state_t *m, unsigned question)
 {
-    unsigned  i, j;
-    uint64_t  c, rest;
-    char      name[48];
+    unsigned       i, j;
+    behave_cset_t  c, rest;
+    char           name[48];
 
     c = m->clause;
     m->prev = 0;
@@ -861,7 +887,7 @@ void
 behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
 {
     unsigned  i;
-    uint64_t  c;
+    behave_cset_t  c;
 
     behave_model_clause_end(m, 0);
 
@@ -887,6 +913,11 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     /* these only add to the rules' own (English phrase) cues */
     if (m->claims) {
         a->cues |= BEHAVE_CUE_RESOLUTION_CLAIM;
+
+    } else if (m->claims_held) {
+        /* the rules' English phrases do not see "usually" or "to be" */
+        a->cues &= ~BEHAVE_CUE_RESOLUTION_CLAIM;
+        a->cues |= BEHAVE_CUE_CLAIM_HELD;
     }
 
     /* "I still love the app" denies nothing */
