@@ -297,20 +297,20 @@ static ngx_int_t
 ngx_http_behave_beh_compute(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
     redisReply *state, const char *history)
 {
-    cJSON                *resp;
+    char                 *text;
+    size_t                len;
     behave_err_e          rc;
     behave_error_t        err;
     behave_gw_rewrite_t   rw;
 
-    resp = NULL;
-    rc = behave_gw_behavior_session(b->gw->req, b->gw->now_ms,
-                                    state ? state->str : NULL,
-                                    state ? state->len : 0,
-                                    (char *) b->batch, b->batch_len,
-                                    b->epoch, &resp, &rw, &err);
+    rc = behave_gw_behavior_session_text(b->gw->req, b->gw->now_ms,
+                                         state ? state->str : NULL,
+                                         state ? state->len : 0,
+                                         (char *) b->batch, b->batch_len,
+                                         b->epoch, history, &text, &len,
+                                         &rw, &err);
 
     if (rc != BEHAVE_OK) {
-        cJSON_Delete(resp);
         return ngx_http_behave_send_error(r, &err);
     }
 
@@ -319,10 +319,7 @@ ngx_http_behave_beh_compute(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
         free(rw.blob);
     }
 
-    cJSON_AddStringToObject(resp, "history",
-                            rw.reset ? "request_only" : history);
-
-    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, resp);
+    return ngx_http_behave_send_malloced(r, NGX_HTTP_OK, text, len);
 }
 
 
