@@ -5,6 +5,7 @@ what is held out (data/corpus/README.md, "Split")."""
 import hashlib
 import json
 import os
+import random
 
 
 def held_out(file_name, ident):
@@ -30,3 +31,50 @@ def intent_held_out(intent):
 def read_jsonl(path):
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+def intent_pairs(queries, seed=7, per_intent=20):
+    """Pairs of queries for repetition by meaning: in each intent, its
+    first per_intent queries two by two (the same ask, a repetition), each
+    first one also beside a query of another intent drawn at random (not
+    a repetition), 1:1, in a fixed order.  queries: (text, intent) in
+    file order.  scripts/eval-corpus measures on the held-out intents,
+    scripts/train chooses on an inner split of the development ones."""
+    by = {}
+    for t, i in queries:
+        by.setdefault(i, []).append(t)
+    rnd = random.Random(seed)
+    intents = sorted(by)
+    pairs = []
+    for i in intents:
+        ts = by[i][:per_intent]
+        for k in range(0, len(ts) - 1, 2):
+            pairs.append((ts[k], ts[k + 1], 1))
+            j = rnd.choice([x for x in intents if x != i])
+            pairs.append((ts[k], rnd.choice(by[j]), 0))
+    return pairs
+
+
+def intent_inner_fold(intent, n):
+    """The inner fold of a development intent: scripts/train chooses the
+    meaning signature's settings on development intents it left out
+    (the second byte of the SHA-1, independent of the held-out rule)."""
+    return hashlib.sha1(intent.encode()).digest()[1] % n
+
+
+def cosine(a, b):
+    ab = sum(x * y for x, y in zip(a, b))
+    aa = sum(x * x for x in a) ** .5
+    bb = sum(x * x for x in b) ** .5
+    return ab / (aa * bb) if aa and bb else 0
+
+
+def pairs_f1(pairs, sig, threshold):
+    """F1 of "a repetition" (cosine >= threshold) on intent_pairs()."""
+    tp = fp = fn = 0
+    for a, b, same in pairs:
+        hit = cosine(sig[a], sig[b]) >= threshold
+        tp += hit and same
+        fp += hit and not same
+        fn += same and not hit
+    return 2 * tp / max(1, 2 * tp + fp + fn)

@@ -76,6 +76,7 @@ echo "templates: h50 $(rcli GET 'behave:{bench:h50}:state' | wc -c) bytes" \
      "$(rcli STRLEN 'behave:{bench:h500}:log') bytes"
 
 net_out() { rcli INFO stats | awk -F: '/^total_net_output_bytes/ { print $2 + 0 }'; }
+net_in() { rcli INFO stats | awk -F: '/^total_net_input_bytes/ { print $2 + 0 }'; }
 
 # CPU ticks (utime + stime) of nginx's workers, and of Redis: per request
 # they move far less with the machine's load than requests/s do
@@ -87,26 +88,31 @@ ticks() {
 rticks() { awk '{ print $14 + $15 }' "/proc/$(cat "$BENCH_PREFIX/redis.pid")/stat"; }
 hz=$(getconf CLK_TCK)
 
-# Redis' own time inside the turn script (EVALSHA), us per call
+# Redis' own time inside scripts (EVALSHA: the turn's, and a flagged
+# turn's review filing), us in all and calls, since the last RESETSTAT
 script_us() {
     rcli INFO commandstats | tr -d '\r' \
-        | awk -F'[=,:]' '/^cmdstat_evalsha:/ { print $7 + 0 }'
+        | awk -F'[=,:]' '/^cmdstat_evalsha:/ { print $5 + 0, $3 + 0 }'
 }
 
 # one measured run: prints req/s; appends bytes per request to $2
 run() {
-    local name=$1 before after reqs rps n0 n1 r0 r1
+    local name=$1 before after in0 in1 reqs rps n0 n1 r0 r1
     rcli CONFIG RESETSTAT > /dev/null
-    before=$(net_out); n0=$(ticks); r0=$(rticks)
+    before=$(net_out); in0=$(net_in); n0=$(ticks); r0=$(rticks)
     rps=$(bench_wrk "$url/v1/analyze" "$body" "$auth")
-    echo "$name $(script_us)" >> "$BENCH_PREFIX/script.txt"
-    after=$(net_out); n1=$(ticks); r1=$(rticks)
+    after=$(net_out); in1=$(net_in); n1=$(ticks); r1=$(rticks)
     reqs=$(awk '/requests in/ { print $1 }' "$BENCH_PREFIX/wrk.out")
+    script_us | awk -v n="$name" -v r="$reqs" \
+        '{ if (r > 0) printf "%s %.1f %.2f\n", n, $1 / r, $2 / r }' \
+        >> "$BENCH_PREFIX/script.txt"
     awk -v n="$name" -v a=$((n1 - n0)) -v b=$((r1 - r0)) -v r="$reqs" -v hz="$hz" \
         'BEGIN { if (r > 0) printf "%s %.1f %.1f\n", n, a * 1e6 / hz / r, b * 1e6 / hz / r }' \
         >> "$BENCH_PREFIX/cpu.txt"
-    echo "$name $(awk -v a="$before" -v b="$after" -v r="$reqs" \
-        'BEGIN { printf "%.0f", (r > 0 ? (b - a) / r : 0) }')" >> "$BENCH_PREFIX/bytes.txt"
+    echo "$name $(awk -v a="$before" -v b="$after" -v c="$in0" -v d="$in1" \
+        -v r="$reqs" 'BEGIN { printf "%.0f %.0f", (r > 0 ? (b - a) / r : 0),
+                                     (r > 0 ? (d - c) / r : 0) }')" \
+        >> "$BENCH_PREFIX/bytes.txt"
     echo "$rps"
 }
 
@@ -140,14 +146,16 @@ echo "500-turn history/return200: $(bench_median "${r_500[@]}");" \
 for name in first h50 h500; do
     echo "bytes from Redis per turn, $name: median" \
          "$(bench_median $(awk -v n=$name '$1 == n { print $2 }' "$BENCH_PREFIX/bytes.txt"))" \
-         "(target <= 1536)"
+         "(target <= 1536); sent to Redis per turn" \
+         "$(bench_median $(awk -v n=$name '$1 == n { print $3 }' "$BENCH_PREFIX/bytes.txt"))"
 done
 
 for name in first h50 h500; do
     echo "CPU per turn, $name: nginx workers" \
          "$(bench_median $(awk -v n=$name '$1 == n { print $2 }' "$BENCH_PREFIX/cpu.txt")) us," \
          "Redis $(bench_median $(awk -v n=$name '$1 == n { print $3 }' "$BENCH_PREFIX/cpu.txt")) us (median of the runs);" \
-         "inside the script $(bench_median $(awk -v n=$name '$1 == n { print $2 }' "$BENCH_PREFIX/script.txt")) us a call"
+         "inside scripts $(bench_median $(awk -v n=$name '$1 == n { print $2 }' "$BENCH_PREFIX/script.txt")) us a turn" \
+         "($(bench_median $(awk -v n=$name '$1 == n { print $3 }' "$BENCH_PREFIX/script.txt")) scripts a turn: a flagged turn's review filing is the second)"
 done
 
 # wrk has no fixed rate: fewer connections give less load.  Each count

@@ -71,20 +71,25 @@ scripts() {
     rcli INFO commandstats | tr -d '\r' \
         | awk -F'[=,:]' '/^cmdstat_evalsha:/ { n += $3 } END { print n + 0 }'
 }
+net() { rcli INFO stats | tr -d '\r' | awk -F: -v k="$1" '$1 == k { print $2 + 0 }'; }
 r_beh=()
+: > "$BENCH_PREFIX/beh-bytes.txt"
 for round in $(seq "${BENCH_ROUNDS:-5}"); do
     base=$(BENCH_LUA= bench_wrk "$url/ok" "$body" "$auth")
-    s0=$(scripts)
+    s0=$(scripts); i0=$(net total_net_input_bytes); o0=$(net total_net_output_bytes)
     beh=$(bench_wrk "$url/api/v1/analyze-behavior" "$body" "$auth")
-    s1=$(scripts)
+    s1=$(scripts); i1=$(net total_net_input_bytes); o1=$(net total_net_output_bytes)
     reqs=$(awk '/requests in/ { print $1 }' "$BENCH_PREFIX/wrk.out")
     secs=$(awk '/requests in/ { sub(/s,/, "", $4); print $4 }' "$BENCH_PREFIX/wrk.out")
     ok=$(awk -v a="$s0" -v b="$s1" -v s="$secs" 'BEGIN { printf "%.0f", (b - a) / s }')
     r_beh+=("$(bench_ratio "$ok" "$base")")
+    awk -v n=$((s1 - s0)) -v i=$((i1 - i0)) -v o=$((o1 - o0)) \
+        'BEGIN { if (n > 0) printf "%.0f %.0f\n", i / n, o / n }' >> "$BENCH_PREFIX/beh-bytes.txt"
     echo "round $round: return200 $base, analyze-behavior (1,000-event sessions) $beh req/s," \
          "of which answered from the session $ok/s ($(bench_ratio "$((s1 - s0))" "$reqs") of the calls)"
 done
 echo "analyze-behavior, 1,000-event sessions, answered from the session/return200 (median of ${BENCH_ROUNDS:-5}): $(bench_median "${r_beh[@]}") (target >= 0.40)"
+echo "bytes per call: to Redis $(bench_median $(awk '{ print $1 }' "$BENCH_PREFIX/beh-bytes.txt")), from Redis $(bench_median $(awk '{ print $2 }' "$BENCH_PREFIX/beh-bytes.txt")) (medians; a call's request is $(wc -c < "$body") bytes of 5 events, its answer ~1.3 KB)"
 echo "session state: $(rcli --scan --pattern 'behave:beh:*' | head -1 | xargs -r -I{} redis-cli -p "$BENCH_REDIS_PORT" MEMORY USAGE {}) bytes in Redis (one key)"
 curl -s -H "$auth" -H 'Content-Type: application/json' \
     -d '{"session_id":"beh-1","interaction_history":[]}' \

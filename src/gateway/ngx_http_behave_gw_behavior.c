@@ -369,29 +369,18 @@ ngx_http_behave_beh_compute(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
 }
 
 
+/* the answer written as text by the core: no tree built for it */
+
 static void
 ngx_http_behave_beh_run(void *data)
 {
     ngx_http_behave_beh_t  *b = data;
 
-    cJSON  *resp;
-
-    resp = NULL;
-    b->rc = behave_gw_behavior_session(b->gw->req, b->gw->now_ms,
-                                       (char *) b->state, b->state_len,
-                                       (char *) b->batch, b->batch_len,
-                                       b->epoch, &resp, &b->rw, &b->err);
-
-    if (b->rc != BEHAVE_OK) {
-        cJSON_Delete(resp);
-        return;
-    }
-
-    cJSON_AddStringToObject(resp, "history",
-                            b->rw.reset ? "request_only" : b->history);
-
-    b->out = behave_json_print(resp, &b->out_len);
-    cJSON_Delete(resp);
+    b->rc = behave_gw_behavior_session_text(b->gw->req, b->gw->now_ms,
+                                            (char *) b->state, b->state_len,
+                                            (char *) b->batch, b->batch_len,
+                                            b->epoch, b->history, &b->out,
+                                            &b->out_len, &b->rw, &b->err);
 }
 
 

@@ -2,8 +2,10 @@
  * Cases written from labels.md for what the corpus did not show: words
  * that mean another thing in another language ("die", "até", "sim"), an
  * errand that names pills, a hyperbole word beside a real emergency, a
- * person who does not wake, subjects that Spanish and Portuguese drop;
- * and false resolutions claimed and denied in other words.
+ * person who does not wake, subjects that Spanish and Portuguese drop,
+ * ending a life in five languages, a short message in fragments; false
+ * resolutions claimed and denied in other words, rules and plans that
+ * claim nothing; and a first message too vague to act on.
  */
 
 #include <stdlib.h>
@@ -46,6 +48,22 @@ static const crisis_case_t  crisis_cases[] = {
     { "Mein Sohn hat eine Batterie verschluckt und atmet komisch", 1 },
     { "my ex is outside my door and says he'll kill me", 1 },
     { "Mein Ex steht vor meiner Tür und droht mich umzubringen", 1 },
+    /* ending a life, in words three apart at most */
+    { "I'm going to end my life tonight", 1 },
+    { "Quiero acabar con mi vida, ya no puedo más", 1 },
+    { "Ich will meinem Leben ein Ende setzen", 1 },
+    { "Je veux mettre fin à ma vie ce soir", 1 },
+    { "My phone's battery life is ending so fast", 0 },
+    { "The end of my subscription is near, my life is easier without it",
+      0 },
+    /* a short message in fragments */
+    { "Help. Can't breathe.", 1 },
+    { "Ex outside. Knife. Please.", 1 },
+    { "Help! Can't log in.", 0 },
+    { "Wifi down. Help. Now.", 0 },
+    { "Knife set arrived. Outside box damaged. Please replace.", 0 },
+    { "Someone's using my card right now in another country", 1 },
+    { "Someone's package was left at my door", 0 },
 };
 
 
@@ -81,6 +99,22 @@ static const fr_case_t  fr_cases[] = {
       "geht immer noch nicht, wieder gesperrt", 1 },
     { "fui cobrado em dobro", "O estorno já foi feito.",
       "ok, obrigado, já apareceu aqui", 0 },
+    /* rules and plans are not claims */
+    { "charged twice",
+      "Refunds are usually processed within 5 to 7 working days.",
+      "No, it's still charged twice.", 0 },
+    { "charged twice",
+      "To reset it, press and hold the button for ten seconds.",
+      "No, it's still charged twice.", 0 },
+    { "charged twice",
+      "Sobald die Zahlung bearbeitet ist, erhalten Sie eine Bestätigung.",
+      "No, it's still charged twice.", 0 },
+    { "charged twice", "Para solicitar el reembolso, rellene el formulario.",
+      "No, it's still charged twice.", 0 },
+    { "charged twice", "Ya está, el cargo ha sido anulado.",
+      "No, it's still charged twice.", 1 },
+    { "charged twice", "That should be working for you now.",
+      "No, it's still charged twice.", 1 },
 };
 
 
@@ -133,10 +167,40 @@ test_false_resolution(void)
 }
 
 
+/* a short first message that does not say what is wrong */
+static void
+test_unclear_opening(void)
+{
+    size_t                 i;
+    behave_turn_t          t;
+    behave_conv_result_t   r;
+    static const char     *vague[] = {
+        "its charging weird again", "Hi, it's making that noise again",
+        "my phone thing isn't working abroad",
+        "hola, la cosa del router otra vez",
+    };
+    static const char     *clear[] = {
+        "my phone has no mobile data in Lisbon since this morning",
+        "the thing is, order 88213 was charged twice",
+    };
+
+    for (i = 0; i < sizeof(vague) / sizeof(vague[0]); i++) {
+        turn(&t, BEHAVE_SPEAKER_CUSTOMER, vague[i], 0);
+        behave_conversation_assess(&t, 0, &t, &r);
+        is_int(r.action, BEHAVE_ACTION_CLARIFY, "clarify: %s", vague[i]);
+    }
+
+    for (i = 0; i < sizeof(clear) / sizeof(clear[0]); i++) {
+        turn(&t, BEHAVE_SPEAKER_CUSTOMER, clear[i], 0);
+        behave_conversation_assess(&t, 0, &t, &r);
+        ok(r.action != BEHAVE_ACTION_CLARIFY, "no clarify: %s", clear[i]);
+    }
+}
+
+
 int
 main(void)
 {
-    (void) tap_ok;
     (void) tap_is_str;
     (void) tap_is_near;
     (void) tap_todo;
@@ -144,6 +208,7 @@ main(void)
 
     test_crisis();
     test_false_resolution();
+    test_unclear_opening();
 
     return tap_done();
 }

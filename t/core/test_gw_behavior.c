@@ -6,10 +6,12 @@
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
 #include "gwtest.h"
+#include "behave_json.h"
 
 
 /* builds {"session_id":"s-1","interaction_history":[...]} */
@@ -441,6 +443,92 @@ invalid(void)
 }
 
 
+/*
+ * The glue sends behave_gw_behavior_session_text(): the same text as the
+ * tree of behave_gw_behavior_session() printed, "history" added last,
+ * over calls that carry a state (its batches, a rewrite) and a damaged one
+ */
+static void
+text_answer(void)
+{
+    int                   i, k, same;
+    char                 *batch, *text, *printed, *state, *grown;
+    size_t                blen, tlen, slen;
+    cJSON                *req, *resp;
+    behave_err_e          rc1, rc2;
+    behave_error_t        err;
+    behave_gw_rewrite_t   rw1, rw2;
+    static const char    *types[] = { "keystroke", "backspace", "pause",
+                                      "click", "hover", "scroll", "focus",
+                                      "blur", "submit", "error" };
+
+    state = behave_gw_behavior_new_state(5, &slen);
+    same = 0;
+
+    for (k = 0; k < 12; k++) {
+        req = session();
+
+        for (i = 0; i < 9; i++) {
+            ev(req, types[(i + k) % 10], 1000.0 * k + 97.0 * i + 0.5,
+               i % 3 ? "b\"x" : NULL, i % 4 == 2 ? 2500.5 : -1);
+        }
+
+        if (behave_gw_behavior_batch(req, &batch, &blen, &err)
+            != BEHAVE_OK)
+        {
+            break;
+        }
+
+        rc1 = behave_gw_behavior_session(req, 1, state, slen, batch, blen,
+                                         5, &resp, &rw1, &err);
+        rc2 = behave_gw_behavior_session_text(req, 1, state, slen, batch,
+                                              blen, 5, "session", &text,
+                                              &tlen, &rw2, &err);
+
+        if (rc1 == BEHAVE_OK && rc2 == BEHAVE_OK) {
+            cJSON_AddStringToObject(resp, "history",
+                                    rw2.reset ? "request_only" : "session");
+            printed = behave_json_print(resp, NULL);
+            same += printed != NULL && strlen(text) == tlen
+                    && strcmp(printed, text) == 0
+                    && rw1.reset == rw2.reset
+                    && (rw1.blob == NULL) == (rw2.blob == NULL);
+
+            if (k == 11 && printed != NULL && strcmp(printed, text) != 0) {
+                printf("#   tree: %s\n#   text: %s\n", printed, text);
+            }
+
+            free(printed);
+            free(text);
+        }
+
+        /* the state the script stores: this call's batch appended */
+        grown = malloc(slen + blen);
+        memcpy(grown, state, slen);
+        memcpy(grown + slen, batch, blen);
+        free(state);
+        state = grown;
+        slen += blen;
+
+        /* every fourth call's state is damaged: answered request_only */
+        if (k % 4 == 3) {
+            state[0] = 'X';
+        } else if (k % 4 == 0 && k > 0) {
+            state[0] = 'B';
+        }
+
+        free(rw1.blob);
+        free(rw2.blob);
+        cJSON_Delete(resp);
+        cJSON_Delete(req);
+        free(batch);
+    }
+
+    free(state);
+    is_int(same, 12, "text answer: the tree's, printed, in 12 calls");
+}
+
+
 int
 main(void)
 {
@@ -449,6 +537,7 @@ main(void)
     attention();
     shape_and_history();
     invalid();
+    text_answer();
 
     return tap_done();
 }

@@ -42,14 +42,8 @@
 #define BEHAVE_CONV_ESC_WINDOW  4       /* customer turns looked at */
 #define BEHAVE_CONV_ID_MIN      4       /* chars of an order number */
 
-/*
- * Repetition by meaning: the cosine of two turns' meaning signatures
- * (behave_model.h, trained on same-intent queries) from which a turn asks
- * the same again in other words, chosen on the development intents of
- * CLINC150 and Banking77 (scripts/eval-corpus measures held-out ones);
- * compared with the newest customer turns only, each annotated again.
- */
-#define BEHAVE_CONV_MEANING_REPEAT  0.50
+/* repetition by meaning: BEHAVE_CONV_MEANING_* in behave_conversation.h;
+ * compared with the newest customer turns only, each annotated again */
 #define BEHAVE_CONV_MEANING_WINDOW  4
 
 
@@ -121,6 +115,9 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "ticket is closed", "the ticket was closed" },
     { "should work now", "it works now" },
     { "should be working now", "it works now" },
+    { "should be working for you", "it works now" },
+    { "you're covered", "the issue was settled" },
+    { "refund through", "the refund was processed" },
     { "back online", "it works now" },
     { "working now", "it works now" },
     { "working again", "it works now" },
@@ -369,6 +366,39 @@ static const behave_conv_phrase_t  behave_conv_vague[] = {
 };
 
 
+/*
+ * What a customer names without saying what it is: "it's doing the thing
+ * again", "that noise", "my phone thing", "charging weird".  In a short
+ * first message with no number or name to go on, the ask is unclear.
+ */
+static const behave_conv_phrase_t  behave_conv_vague_ref[] = {
+    { "thing", NULL },
+    { "things", NULL },
+    { "that noise", NULL },
+    { "the noise", NULL },
+    { "weird", NULL },
+    { "funny", NULL },
+    { "acting up", NULL },
+    { "playing up", NULL },
+    { "doing it again", NULL },
+    { "la cosa", NULL },
+    { "esa cosa", NULL },
+    { "lo de siempre", NULL },
+    { "raro", NULL },
+    { "a coisa", NULL },
+    { "aquela coisa", NULL },
+    { "estranho", NULL },
+    { "le truc", NULL },
+    { "ce truc", NULL },
+    { "bizarre", NULL },
+    { "das ding", NULL },
+    { "komisch", NULL },
+    { "seltsam", NULL },
+};
+
+#define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
+
+
 /* needs a specialist team */
 static const behave_conv_phrase_t  behave_conv_specialist[] = {
     { "formal complaint", "the complaints team" },
@@ -494,7 +524,7 @@ static void behave_conv_escalation(const behave_conv_state_t *st,
 static void behave_conv_assess_customer(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out);
 static void behave_conv_recommend(const behave_conv_rec_t *current,
-    behave_conv_result_t *out, int esc_from, int esc_turns);
+    behave_conv_result_t *out, int esc_from, int esc_turns, int opening);
 static void behave_conv_review(behave_conv_result_t *out);
 static void behave_conv_init(behave_conv_result_t *out, size_t n);
 
@@ -979,6 +1009,10 @@ behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
 {
     unsigned  k;
 
+    if (cues & BEHAVE_CUE_CLAIM_HELD) {
+        return 0;
+    }
+
     k = behave_conv_first(t, behave_conv_tab(behave_conv_claims), 1, NULL);
 
     if (k == 0 && (cues & BEHAVE_CUE_RESOLUTION_CLAIM)) {
@@ -1054,6 +1088,14 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
                           NULL))
     {
         f |= BEHAVE_CONV_F_STRONG;
+    }
+
+    if (norm.len <= BEHAVE_CONV_UNCLEAR_MAX
+        && strpbrk(norm.text, "0123456789") == NULL
+        && behave_conv_match(&norm, behave_conv_tab(behave_conv_vague_ref), 0,
+                             NULL))
+    {
+        f |= BEHAVE_CONV_F_UNCLEAR;
     }
 
     if (behave_conv_match(&norm, behave_conv_tab(behave_conv_reask), 0, NULL)
@@ -1186,7 +1228,8 @@ behave_conv_repetition(const behave_conv_state_t *st,
          * question") may use other words: its meaning counts as much as
          * its letters; a mere "but" or "though" does not */
         if ((said ? score : sim.score) < need
-            && cosine < BEHAVE_CONV_MEANING_REPEAT)
+            && cosine < (said ? BEHAVE_CONV_MEANING_SAID
+                              : BEHAVE_CONV_MEANING_REPEAT))
         {
             continue;
         }
@@ -1302,7 +1345,7 @@ behave_conv_escalation(const behave_conv_state_t *st,
 
 static void
 behave_conv_recommend(const behave_conv_rec_t *current,
-    behave_conv_result_t *out, int esc_from, int esc_turns)
+    behave_conv_result_t *out, int esc_from, int esc_turns, int opening)
 {
     char    *r;
     size_t   rl;
@@ -1346,6 +1389,16 @@ behave_conv_recommend(const behave_conv_rec_t *current,
                  ? behave_conv_specialist[current->specialist - 1].what
                  : "specialist topic");
         out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_ROUTE];
+        return;
+    }
+
+    /* before the priority queue: nobody can route what is not said */
+    if (opening && (current->flags & BEHAVE_CONV_F_UNCLEAR)) {
+        out->action = BEHAVE_ACTION_CLARIFY;
+        snprintf(r, rl, "the ask is unclear: a short first message that "
+                 "does not say what is wrong");
+        out->safe_response_guidance =
+            behave_conv_guidance[BEHAVE_GUIDE_UNCLEAR];
         return;
     }
 
@@ -1451,7 +1504,7 @@ behave_conv_assess_customer(const behave_conv_state_t *st,
         || (cur->flags & BEHAVE_CONV_F_REPEAT)
         || st->fr;
 
-    behave_conv_recommend(cur, out, esc_from, esc_turns);
+    behave_conv_recommend(cur, out, esc_from, esc_turns, st->customers == 0);
     behave_conv_review(out);
 }
 

@@ -124,6 +124,15 @@ behave_err_e behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
     const char *state, size_t state_len, const char *batch, size_t batch_len,
     uint64_t epoch, cJSON **resp, behave_gw_rewrite_t *rw,
     behave_error_t *err);
+/*
+ * The same answer as JSON text (malloc()ed, *len bytes), ending with a
+ * "history" member: history, or "request_only" when rw->reset.  What the
+ * glue sends: no tree is built for it.
+ */
+behave_err_e behave_gw_behavior_session_text(const cJSON *req,
+    int64_t now_ms, const char *state, size_t state_len, const char *batch,
+    size_t batch_len, uint64_t epoch, const char *history, char **text,
+    size_t *len, behave_gw_rewrite_t *rw, behave_error_t *err);
 
 /*
  * What the glue stores of a request, decided before anything is stored:

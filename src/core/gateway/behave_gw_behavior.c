@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "behave_gateway.h"
+#include "behave_json.h"
 #include "behave_gw_internal.h"
 #include "behave_gw_session.h"
 #include "behave_request.h"
@@ -55,6 +56,13 @@ static int behave_gw_event_parse(const cJSON *item, behave_gw_event_t *e,
 static int behave_gw_event_cmp(const void *a, const void *b);
 static cJSON *behave_gw_behavior_json(const char *session_id,
     const behave_gw_behavior_t *m, int64_t ts);
+static char *behave_gw_behavior_text(const char *session_id,
+    const behave_gw_behavior_t *m, int64_t ts, const char *history,
+    size_t *len);
+static behave_err_e behave_gw_behavior_run(const cJSON *req, int64_t now_ms,
+    const char *state, size_t state_len, const char *batch, size_t batch_len,
+    uint64_t epoch, const char **sid, int64_t *ts, behave_gw_behavior_t *m,
+    behave_gw_rewrite_t *rw, behave_error_t *err);
 static cJSON *behave_gw_event_json(const behave_gw_event_t *e);
 
 static int behave_gw_rule_hesitation(const behave_gw_behavior_t *m,
@@ -267,19 +275,80 @@ behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
     uint64_t epoch, cJSON **resp, behave_gw_rewrite_t *rw,
     behave_error_t *err)
 {
-    int                    rc;
-    size_t                 n, used, blob_len, batches, prior;
     int64_t                ts;
     const char            *sid;
-    const cJSON           *events;
-    behave_gw_event_t     *ev;
-    behave_gw_session_t    s;
     behave_gw_behavior_t   m;
 
     *resp = NULL;
+
+    if (behave_gw_behavior_run(req, now_ms, state, state_len, batch,
+                               batch_len, epoch, &sid, &ts, &m, rw, err)
+        != BEHAVE_OK)
+    {
+        return err->err;
+    }
+
+    *resp = behave_gw_behavior_json(sid, &m, ts);
+
+    if (*resp == NULL) {
+        free(rw->blob);
+        rw->blob = NULL;
+        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+    }
+
+    return BEHAVE_OK;
+}
+
+
+behave_err_e
+behave_gw_behavior_session_text(const cJSON *req, int64_t now_ms,
+    const char *state, size_t state_len, const char *batch, size_t batch_len,
+    uint64_t epoch, const char *history, char **text, size_t *len,
+    behave_gw_rewrite_t *rw, behave_error_t *err)
+{
+    int64_t                ts;
+    const char            *sid;
+    behave_gw_behavior_t   m;
+
+    *text = NULL;
+
+    if (behave_gw_behavior_run(req, now_ms, state, state_len, batch,
+                               batch_len, epoch, &sid, &ts, &m, rw, err)
+        != BEHAVE_OK)
+    {
+        return err->err;
+    }
+
+    *text = behave_gw_behavior_text(sid, &m, ts,
+                                    rw->reset ? "request_only" : history,
+                                    len);
+
+    if (*text == NULL) {
+        free(rw->blob);
+        rw->blob = NULL;
+        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+    }
+
+    return BEHAVE_OK;
+}
+
+
+/* the measures of a call over the state read, and the rewrite if due */
+static behave_err_e
+behave_gw_behavior_run(const cJSON *req, int64_t now_ms, const char *state,
+    size_t state_len, const char *batch, size_t batch_len, uint64_t epoch,
+    const char **sid, int64_t *ts, behave_gw_behavior_t *m,
+    behave_gw_rewrite_t *rw, behave_error_t *err)
+{
+    int                    rc;
+    size_t                 n, used, blob_len, batches, prior;
+    const cJSON           *events;
+    behave_gw_event_t     *ev;
+    behave_gw_session_t    s;
+
     memset(rw, 0, sizeof(*rw));
 
-    if (behave_gw_behavior_fields(req, now_ms, &ts, &sid, &events, err)
+    if (behave_gw_behavior_fields(req, now_ms, ts, sid, &events, err)
         != BEHAVE_OK)
     {
         return err->err;
@@ -310,7 +379,7 @@ behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
     }
 
     if (behave_gw_session_apply(&s, ev, n, 1, NULL) != 0
-        || behave_gw_session_measure(&s, &m) != 0)
+        || behave_gw_session_measure(&s, m) != 0)
     {
         free(ev);
         goto oom;
@@ -318,9 +387,9 @@ behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
 
     free(ev);
 
-    m.prior_events = prior;
-    m.new_events = s.accepted;
-    m.late_events = s.late;
+    m->prior_events = prior;
+    m->new_events = s.accepted;
+    m->late_events = s.late;
 
     /* batches pile up behind the blob until one call writes it again */
     if (state != NULL
@@ -336,14 +405,7 @@ behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
         }
     }
 
-    *resp = behave_gw_behavior_json(sid, &m, ts);
     behave_gw_session_free(&s);
-
-    if (*resp == NULL) {
-        free(rw->blob);
-        rw->blob = NULL;
-        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
-    }
 
     return BEHAVE_OK;
 
@@ -793,73 +855,113 @@ behave_gw_rule_assist(const behave_gw_behavior_t *m, char *reason,
 }
 
 
-static cJSON *
-behave_gw_behavior_json(const char *session_id, const behave_gw_behavior_t *m,
-    int64_t ts)
+/*
+ * The answer as text, written directly (no cJSON tree to build, print
+ * and free: about a third of a call's instructions went to that); with
+ * history, its "history" member last.  NULL when out of memory.
+ */
+static char *
+behave_gw_behavior_text(const char *session_id, const behave_gw_behavior_t *m,
+    int64_t ts, const char *history, size_t *len)
 {
-    int      ok;
-    char     reason[160];
-    size_t   i;
-    cJSON   *root, *o, *arr, *s;
+    char         reason[160];
+    size_t       i;
+    behave_jw_t  w;
 
-    root = cJSON_CreateObject();
-    ok = root != NULL
-         && behave_gw_add_str(root, "session_id", session_id)
-         && behave_gw_add_rounded(root, "hesitation_score", m->hesitation);
+    if (!behave_jw_init(&w, 2048)) {
+        return NULL;
+    }
 
-    o = ok ? cJSON_AddObjectToObject(root, "attention_span") : NULL;
-    ok = o != NULL
-         && behave_gw_add_rounded(o, "sustained_focus_seconds",
-                                  m->sustained_focus_s)
-         && behave_gw_add_rounded(o, "mean_focus_seconds", m->mean_focus_s)
-         && behave_gw_add_rounded(o, "focus_ratio", m->focus_ratio)
-         && behave_gw_add_num(o, "blur_count", m->blurs)
-         && behave_gw_add_num(o, "idle_gaps", m->idle_gaps);
+    behave_jw_open(&w, NULL);
+    behave_jw_string(&w, "session_id", session_id);
+    behave_jw_number(&w, "hesitation_score", behave_round3(m->hesitation));
 
-    ok = ok && behave_gw_add_rounded(root, "cognitive_friction", m->friction);
+    behave_jw_open(&w, "attention_span");
+    behave_jw_number(&w, "sustained_focus_seconds",
+                     behave_round3(m->sustained_focus_s));
+    behave_jw_number(&w, "mean_focus_seconds",
+                     behave_round3(m->mean_focus_s));
+    behave_jw_number(&w, "focus_ratio", behave_round3(m->focus_ratio));
+    behave_jw_number(&w, "blur_count", m->blurs);
+    behave_jw_number(&w, "idle_gaps", m->idle_gaps);
+    behave_jw_close(&w);
 
-    arr = ok ? cJSON_AddArrayToObject(root, "adaptation_suggestions") : NULL;
-    ok = arr != NULL;
+    behave_jw_number(&w, "cognitive_friction", behave_round3(m->friction));
 
-    for (i = 0; ok && i < sizeof(behave_gw_rules) / sizeof(behave_gw_rules[0]);
+    behave_jw_open_array(&w, "adaptation_suggestions");
+
+    for (i = 0; i < sizeof(behave_gw_rules) / sizeof(behave_gw_rules[0]);
          i++)
     {
         if (!behave_gw_rules[i].fires(m, reason, sizeof(reason))) {
             continue;
         }
 
-        s = cJSON_CreateObject();
-        ok = cJSON_AddItemToArray(arr, s)
-             && behave_gw_add_str(s, "id", behave_gw_rules[i].id)
-             && behave_gw_add_str(s, "suggestion",
-                                  behave_gw_rules[i].suggestion)
-             && behave_gw_add_str(s, "reason", reason);
+        /* the id and the suggestion are this file's: nothing to escape */
+        behave_jw_open(&w, NULL);
+        behave_jw_literal(&w, "\"id\":");
+        behave_jw_value_label(&w, behave_gw_rules[i].id);
+        behave_jw_literal(&w, ",\"suggestion\":");
+        behave_jw_value_label(&w, behave_gw_rules[i].suggestion);
+        behave_jw_member_done(&w);
+        behave_jw_string(&w, "reason", reason);
+        behave_jw_close(&w);
     }
 
-    o = ok ? cJSON_AddObjectToObject(root, "signals") : NULL;
-    ok = o != NULL
-         && behave_gw_add_num(o, "long_pauses", m->long_pauses)
-         && behave_gw_add_num(o, "pauses_before_commit",
-                              m->pauses_before_commit)
-         && behave_gw_add_rounded(o, "pause_seconds", m->pause_s)
-         && behave_gw_add_rounded(o, "hover_without_click_seconds",
-                                  m->hover_unclicked_s)
-         && behave_gw_add_num(o, "keystrokes", m->keystrokes)
-         && behave_gw_add_num(o, "backspaces", m->backspaces)
-         && behave_gw_add_rounded(o, "backspace_ratio", m->backspace_ratio)
-         && behave_gw_add_num(o, "errors", m->errors)
-         && behave_gw_add_num(o, "clicks", m->clicks)
-         && behave_gw_add_num(o, "rage_click_bursts", m->rage_bursts)
-         && behave_gw_add_num(o, "scrolls", m->scrolls)
-         && behave_gw_add_num(o, "scroll_reversals", m->scroll_reversals);
+    behave_jw_close_array(&w);
 
-    ok = ok && behave_gw_add_num(root, "events_analyzed", (double) m->events)
-         && behave_gw_add_num(root, "events_new", (double) m->new_events)
-         && behave_gw_add_num(root, "events_prior", (double) m->prior_events)
-         && behave_gw_add_num(root, "events_late", (double) m->late_events)
-         && behave_gw_add_rounded(root, "observed_seconds", m->observed_s);
+    behave_jw_open(&w, "signals");
+    behave_jw_number(&w, "long_pauses", m->long_pauses);
+    behave_jw_number(&w, "pauses_before_commit", m->pauses_before_commit);
+    behave_jw_number(&w, "pause_seconds", behave_round3(m->pause_s));
+    behave_jw_number(&w, "hover_without_click_seconds",
+                     behave_round3(m->hover_unclicked_s));
+    behave_jw_number(&w, "keystrokes", m->keystrokes);
+    behave_jw_number(&w, "backspaces", m->backspaces);
+    behave_jw_number(&w, "backspace_ratio", behave_round3(m->backspace_ratio));
+    behave_jw_number(&w, "errors", m->errors);
+    behave_jw_number(&w, "clicks", m->clicks);
+    behave_jw_number(&w, "rage_click_bursts", m->rage_bursts);
+    behave_jw_number(&w, "scrolls", m->scrolls);
+    behave_jw_number(&w, "scroll_reversals", m->scroll_reversals);
+    behave_jw_close(&w);
 
-    return behave_gw_stamp(root, ok, BEHAVE_GW_BEHAVIOR_MODEL, ts);
+    behave_jw_number(&w, "events_analyzed", (double) m->events);
+    behave_jw_number(&w, "events_new", (double) m->new_events);
+    behave_jw_number(&w, "events_prior", (double) m->prior_events);
+    behave_jw_number(&w, "events_late", (double) m->late_events);
+    behave_jw_number(&w, "observed_seconds", behave_round3(m->observed_s));
+    behave_jw_string(&w, "model_id", BEHAVE_GW_BEHAVIOR_MODEL);
+    behave_jw_number(&w, "timestamp", (double) ts);
+
+    if (history != NULL) {
+        behave_jw_string(&w, "history", history);
+    }
+
+    behave_jw_close(&w);
+
+    return behave_jw_finish(&w, len);
+}
+
+
+/* the same answer as a tree (no "history"), for the callers of a tree */
+static cJSON *
+behave_gw_behavior_json(const char *session_id, const behave_gw_behavior_t *m,
+    int64_t ts)
+{
+    char    *text;
+    size_t   len;
+    cJSON   *root;
+
+    text = behave_gw_behavior_text(session_id, m, ts, NULL, &len);
+    if (text == NULL) {
+        return NULL;
+    }
+
+    root = cJSON_ParseWithLength(text, len);
+    free(text);
+
+    return root;
 }
 
 

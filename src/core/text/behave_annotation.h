@@ -79,6 +79,9 @@ typedef enum {
 #define BEHAVE_CUE_CONTRAST          0x0200  /* "but", "pero", "aber" */
 #define BEHAVE_CUE_ASKS              0x0400  /* a question, any language */
 #define BEHAVE_CUE_NEGATION          0x0800  /* "nothing", "rien", "nada" */
+/* settled-state words only in rules or plans: "refunds are usually
+ * processed within 5 days", "it can be reset in the app" */
+#define BEHAVE_CUE_CLAIM_HELD        0x1000
 
 
 /* the meaning signature: what a message asks, for repetition */

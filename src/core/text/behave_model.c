@@ -32,10 +32,10 @@
 
 
 static size_t behave_fold(const char *s, size_t len, char *out);
-static uint64_t behave_concepts_of(const char *w, size_t len, uint32_t u,
+static behave_cset_t behave_concepts_of(const char *w, size_t len, uint32_t u,
     unsigned *flags);
-static uint64_t behave_false_friend(behave_model_state_t *m, const char *w,
-    size_t len, uint64_t cs);
+static behave_cset_t behave_false_friend(behave_model_state_t *m, const char *w,
+    size_t len, behave_cset_t cs);
 static void behave_feature(behave_model_state_t *m, uint32_t f,
     int meaning, const char *fmt, const char *arg);
 static void behave_feature_label(behave_model_state_t *m, char kind,
@@ -44,7 +44,9 @@ static void behave_model_rules(behave_model_state_t *m,
     const behave_annotation_t *a);
 static void behave_model_label(behave_model_state_t *m,
     behave_annotation_t *a);
-static void behave_model_claims(behave_model_state_t *m, uint64_t c,
+static behave_cset_t behave_end_of_life(behave_model_state_t *m,
+    behave_cset_t cs);
+static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
 
 
@@ -151,6 +153,13 @@ behave_fold(const char *s, size_t len, char *out)
 }
 
 
+static inline behave_cset_t
+behave_slot_concepts(const behave_concept_slot_t *s)
+{
+    return (behave_cset_t) s->mask_hi << 64 | s->mask_lo;
+}
+
+
 static const behave_concept_slot_t *
 behave_concept_probe(uint32_t h, const char *w, size_t len, unsigned prefix)
 {
@@ -179,7 +188,7 @@ behave_concept_probe(uint32_t h, const char *w, size_t len, unsigned prefix)
  * word's own feature id u ("u" and the word), which the caller has
  * already computed.
  */
-static uint64_t
+static behave_cset_t
 behave_concepts_of(const char *w, size_t len, uint32_t u, unsigned *flags)
 {
     size_t                        k;
@@ -190,8 +199,8 @@ behave_concepts_of(const char *w, size_t len, uint32_t u, unsigned *flags)
     *flags = s != NULL ? s->flags : 0;
 
     /* a word listed for its flags alone may still match a prefix */
-    if (s != NULL && s->mask != 0) {
-        return s->mask;
+    if (s != NULL && (s->mask_lo | s->mask_hi) != 0) {
+        return behave_slot_concepts(s);
     }
 
     if (len < 5) {
@@ -216,7 +225,7 @@ behave_concepts_of(const char *w, size_t len, uint32_t u, unsigned *flags)
 
         s = behave_concept_probe(hp[k], w, k, 1);
         if (s != NULL) {
-            return s->mask;
+            return behave_slot_concepts(s);
         }
     }
 
@@ -311,9 +320,9 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
  * word before it ("to die", "I'll die", "just die"), as German puts the
  * article after verbs and prepositions that English does not have.
  */
-static uint64_t
+static behave_cset_t
 behave_false_friend(behave_model_state_t *m, const char *w, size_t len,
-    uint64_t cs)
+    behave_cset_t cs)
 {
     switch (len) {
 
@@ -346,6 +355,33 @@ behave_false_friend(behave_model_state_t *m, const char *w, size_t len,
 }
 
 
+/*
+ * "end my life", "acabar con mi vida", "meinem Leben ein Ende": an END
+ * word and a LIVE word at most three words apart; "the end of my
+ * subscription is near, my life is easier" is not one
+ */
+static behave_cset_t
+behave_end_of_life(behave_model_state_t *m, behave_cset_t cs)
+{
+    behave_cset_t  near;
+
+    near = 0;
+
+    if ((cs & BEHAVE_C_LIVE) && m->end_at && m->words - m->end_at <= 3) {
+        near = BEHAVE_C_ENDLIFE;
+    }
+
+    if ((cs & BEHAVE_C_END) && m->live_at && m->words - m->live_at <= 3) {
+        near = BEHAVE_C_ENDLIFE;
+    }
+
+    m->end_at = (cs & BEHAVE_C_END) ? m->words : m->end_at;
+    m->live_at = (cs & BEHAVE_C_LIVE) ? m->words : m->live_at;
+
+    return near;
+}
+
+
 void
 behave_model_init(behave_model_state_t *m)
 {
@@ -358,8 +394,8 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 {
     size_t       n;
     uint32_t     u;
-    uint64_t     cs;
-    unsigned     flags;
+    behave_cset_t  cs;
+    unsigned       flags;
     const char  *s;
     char         w[BEHAVE_FOLD_MAX];
 
@@ -371,7 +407,10 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     }
 
     m->words++;
-    m->since_neg = m->words == 1 ? 100 : m->since_neg;
+    if (m->words == 1) {
+        m->since_neg = 100;
+        m->since_notyet = 100;
+    }
 
     u = behave_fnv_kind('u', w, n);
     behave_feature(m, u, 1, "u:%s", w);
@@ -397,18 +436,25 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     }
 
     m->prev_flags = flags;
-    m->clause |= cs;
+    m->clause |= cs | behave_end_of_life(m, cs);
 
-    /* "not fixed", "no ha sido resuelto": a negation just before */
+    /*
+     * "not fixed", "no ha sido resuelto": a negation just before; "to be
+     * refunded", "can be reset", "wird erstattet": ahead, not settled
+     */
     if (cs & BEHAVE_C_CLAIM) {
         if (m->since_neg <= 3) {
             m->claim_negated = 1;
-        } else {
+        } else if (m->since_notyet > 1) {
             m->claim_said = 1;
+        } else {
+            m->claim_ahead = 1;
         }
     }
 
     m->since_neg = (cs & BEHAVE_C_NEG) ? 0 : m->since_neg + 1;
+    m->since_notyet = (flags & BEHAVE_WORD_NOTYET) ? 0 : m->since_notyet + 1;
+    m->claim_generic |= (flags & BEHAVE_WORD_GENERIC) != 0;
 
     /*
      * "where is it", "¿dónde está?", "wo ist es", "ok but when does it
@@ -469,15 +515,22 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
 /*
  * The claim and denial cues of the conversation logic, in every language
  * of the concept list, clause by clause: a statement (not a question, no
- * "if") that names a settled state, not just after a negation, is a
- * claim; "still", "again", "the same", or a negated "works", "arrived"
- * or settled state is a denial.
+ * "if", not a rule: "refunds are usually processed within 5 days") that
+ * names a settled state, not just after a negation, is a claim; "still",
+ * "again", "the same", or a negated "works", "arrived" or settled state
+ * is a denial.
  */
 static void
-behave_model_claims(behave_model_state_t *m, uint64_t c, unsigned question)
+behave_model_claims(behave_model_state_t *m, behave_cset_t c,
+    unsigned question)
 {
-    if (m->claim_said && !(c & BEHAVE_C_HYPO) && !question) {
+    if (m->claim_said && !(c & BEHAVE_C_HYPO) && !question
+        && !m->claim_generic)
+    {
         m->claims++;
+
+    } else if (m->claim_ahead || (m->claim_said && m->claim_generic)) {
+        m->claims_held++;
     }
 
     if ((c & BEHAVE_C_STILL) || m->claim_negated
@@ -488,6 +541,8 @@ behave_model_claims(behave_model_state_t *m, uint64_t c, unsigned question)
 
     m->claim_said = 0;
     m->claim_negated = 0;
+    m->claim_generic = 0;
+    m->claim_ahead = 0;
 }
 
 
@@ -502,15 +557,22 @@ behave_model_claims(behave_model_state_t *m, uint64_t c, unsigned question)
  * whatever the weights say, and is a feature the weights were trained
  * with.
  */
+#define BEHAVE_SHORT_WORDS  16
+
+/* a frame holds after "if ..., I'll ..." too */
+#define BEHAVE_FRAME_IF     1
+/* and over a short message's fragments: "Ex outside. Knife. Please." */
+#define BEHAVE_FRAME_SPLIT  2
+
 #define BEHAVE_C_BLOCK  (BEHAVE_C_STORY | BEHAVE_C_HYPO | BEHAVE_C_POLICY     \
                          | BEHAVE_C_HYPERBOLE)
 
 typedef struct {
     const char            *name;
-    uint64_t               all;
-    uint64_t               any;
-    uint64_t               none;
-    unsigned               conditional;  /* "if ..., I'll ..." still holds */
+    behave_cset_t          all;
+    behave_cset_t          any;
+    behave_cset_t          none;
+    unsigned               flags;        /* BEHAVE_FRAME_* */
 } behave_frame_t;
 
 
@@ -520,42 +582,48 @@ static const behave_frame_t  behave_frames[] = {
 
     { "want_to_die", BEHAVE_C_SELF | BEHAVE_C_DIE,
       BEHAVE_C_WANT | BEHAVE_C_END | BEHAVE_C_MEANS | BEHAVE_C_BETTER,
-      BEHAVE_C_NEG, 0 },
+      BEHAVE_C_NEG, BEHAVE_FRAME_SPLIT },
 
     { "not_live", BEHAVE_C_SELF | BEHAVE_C_LIVE | BEHAVE_C_NEG,
-      BEHAVE_C_WANT | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, 0 },
+      BEHAVE_C_WANT | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, BEHAVE_FRAME_SPLIT },
 
     /* not "now" alone: "I need my pills delivered now" is an errand */
     { "means", BEHAVE_C_SELF | BEHAVE_C_MEANS,
       BEHAVE_C_END | BEHAVE_C_DIE | BEHAVE_C_ANYMORE
-      | BEHAVE_C_FAREWELL | BEHAVE_C_HARM, BEHAVE_C_NEG, 0 },
+      | BEHAVE_C_FAREWELL | BEHAVE_C_HARM, BEHAVE_C_NEG, BEHAVE_FRAME_SPLIT },
 
     { "self_harm", BEHAVE_C_SELF | BEHAVE_C_HARM,
-      BEHAVE_C_MEANS | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, 0 },
+      BEHAVE_C_MEANS | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, BEHAVE_FRAME_SPLIT },
+
+    /* "end my life", "acabar con mi vida", "meinem Leben ein Ende setzen";
+     * not "my battery life is ending" */
+    { "end_life", BEHAVE_C_SELF | BEHAVE_C_ENDLIFE, 0,
+      BEHAVE_C_NEG | BEHAVE_C_HYPERBOLE, BEHAVE_FRAME_SPLIT },
 
     { "burden", BEHAVE_C_SELF | BEHAVE_C_BURDEN,
       BEHAVE_C_BETTER | BEHAVE_C_END | BEHAVE_C_ANYMORE, 0, 0 },
 
     { "medical", BEHAVE_C_SYMPTOM,
-      BEHAVE_C_RESCUE | BEHAVE_C_NOW | BEHAVE_C_BREATH | BEHAVE_C_NEG, 0, 0 },
+      BEHAVE_C_RESCUE | BEHAVE_C_NOW | BEHAVE_C_BREATH | BEHAVE_C_NEG, 0, BEHAVE_FRAME_SPLIT },
 
+    /* "cant breathe. peanuts. help" */
     { "breathing", BEHAVE_C_BREATH,
       BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
-      | BEHAVE_C_SWALLOW, 0, 0 },
+      | BEHAVE_C_SWALLOW | BEHAVE_C_HELP | BEHAVE_C_NOW, 0, BEHAVE_FRAME_SPLIT },
 
     /* "my son won't wake up", "mi marido no despierta" */
     { "not_waking", BEHAVE_C_WAKE | BEHAVE_C_NEG,
       BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
-      | BEHAVE_C_BREATH | BEHAVE_C_SYMPTOM, 0, 0 },
+      | BEHAVE_C_BREATH | BEHAVE_C_SYMPTOM, 0, BEHAVE_FRAME_SPLIT },
 
     { "child", BEHAVE_C_CHILD,
-      BEHAVE_C_SWALLOW | BEHAVE_C_MISSING | BEHAVE_C_SYMPTOM, 0, 0 },
+      BEHAVE_C_SWALLOW | BEHAVE_C_MISSING | BEHAVE_C_SYMPTOM, 0, BEHAVE_FRAME_SPLIT },
 
     { "lifeline", BEHAVE_C_LIFELINE, BEHAVE_C_POWER | BEHAVE_C_FAIL, 0, 0 },
 
     /* not "kill": "my husband will kill me when he sees the bill" */
     { "abuse", BEHAVE_C_PARTNER,
-      BEHAVE_C_HITS | BEHAVE_C_THREAT | BEHAVE_C_WEAPON, BEHAVE_C_NEG, 0 },
+      BEHAVE_C_HITS | BEHAVE_C_THREAT | BEHAVE_C_WEAPON, BEHAVE_C_NEG, BEHAVE_FRAME_SPLIT },
 
     { "stalking", BEHAVE_C_FOLLOW,
       BEHAVE_C_FEAR | BEHAVE_C_THREAT | BEHAVE_C_KILL | BEHAVE_C_WEAPON
@@ -563,16 +631,16 @@ static const behave_frame_t  behave_frames[] = {
 
     { "weapon", BEHAVE_C_WEAPON,
       BEHAVE_C_PLACE | BEHAVE_C_COMING | BEHAVE_C_KILL | BEHAVE_C_THREAT,
-      BEHAVE_C_ACCOUNT, 1 },
+      BEHAVE_C_ACCOUNT, BEHAVE_FRAME_IF },
 
     { "threat", BEHAVE_C_KILL, BEHAVE_C_PLACE | BEHAVE_C_COMING,
-      BEHAVE_C_NEG, 1 },
+      BEHAVE_C_NEG, BEHAVE_FRAME_IF },
 
     { "takeover", BEHAVE_C_ACCOUNT | BEHAVE_C_CHANGED,
-      BEHAVE_C_SOMEONE | BEHAVE_C_FRAUD, 0, 0 },
+      BEHAVE_C_SOMEONE | BEHAVE_C_FRAUD, 0, BEHAVE_FRAME_SPLIT },
 
     { "money_leaving", BEHAVE_C_MONEYOUT | BEHAVE_C_NOW,
-      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE, 0, 0 },
+      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE, 0, BEHAVE_FRAME_SPLIT },
 
     { "caller", BEHAVE_C_CALLER | BEHAVE_C_GIFTCARD,
       BEHAVE_C_MONEY | BEHAVE_C_MONEYOUT, 0, 0 },
@@ -589,10 +657,10 @@ static const behave_frame_t  behave_frames[] = {
 
 
 static void
-behave_model_frames(behave_model_state_t *m, uint64_t c)
+behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
 {
     size_t                 i;
-    uint64_t               block, hyperbole;
+    behave_cset_t          block, hyperbole;
     const behave_frame_t  *f;
 
     /* a death word about what it is hyperbole about: an idiom */
@@ -613,8 +681,12 @@ behave_model_frames(behave_model_state_t *m, uint64_t c)
 
     for (i = 0; i < sizeof(behave_frames) / sizeof(behave_frames[0]); i++) {
         f = &behave_frames[i];
-        block = f->conditional ? BEHAVE_C_BLOCK & ~BEHAVE_C_HYPO
-                               : BEHAVE_C_BLOCK;
+        if ((f->flags & need) != need) {
+            continue;
+        }
+
+        block = (f->flags & BEHAVE_FRAME_IF) ? BEHAVE_C_BLOCK & ~BEHAVE_C_HYPO
+                                             : BEHAVE_C_BLOCK;
         block = (block & ~BEHAVE_C_HYPERBOLE) | hyperbole;
 
         if ((c & block) == 0 && (c & f->all) == f->all
@@ -634,9 +706,9 @@ behave_model_frames(behave_model_state_t *m, uint64_t c)
 void
 behave_model_clause_end(behave_model_state_t *m, unsigned question)
 {
-    unsigned  i, j;
-    uint64_t  c, rest;
-    char      name[48];
+    unsigned       i, j;
+    behave_cset_t  c, rest;
+    char           name[48];
 
     c = m->clause;
     m->prev = 0;
@@ -647,8 +719,9 @@ behave_model_clause_end(behave_model_state_t *m, unsigned question)
     }
 
     behave_model_claims(m, c, question);
-    behave_model_frames(m, c);
+    behave_model_frames(m, c, 0);
     m->asks += question;
+    m->clauses++;
     m->clause_words = 0;
 
     m->seen |= c;
@@ -861,9 +934,17 @@ void
 behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
 {
     unsigned  i;
-    uint64_t  c;
+    behave_cset_t  c;
 
     behave_model_clause_end(m, 0);
+
+    /*
+     * "Ex outside. Knife. Please.", "cant breathe. peanuts. help": a short
+     * message says one thing in fragments, so its clauses are read as one
+     */
+    if (m->clauses > 1 && m->words <= BEHAVE_SHORT_WORDS) {
+        behave_model_frames(m, m->seen, BEHAVE_FRAME_SPLIT);
+    }
 
     for (i = 0, c = m->seen; c; i++, c >>= 1) {
         if (c & 1) {
@@ -887,6 +968,11 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     /* these only add to the rules' own (English phrase) cues */
     if (m->claims) {
         a->cues |= BEHAVE_CUE_RESOLUTION_CLAIM;
+
+    } else if (m->claims_held) {
+        /* the rules' English phrases do not see "usually" or "to be" */
+        a->cues &= ~BEHAVE_CUE_RESOLUTION_CLAIM;
+        a->cues |= BEHAVE_CUE_CLAIM_HELD;
     }
 
     /* "I still love the app" denies nothing */

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include "behave_annotation.h"
 #include "behave_tokenize.h"
+#include "behave_model_data.h"
 
 
 /* outputs, in this order: valence 4, urgency 5, load 4, engagement 4,
@@ -41,20 +42,26 @@ typedef struct {
     int32_t                out[BEHAVE_MODEL_ROW];
     int32_t                meaning[BEHAVE_MEANING_DIM];
     float                  logit[BEHAVE_MODEL_OUT];
-    uint64_t               clause;          /* concepts of this clause */
-    uint64_t               seen;            /* concepts of the message */
-    uint64_t               pairs_seen[2];   /* pair features already added */
+    behave_cset_t          clause;          /* concepts of this clause */
+    behave_cset_t          seen;            /* concepts of the message */
     uint32_t               prev;            /* previous word, 0 at a start */
     unsigned               words;
     unsigned               claims;          /* clauses claiming */
     uint32_t               frames;          /* crisis frames held */
     unsigned               idioms;          /* "dying of hunger" */
     unsigned               asks;            /* clauses asking */
+    unsigned               clauses;
+    unsigned               end_at;          /* word number of "end" */
+    unsigned               live_at;         /* of "life" */
     unsigned               clause_words;
     unsigned               since_neg;       /* words since a negation */
     unsigned               after_contrast;  /* the last word: "but" */
     unsigned               claim_said;      /* this clause: "fixed" */
     unsigned               claim_negated;   /* this clause: "not fixed" */
+    unsigned               claim_generic;   /* this clause: "once", "usually" */
+    unsigned               claim_ahead;     /* this clause: "to be fixed" */
+    unsigned               claims_held;     /* clauses of rules, plans */
+    unsigned               since_notyet;    /* words since "to", "will" */
     unsigned               denials;         /* clauses denying */
     unsigned               lang_de;         /* German words seen */
     unsigned               lang_pt;         /* Portuguese words seen */

@@ -11,11 +11,23 @@
 #include <stdint.h>
 
 
+/*
+ * A set of concept ids (concepts.tsv): up to 128, one bit each, so that a
+ * clause's concepts are tested against a frame in one AND.
+ */
+#ifndef __SIZEOF_INT128__
+#error "the model needs unsigned __int128 (GCC or Clang, 64-bit target)"
+#endif
+__extension__ typedef unsigned __int128  behave_cset_t;
+
+
 /* a word's flags (concepts.tsv "@de"...): see behave_model.c */
 #define BEHAVE_WORD_DE      1   /* one of German's commonest words */
 #define BEHAVE_WORD_PT      2   /* one of Portuguese's */
 #define BEHAVE_WORD_FRIEND  4   /* means another thing in another language */
 #define BEHAVE_WORD_TODIE   8   /* English before "die": "to", "I'll"... */
+#define BEHAVE_WORD_GENERIC 16  /* "once", "usually": a rule, not a claim */
+#define BEHAVE_WORD_NOTYET  32  /* "to", "can", "will" before "refunded" */
 
 
 typedef struct {
@@ -24,7 +36,8 @@ typedef struct {
     uint8_t                prefix;      /* matches words that start so */
     uint8_t                flags;       /* BEHAVE_WORD_* */
     char                   term[32];
-    uint64_t               mask;        /* concept ids */
+    uint64_t               mask_lo;     /* concept ids 0..63 */
+    uint64_t               mask_hi;     /* concept ids 64..127 */
 } behave_concept_slot_t;
 
 

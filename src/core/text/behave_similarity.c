@@ -230,6 +230,22 @@ behave_sim_count(unsigned x)
 }
 
 
+/*
+ * Bits set in v.  __builtin_popcountll() is a call into libgcc on the
+ * baseline x86-64 this is built for (no POPCNT): about a fifth of a
+ * repeated turn's comparison (callgrind); this is inline and branch-free.
+ */
+static inline unsigned
+behave_sim_popcount(uint64_t v)
+{
+    v = v - ((v >> 1) & 0x5555555555555555ULL);
+    v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+
+    return (unsigned) ((v * 0x0101010101010101ULL) >> 56);
+}
+
+
 void
 behave_sim_sketch_compare(const behave_sim_sketch_t *a,
     const behave_sim_sketch_t *b, behave_similarity_t *out)
@@ -240,9 +256,9 @@ behave_sim_sketch_compare(const behave_sim_sketch_t *a,
     xa = xb = xu = 0;
 
     for (i = 0; i < BEHAVE_SIM_SKETCH_WORDS; i++) {
-        xa += (unsigned) __builtin_popcountll(a->bits[i]);
-        xb += (unsigned) __builtin_popcountll(b->bits[i]);
-        xu += (unsigned) __builtin_popcountll(a->bits[i] | b->bits[i]);
+        xa += behave_sim_popcount(a->bits[i]);
+        xb += behave_sim_popcount(b->bits[i]);
+        xu += behave_sim_popcount(a->bits[i] | b->bits[i]);
     }
 
     /*

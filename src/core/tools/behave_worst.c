@@ -719,8 +719,8 @@ static void
 run_behavior(const char *body, size_t len, void *data)
 {
     char                 *batch, *fresh, *state, *out, *copy;
-    cJSON                *req, *resp;
-    size_t                blen, flen;
+    cJSON                *req;
+    size_t                blen, flen, olen;
     behave_error_t        err;
     behave_gw_rewrite_t   rw;
 
@@ -755,18 +755,16 @@ run_behavior(const char *body, size_t len, void *data)
     worst_piece("the script's arguments", WORST_LOOP);
     worst_yield();                              /* the script */
 
-    if (behave_gw_behavior_session(req, 1700000000000, state, flen + blen,
-                                   batch, blen, 1700000000000, &resp, &rw,
-                                   &err)
+    if (behave_gw_behavior_session_text(req, 1700000000000, state,
+                                        flen + blen, batch, blen,
+                                        1700000000000, "session", &out,
+                                        &olen, &rw, &err)
         != BEHAVE_OK)
     {
         fprintf(stderr, "analyze-behavior: %s\n", err.message);
         exit(1);
     }
 
-    cJSON_AddStringToObject(resp, "history", "session");
-    out = behave_json_print(resp, NULL);
-    cJSON_Delete(resp);
     worst_piece("analysis + answer", WORST_THREAD);
 
     free(rw.blob);
