@@ -241,6 +241,8 @@ ngx_http_behave_redis_exit_process(ngx_cycle_t *cycle)
 
         ngx_http_behave_redis_node_drop(node, NULL);
     }
+
+    ngx_http_behave_redis_cmd_exit();
 }
 
 

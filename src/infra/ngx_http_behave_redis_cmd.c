@@ -630,15 +630,28 @@ ngx_http_behave_redis_num(u_char *p, size_t n)
  * buffer.
  */
 
+/* the commands' formatting buffer, kept from one command to the next */
+static u_char  *ngx_http_behave_redis_fmt;
+static size_t   ngx_http_behave_redis_fmt_cap;
+
+
+/* at the worker's exit (the module's .so is unloaded after it) */
+void
+ngx_http_behave_redis_cmd_exit(void)
+{
+    ngx_free(ngx_http_behave_redis_fmt);
+    ngx_http_behave_redis_fmt = NULL;
+    ngx_http_behave_redis_fmt_cap = 0;
+}
+
+
 static int
 ngx_http_behave_redis_argv(redisAsyncContext *ac, redisCallbackFn *fn,
     void *privdata, int argc, const char **argv, const size_t *argvlen)
 {
-    int            i;
-    u_char        *p;
-    size_t         need;
-    static u_char *buf;
-    static size_t  cap;
+    int      i;
+    u_char  *p, *buf;
+    size_t   need;
 
     need = 1 + NGX_INT_T_LEN + 2;
 
@@ -646,16 +659,19 @@ ngx_http_behave_redis_argv(redisAsyncContext *ac, redisCallbackFn *fn,
         need += 1 + NGX_SIZE_T_LEN + 2 + argvlen[i] + 2;
     }
 
-    if (need > cap) {
-        ngx_free(buf);
-        cap = ngx_max(need, 4096);
-        buf = ngx_alloc(cap, ngx_cycle->log);
+    if (need > ngx_http_behave_redis_fmt_cap) {
+        ngx_free(ngx_http_behave_redis_fmt);
+        ngx_http_behave_redis_fmt_cap = ngx_max(need, 4096);
+        ngx_http_behave_redis_fmt = ngx_alloc(ngx_http_behave_redis_fmt_cap,
+                                              ngx_cycle->log);
 
-        if (buf == NULL) {
-            cap = 0;
+        if (ngx_http_behave_redis_fmt == NULL) {
+            ngx_http_behave_redis_fmt_cap = 0;
             return REDIS_ERR;
         }
     }
+
+    buf = ngx_http_behave_redis_fmt;
 
     *buf = '*';
     p = ngx_http_behave_redis_num(buf + 1, (size_t) argc);

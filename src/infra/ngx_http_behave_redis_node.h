@@ -103,6 +103,9 @@ void ngx_http_behave_redis_node_connect(ngx_http_behave_redis_node_t *node);
 void ngx_http_behave_redis_node_drop(ngx_http_behave_redis_node_t *node,
     const char *why);
 
+/* ngx_http_behave_redis_cmd.c */
+void ngx_http_behave_redis_cmd_exit(void);
+
 /* ngx_http_behave_redis_topology.c */
 void ngx_http_behave_redis_topology_start(void);
 void ngx_http_behave_redis_topology_stop(void);
