@@ -198,6 +198,35 @@ test_unclear_opening(void)
 }
 
 
+/* anger or an ultimatum that is new, after earlier unhappy turns */
+static void
+test_anger(void)
+{
+    behave_turn_t          tv[5];
+    behave_conv_result_t   r;
+
+    turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER,
+         "the radiator still isn't working, reported it 2 weeks ago", 0);
+    turn(&tv[1], BEHAVE_SPEAKER_AGENT, "I've chased the contractor.", 1);
+    turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, "Nobody has been in touch.", 2);
+    turn(&tv[3], BEHAVE_SPEAKER_AGENT, "I'll chase them again.", 3);
+    turn(&tv[4], BEHAVE_SPEAKER_CUSTOMER, "Still nothing. If nobody comes "
+         "by Friday I'm reporting you to the council.", 4);
+    behave_conversation_assess(tv, 4, &tv[4], &r);
+    ok(r.escalating, "an ultimatum after unhappy turns escalates");
+    is_int(r.action, BEHAVE_ACTION_HANDOFF, "and is handed off");
+
+    turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER, "Hi, can I change my plan?", 0);
+    turn(&tv[1], BEHAVE_SPEAKER_AGENT, "Yes, in the app.", 1);
+    turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, "Great, thanks a lot!", 2);
+    turn(&tv[3], BEHAVE_SPEAKER_AGENT, "You're welcome.", 3);
+    turn(&tv[4], BEHAVE_SPEAKER_CUSTOMER, "Ha, the old price was a joke, "
+         "this one is fine.", 4);
+    behave_conversation_assess(tv, 4, &tv[4], &r);
+    ok(!r.escalating, "no earlier unhappy turn: not escalating");
+}
+
+
 int
 main(void)
 {
@@ -209,6 +238,7 @@ main(void)
     test_crisis();
     test_false_resolution();
     test_unclear_opening();
+    test_anger();
 
     return tap_done();
 }
