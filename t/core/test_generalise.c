@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "convtest.h"
 #include "behave_annotate.h"
 #include "behave_conversation.h"
 
@@ -136,17 +137,6 @@ test_crisis(void)
 
 
 static void
-turn(behave_turn_t *t, behave_speaker_e who, const char *text, int i)
-{
-    behave_annotation_t  a;
-
-    behave_annotate(text, strlen(text), &a);
-    behave_turn_from_annotation(t, who, text, strlen(text), &a,
-                                (uint64_t) i);
-}
-
-
-static void
 test_false_resolution(void)
 {
     size_t                 i;
@@ -202,27 +192,25 @@ test_unclear_opening(void)
 static void
 test_anger(void)
 {
-    behave_turn_t          tv[5];
     behave_conv_result_t   r;
+    static const char     *const ultimatum[] = {
+        "the radiator still isn't working, reported it 2 weeks ago",
+        "I've chased the contractor.", "Nobody has been in touch.",
+        "I'll chase them again.",
+        "Still nothing. If nobody comes by Friday I'm reporting you to the "
+        "council.",
+    };
+    static const char     *const calm[] = {
+        "Hi, can I change my plan?", "Yes, in the app.",
+        "Great, thanks a lot!", "You're welcome.",
+        "Ha, the old price was a joke, this one is fine.",
+    };
 
-    turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER,
-         "the radiator still isn't working, reported it 2 weeks ago", 0);
-    turn(&tv[1], BEHAVE_SPEAKER_AGENT, "I've chased the contractor.", 1);
-    turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, "Nobody has been in touch.", 2);
-    turn(&tv[3], BEHAVE_SPEAKER_AGENT, "I'll chase them again.", 3);
-    turn(&tv[4], BEHAVE_SPEAKER_CUSTOMER, "Still nothing. If nobody comes "
-         "by Friday I'm reporting you to the council.", 4);
-    behave_conversation_assess(tv, 4, &tv[4], &r);
+    conversation(ultimatum, 5, &r);
     ok(r.escalating, "an ultimatum after unhappy turns escalates");
     is_int(r.action, BEHAVE_ACTION_HANDOFF, "and is handed off");
 
-    turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER, "Hi, can I change my plan?", 0);
-    turn(&tv[1], BEHAVE_SPEAKER_AGENT, "Yes, in the app.", 1);
-    turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, "Great, thanks a lot!", 2);
-    turn(&tv[3], BEHAVE_SPEAKER_AGENT, "You're welcome.", 3);
-    turn(&tv[4], BEHAVE_SPEAKER_CUSTOMER, "Ha, the old price was a joke, "
-         "this one is fine.", 4);
-    behave_conversation_assess(tv, 4, &tv[4], &r);
+    conversation(calm, 5, &r);
     ok(!r.escalating, "no earlier unhappy turn: not escalating");
 }
 
