@@ -35,9 +35,22 @@ sub sh {
     return ($? >> 8, $out);
 }
 
-sub purge { sh("dpkg -P $PKG") }
+# dpkg waits for its own lock (another checkout's apt-get may hold it)
+sub dpkg {
+    my ($args) = @_;
+    my ($rc, $out);
+    for (1 .. 60) {
+        ($rc, $out) = sh("dpkg $args");
+        last unless $rc != 0 && $out =~ /lock/i;
+        sleep 1;
+    }
+    return ($rc, $out);
+}
+
+sub purge { dpkg("-P $PKG") }
 
 END {
+    local $?;       # the clean-up's exit codes are not the test's
     if ($nginx_pid) { kill 'QUIT', $nginx_pid; waitpid($nginx_pid, 0); }
     purge() if defined $tmp;
 }
@@ -84,7 +97,7 @@ for my $f ('./usr/lib/nginx/modules/ngx_http_behave_module.so',
 }
 
 # --- installed on the stock nginx
-($rc, $out) = sh("dpkg -i $deb");
+($rc, $out) = dpkg("-i $deb");
 is($rc, 0, 'dpkg -i') or diag $out;
 is(slurp('/usr/share/nginx/modules-available/mod-http-behave.conf'),
    "load_module modules/ngx_http_behave_module.so;\n", 'the load_module snippet');
@@ -156,7 +169,7 @@ waitpid($nginx_pid, 0);
 $nginx_pid = undef;
 
 # --- removed, then purged
-($rc, $out) = sh("dpkg -r $PKG");
+($rc, $out) = dpkg("-r $PKG");
 is($rc, 0, 'dpkg -r') or diag $out;
 ok(!-e '/usr/lib/nginx/modules/ngx_http_behave_module.so', 'the module is gone');
 ok(!-e $ENABLED, 'the snippet is no longer enabled');

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "convtest.h"
 #include "behave_annotate.h"
 #include "behave_conversation.h"
 
@@ -136,17 +137,6 @@ test_crisis(void)
 
 
 static void
-turn(behave_turn_t *t, behave_speaker_e who, const char *text, int i)
-{
-    behave_annotation_t  a;
-
-    behave_annotate(text, strlen(text), &a);
-    behave_turn_from_annotation(t, who, text, strlen(text), &a,
-                                (uint64_t) i);
-}
-
-
-static void
 test_false_resolution(void)
 {
     size_t                 i;
@@ -198,6 +188,33 @@ test_unclear_opening(void)
 }
 
 
+/* anger or an ultimatum that is new, after earlier unhappy turns */
+static void
+test_anger(void)
+{
+    behave_conv_result_t   r;
+    static const char     *const ultimatum[] = {
+        "the radiator still isn't working, reported it 2 weeks ago",
+        "I've chased the contractor.", "Nobody has been in touch.",
+        "I'll chase them again.",
+        "Still nothing. If nobody comes by Friday I'm reporting you to the "
+        "council.",
+    };
+    static const char     *const calm[] = {
+        "Hi, can I change my plan?", "Yes, in the app.",
+        "Great, thanks a lot!", "You're welcome.",
+        "Ha, the old price was a joke, this one is fine.",
+    };
+
+    conversation(ultimatum, 5, &r);
+    ok(r.escalating, "an ultimatum after unhappy turns escalates");
+    is_int(r.action, BEHAVE_ACTION_HANDOFF, "and is handed off");
+
+    conversation(calm, 5, &r);
+    ok(!r.escalating, "no earlier unhappy turn: not escalating");
+}
+
+
 int
 main(void)
 {
@@ -209,6 +226,7 @@ main(void)
     test_crisis();
     test_false_resolution();
     test_unclear_opening();
+    test_anger();
 
     return tap_done();
 }

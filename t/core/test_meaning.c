@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "convtest.h"
 #include "behave_annotate.h"
 #include "behave_conversation.h"
 #include "behave_model.h"
@@ -86,17 +87,6 @@ test_pairs(void)
            cases[i].same ? "same ask" : "different asks", c,
            cases[i].a, cases[i].b);
     }
-}
-
-
-static void
-turn(behave_turn_t *t, behave_speaker_e who, const char *text, int i)
-{
-    behave_annotation_t  a;
-
-    behave_annotate(text, strlen(text), &a);
-    behave_turn_from_annotation(t, who, text, strlen(text), &a,
-                                (uint64_t) i);
 }
 
 

@@ -84,6 +84,7 @@
 #define BEHAVE_CONV_F_ACK         0x0010  /* thanks, that worked */
 #define BEHAVE_CONV_F_REPEAT      0x0020  /* "third time", "already asked" */
 #define BEHAVE_CONV_F_UNCLEAR     0x0040  /* short, "the thing", no detail */
+#define BEHAVE_CONV_F_ANGER       0x0080  /* "unacceptable", "I'm reporting" */
 
 
 typedef struct {

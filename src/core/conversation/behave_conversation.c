@@ -40,6 +40,7 @@
 #define BEHAVE_CONV_REP_FLOOR   0.15
 
 #define BEHAVE_CONV_ESC_WINDOW  4       /* customer turns looked at */
+#define BEHAVE_CONV_ESC_ANGER   -1      /* "from": anger, not a severity */
 #define BEHAVE_CONV_ID_MIN      4       /* chars of an order number */
 
 /* repetition by meaning: BEHAVE_CONV_MEANING_* in behave_conversation.h;
@@ -397,6 +398,53 @@ static const behave_conv_phrase_t  behave_conv_vague_ref[] = {
 };
 
 #define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
+
+
+/*
+ * Anger and ultimatums: the intensity that labels.md's escalation counts
+ * besides valence and urgency, which the annotator's levels may not show
+ * ("If nobody has come by Friday I'm reporting you" reads as medium).
+ */
+static const behave_conv_phrase_t  behave_conv_anger[] = {
+    { "unacceptable", NULL },
+    { "ridiculous", NULL },
+    { "a disgrace", NULL },
+    { "a joke", NULL },
+    { "i've had enough", NULL },
+    { "enough is enough", NULL },
+    { "fed up", NULL },
+    { "sick of this", NULL },
+    { "last chance", NULL },
+    { "i'm reporting", NULL },
+    { "i will report", NULL },
+    { "i'll report", NULL },
+    { "report you", NULL },
+    { "speak to a manager", NULL },
+    { "speak to your manager", NULL },
+    { "your supervisor", NULL },
+    { "inaceptable", NULL },
+    { "una vergüenza", NULL },
+    { "estoy harto", NULL },
+    { "estoy harta", NULL },
+    { "voy a denunciar", NULL },
+    { "inaceitável", NULL },
+    { "um absurdo", NULL },
+    { "estou farto", NULL },
+    { "estou farta", NULL },
+    { "vou denunciar", NULL },
+    { "inadmissible", NULL },
+    { "inacceptable", NULL },
+    { "scandaleux", NULL },
+    { "j'en ai marre", NULL },
+    { "ras le bol", NULL },
+    { "porter plainte", NULL },
+    { "unverschämt", NULL },
+    { "inakzeptabel", NULL },
+    { "frechheit", NULL },
+    { "mir reicht", NULL },
+    { "reicht mir", NULL },
+    { "beschweren", NULL },
+};
 
 
 /* needs a specialist team */
@@ -1090,6 +1138,11 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
         f |= BEHAVE_CONV_F_STRONG;
     }
 
+    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_anger), 0, NULL))
+    {
+        f |= BEHAVE_CONV_F_ANGER;
+    }
+
     if (norm.len <= BEHAVE_CONV_UNCLEAR_MAX
         && strpbrk(norm.text, "0123456789") == NULL
         && behave_conv_match(&norm, behave_conv_tab(behave_conv_vague_ref), 0,
@@ -1273,6 +1326,36 @@ behave_conv_repetition(const behave_conv_state_t *st,
  * Valence is in thousandths, as stored.
  */
 
+static int
+behave_conv_unhappy_before(const behave_conv_state_t *st, int m)
+{
+    int  k;
+
+    for (k = 0; k < m; k++) {
+        if (st->rec[k].severity >= 1) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+static int
+behave_conv_angry_before(const behave_conv_state_t *st, int m)
+{
+    int  k;
+
+    for (k = 0; k < m; k++) {
+        if (st->rec[k].flags & BEHAVE_CONV_F_ANGER) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
 static void
 behave_conv_escalation(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur_rec, unsigned reasks,
@@ -1296,7 +1379,25 @@ behave_conv_escalation(const behave_conv_state_t *st,
     *from = 0;
     *turns = m + 1;
 
-    if (total < 3 || cur < 3 || m == 0) {
+    if (total < 3 || cur < 2 || m == 0) {
+        return;
+    }
+
+    /*
+     * Anger or an ultimatum that was not there before ("If nobody has come
+     * by Friday I'm reporting you"), from severity 2 up, after an earlier
+     * unhappy turn: labels.md's rising intensity, which the levels may not
+     * show
+     */
+    if ((cur_rec->flags & BEHAVE_CONV_F_ANGER)
+        && behave_conv_unhappy_before(st, m) && !behave_conv_angry_before(st, m))
+    {
+        out->escalating = 1;
+        *from = BEHAVE_CONV_ESC_ANGER;
+        return;
+    }
+
+    if (cur < 3) {
         return;
     }
 
@@ -1374,9 +1475,14 @@ behave_conv_recommend(const behave_conv_rec_t *current,
 
     if (out->escalating) {
         out->action = BEHAVE_ACTION_HANDOFF;
-        snprintf(r, rl, "the customer is escalating: severity rose from %d "
-                 "to %d over the last %d customer turns", esc_from,
-                 current->severity, esc_turns);
+        if (esc_from == BEHAVE_CONV_ESC_ANGER) {
+            snprintf(r, rl, "the customer is escalating: anger or an "
+                     "ultimatum after earlier unhappy turns");
+        } else {
+            snprintf(r, rl, "the customer is escalating: severity rose from "
+                     "%d to %d over the last %d customer turns", esc_from,
+                     current->severity, esc_turns);
+        }
         out->safe_response_guidance =
             behave_conv_guidance[BEHAVE_GUIDE_ESCALATING];
         return;
