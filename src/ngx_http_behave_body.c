@@ -10,6 +10,8 @@
 
 
 static ngx_int_t ngx_http_behave_is_json(ngx_http_request_t *r);
+static ngx_http_behave_step_t ngx_http_behave_body_step(
+    ngx_http_request_t *r, ngx_int_t rc);
 
 
 /* what can be refused before a byte of the body is read */
@@ -84,14 +86,10 @@ ngx_http_behave_read_body(ngx_http_request_t *r,
 }
 
 
-ngx_http_behave_step_t
-ngx_http_behave_body_take(ngx_http_request_t *r, size_t max_body_size,
-    ngx_str_t *body)
+/* NGX_DECLINED (too large) and errors answered, NGX_OK goes on */
+static ngx_http_behave_step_t
+ngx_http_behave_body_step(ngx_http_request_t *r, ngx_int_t rc)
 {
-    ngx_int_t  rc;
-
-    rc = ngx_http_behave_body_string(r, max_body_size, body);
-
     if (rc == NGX_DECLINED) {
         return ngx_http_behave_answered(ngx_http_behave_fail(r,
                    BEHAVE_ERR_TOO_LARGE,
@@ -107,24 +105,20 @@ ngx_http_behave_body_take(ngx_http_request_t *r, size_t max_body_size,
 
 
 ngx_http_behave_step_t
+ngx_http_behave_body_take(ngx_http_request_t *r, size_t max_body_size,
+    ngx_str_t *body)
+{
+    return ngx_http_behave_body_step(r,
+               ngx_http_behave_body_string(r, max_body_size, body));
+}
+
+
+ngx_http_behave_step_t
 ngx_http_behave_body_reserve(ngx_http_request_t *r, size_t max_body_size,
     ngx_str_t *body)
 {
-    ngx_int_t  rc;
-
-    rc = ngx_http_behave_body_size(r, max_body_size, body);
-
-    if (rc == NGX_DECLINED) {
-        return ngx_http_behave_answered(ngx_http_behave_fail(r,
-                   BEHAVE_ERR_TOO_LARGE,
-                   "the request body is larger than behave_max_body_size"));
-    }
-
-    if (rc != NGX_OK) {
-        return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
-    }
-
-    return ngx_http_behave_go_on();
+    return ngx_http_behave_body_step(r,
+               ngx_http_behave_body_size(r, max_body_size, body));
 }
 
 
