@@ -43,6 +43,8 @@
  * new ones are shed until Redis catches up.
  */
 #define NGX_HTTP_BEHAVE_REDIS_BG_MAX        256
+/* bytes of the formatting buffer a worker keeps between commands */
+#define NGX_HTTP_BEHAVE_REDIS_FMT_KEEP      65536
 
 
 typedef struct {
@@ -107,6 +109,8 @@ static void ngx_http_behave_redis_answer(ngx_http_behave_redis_cmd_t *cmd,
 static void ngx_http_behave_redis_cmd_timeout(ngx_event_t *ev);
 static void ngx_http_behave_redis_request_gone(void *data);
 static u_char *ngx_http_behave_redis_num(u_char *p, size_t n);
+static u_char *ngx_http_behave_redis_format(u_char *buf, int argc,
+    const char **argv, const size_t *argvlen);
 static int ngx_http_behave_redis_argv(redisAsyncContext *ac,
     redisCallbackFn *fn, void *privdata, int argc, const char **argv,
     const size_t *argvlen);
@@ -659,6 +663,25 @@ ngx_http_behave_redis_argv(redisAsyncContext *ac, redisCallbackFn *fn,
         need += 1 + NGX_SIZE_T_LEN + 2 + argvlen[i] + 2;
     }
 
+    /*
+     * a large command (a webhook call's turns) is formatted in a buffer of
+     * its own, freed at once: the kept buffer stays small, so a worker's
+     * memory does not keep the largest command it ever sent
+     */
+    if (need > NGX_HTTP_BEHAVE_REDIS_FMT_KEEP) {
+        buf = ngx_alloc(need, ngx_cycle->log);
+        if (buf == NULL) {
+            return REDIS_ERR;
+        }
+
+        p = ngx_http_behave_redis_format(buf, argc, argv, argvlen);
+        i = redisAsyncFormattedCommand(ac, fn, privdata, (const char *) buf,
+                                       p - buf);
+        ngx_free(buf);
+
+        return i;
+    }
+
     if (need > ngx_http_behave_redis_fmt_cap) {
         ngx_free(ngx_http_behave_redis_fmt);
         ngx_http_behave_redis_fmt_cap = ngx_max(need, 4096);
@@ -672,6 +695,20 @@ ngx_http_behave_redis_argv(redisAsyncContext *ac, redisCallbackFn *fn,
     }
 
     buf = ngx_http_behave_redis_fmt;
+    p = ngx_http_behave_redis_format(buf, argc, argv, argvlen);
+
+    return redisAsyncFormattedCommand(ac, fn, privdata, (const char *) buf,
+                                      p - buf);
+}
+
+
+/* the command in Redis' protocol; returns the end */
+static u_char *
+ngx_http_behave_redis_format(u_char *buf, int argc, const char **argv,
+    const size_t *argvlen)
+{
+    int      i;
+    u_char  *p;
 
     *buf = '*';
     p = ngx_http_behave_redis_num(buf + 1, (size_t) argc);
@@ -684,8 +721,7 @@ ngx_http_behave_redis_argv(redisAsyncContext *ac, redisCallbackFn *fn,
         *p++ = '\n';
     }
 
-    return redisAsyncFormattedCommand(ac, fn, privdata, (const char *) buf,
-                                      p - buf);
+    return p;
 }
 
 
