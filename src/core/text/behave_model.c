@@ -34,6 +34,9 @@
 static size_t behave_fold(const char *s, size_t len, char *out);
 static behave_cset_t behave_concepts_of(const char *w, size_t len, uint32_t u,
     unsigned *flags);
+static behave_cset_t behave_elided(const char *w, size_t len);
+static behave_cset_t behave_self_kill(behave_model_state_t *m,
+    behave_cset_t cs);
 static behave_cset_t behave_false_friend(behave_model_state_t *m, const char *w,
     size_t len, behave_cset_t cs);
 static void behave_feature(behave_model_state_t *m, uint32_t f,
@@ -233,6 +236,39 @@ behave_concepts_of(const char *w, size_t len, uint32_t u, unsigned *flags)
 }
 
 
+/*
+ * French elision: "l'agence", "j'ai", "qu'il" are the article or pronoun
+ * and the word, each with its own concepts ("j'" is the writer)
+ */
+static behave_cset_t
+behave_elided(const char *w, size_t len)
+{
+    size_t         k;
+    unsigned       flags;
+    behave_cset_t  rest;
+
+    if (len > 3 && w[1] == '\'' && strchr("cdjlmnst", w[0]) != NULL) {
+        k = 2;
+
+    } else if (len > 4 && w[0] == 'q' && w[1] == 'u' && w[2] == '\'') {
+        k = 3;
+
+    } else {
+        return 0;
+    }
+
+    rest = behave_concepts_of(w + k, len - k,
+                              behave_fnv_kind('u', w + k, len - k), &flags);
+
+    /* "je meurs d'envie de savoir": "of longing" is the idiom, not a wish */
+    if (w[0] == 'd') {
+        rest &= ~BEHAVE_C_WANT;
+    }
+
+    return rest | behave_concepts_of(w, k, behave_fnv_kind('u', w, k), &flags);
+}
+
+
 /* the row index + 1 of feature f in a table of slots, 0 if absent */
 static inline uint32_t
 behave_slot_find(const behave_model_slot_t *slots, uint32_t mask,
@@ -382,6 +418,39 @@ behave_end_of_life(behave_model_state_t *m, behave_cset_t cs)
 }
 
 
+/*
+ * SELFKILL: the writer kills, hangs or throws themself: an ACT word with
+ * "me" or "mich" at most three words before it and no one else as the
+ * subject next to them ("hoy me mato", "vou me matar", "je vais me
+ * tuer", "ich werde mich umbringen", not "ele vai me matar", "me va a
+ * matar"), or with "myself" at most two words after it; not right after
+ * a negation ("I'm not going to kill myself")
+ */
+static behave_cset_t
+behave_self_kill(behave_model_state_t *m, behave_cset_t cs)
+{
+    unsigned  self;
+
+    self = 0;
+
+    if ((cs & BEHAVE_C_ACT) && m->reflb_at && m->words - m->reflb_at <= 3
+        && (m->third_at == 0 || m->third_at + 2 < m->reflb_at))
+    {
+        self = 1;
+    }
+
+    if ((cs & BEHAVE_C_REFLA) && m->act_at && m->words - m->act_at <= 2) {
+        self = 1;
+    }
+
+    m->act_at = (cs & BEHAVE_C_ACT) ? m->words : m->act_at;
+    m->reflb_at = (cs & BEHAVE_C_REFLB) ? m->words : m->reflb_at;
+    m->third_at = (cs & BEHAVE_C_THIRD) ? m->words : m->third_at;
+
+    return (self && m->since_neg > 3) ? BEHAVE_C_SELFKILL : 0;
+}
+
+
 void
 behave_model_init(behave_model_state_t *m)
 {
@@ -426,7 +495,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 
     m->prev = u;
 
-    cs = behave_concepts_of(w, n, u, &flags);
+    cs = behave_concepts_of(w, n, u, &flags) | behave_elided(w, n);
 
     m->lang_de += (flags & BEHAVE_WORD_DE) != 0;
     m->lang_pt += (flags & BEHAVE_WORD_PT) != 0;
@@ -436,7 +505,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     }
 
     m->prev_flags = flags;
-    m->clause |= cs | behave_end_of_life(m, cs);
+    m->clause |= cs | behave_end_of_life(m, cs) | behave_self_kill(m, cs);
 
     /*
      * "not fixed", "no ha sido resuelto": a negation just before; "to be
@@ -563,6 +632,14 @@ behave_model_claims(behave_model_state_t *m, behave_cset_t c,
 #define BEHAVE_FRAME_IF     1
 /* and over a short message's fragments: "Ex outside. Knife. Please." */
 #define BEHAVE_FRAME_SPLIT  2
+/* and told in the past: an overdose taken an hour ago is happening now */
+#define BEHAVE_FRAME_PAST   4
+/*
+ * and over a whole message of any length, for frames whose concepts say
+ * it together wherever they stand: "charges on my card right now. The
+ * card is in my hand."
+ */
+#define BEHAVE_FRAME_MESSAGE  8
 
 #define BEHAVE_C_BLOCK  (BEHAVE_C_STORY | BEHAVE_C_HYPO | BEHAVE_C_POLICY     \
                          | BEHAVE_C_HYPERBOLE)
@@ -611,10 +688,12 @@ static const behave_frame_t  behave_frames[] = {
       BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
       | BEHAVE_C_SWALLOW | BEHAVE_C_HELP | BEHAVE_C_NOW, 0, BEHAVE_FRAME_SPLIT },
 
-    /* "my son won't wake up", "mi marido no despierta" */
+    /* "my son won't wake up", "mi marido no despierta"; not "I don't want
+     * to wake the baby" */
     { "not_waking", BEHAVE_C_WAKE | BEHAVE_C_NEG,
       BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
-      | BEHAVE_C_BREATH | BEHAVE_C_SYMPTOM, 0, BEHAVE_FRAME_SPLIT },
+      | BEHAVE_C_BREATH | BEHAVE_C_SYMPTOM, BEHAVE_C_WANT,
+      BEHAVE_FRAME_SPLIT },
 
     { "child", BEHAVE_C_CHILD,
       BEHAVE_C_SWALLOW | BEHAVE_C_MISSING | BEHAVE_C_SYMPTOM, 0, BEHAVE_FRAME_SPLIT },
@@ -653,13 +732,76 @@ static const behave_frame_t  behave_frames[] = {
       | BEHAVE_C_BREATH, BEHAVE_C_NEG, 0 },
 
     { "deadline", BEHAVE_C_DEADLINE, BEHAVE_C_HOURS | BEHAVE_C_NOW, 0, 0 },
+
+    /* "my father is slurring his words", "mi madre se ha desmayado" */
+    { "severe", BEHAVE_C_SEVERE,
+      BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_SOMEONE
+      | BEHAVE_C_SELF | BEHAVE_C_NOW | BEHAVE_C_RESCUE | BEHAVE_C_HELP
+      | BEHAVE_C_BREATH, 0, BEHAVE_FRAME_SPLIT },
+
+    /* "took the whole bottle an hour ago", "tomei os comprimidos todos" */
+    { "overdose", BEHAVE_C_MEANS | BEHAVE_C_ALL,
+      BEHAVE_C_TOOK | BEHAVE_C_SWALLOW, BEHAVE_C_NEG,
+      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_PAST },
+
+    { "overdose_signs", BEHAVE_C_MEANS | BEHAVE_C_SYMPTOM,
+      BEHAVE_C_TOOK | BEHAVE_C_SWALLOW, 0,
+      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_PAST },
+
+    /* "better for my family if I were gone, they'd get the insurance" */
+    { "payout", BEHAVE_C_SELF | BEHAVE_C_INSURE | BEHAVE_C_BETTER,
+      BEHAVE_C_GONE | BEHAVE_C_DIE | BEHAVE_C_END, 0, BEHAVE_FRAME_IF },
+
+    /* "gave my things away and wrote the letters" */
+    { "giving_away", BEHAVE_C_GIVE | BEHAVE_C_FAREWELL, 0, 0,
+      BEHAVE_FRAME_SPLIT },
+
+    { "self_kill", BEHAVE_C_SELFKILL, 0, 0, BEHAVE_FRAME_SPLIT },
+
+    /* "I wish I wouldn't wake up tomorrow", "ojalá no despertarme
+     * mañana", not "I don't want to wake the baby" */
+    { "not_wake_wish", BEHAVE_C_WAKE | BEHAVE_C_NEG | BEHAVE_C_WANT,
+      BEHAVE_C_SOON | BEHAVE_C_ANYMORE,
+      BEHAVE_C_CHILD | BEHAVE_C_PARTNER | BEHAVE_C_ELDER, BEHAVE_FRAME_SPLIT },
+
+    /* "I won't be alive tomorrow" */
+    { "not_alive", BEHAVE_C_ALIVE | BEHAVE_C_NEG,
+      BEHAVE_C_NOW | BEHAVE_C_SOON | BEHAVE_C_ANYMORE | BEHAVE_C_WANT, 0,
+      BEHAVE_FRAME_SPLIT },
+
+    /* "threatens to burn the branch down tomorrow" */
+    { "threat_place", BEHAVE_C_THREAT | BEHAVE_C_PLACE,
+      BEHAVE_C_HITS | BEHAVE_C_FIRE | BEHAVE_C_WEAPON | BEHAVE_C_KILL,
+      BEHAVE_C_NEG, BEHAVE_FRAME_IF },
+
+    /* "charges on my card right now and it's in my hand" */
+    { "card_now", BEHAVE_C_CARD | BEHAVE_C_MONEYOUT | BEHAVE_C_NOW,
+      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE | BEHAVE_C_HOLD, 0,
+      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_MESSAGE },
+
+    { "card_used", BEHAVE_C_CARD | BEHAVE_C_USED | BEHAVE_C_NOW,
+      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE | BEHAVE_C_HOLD, 0,
+      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_MESSAGE },
+
+    /* "someone on the phone right now wants the code from the SMS" */
+    { "code_call", BEHAVE_C_CODE | BEHAVE_C_CALLER | BEHAVE_C_NOW,
+      BEHAVE_C_SOMEONE | BEHAVE_C_THIRD | BEHAVE_C_PRETEND, 0, 0 },
+
+    { "pretender", BEHAVE_C_PRETEND | BEHAVE_C_NOW,
+      BEHAVE_C_CODE | BEHAVE_C_CALLER | BEHAVE_C_MONEYOUT | BEHAVE_C_GIFTCARD,
+      0, 0 },
 };
+
+/* m->frames has a bit a frame */
+_Static_assert(sizeof(behave_frames) / sizeof(behave_frames[0]) <= 64,
+               "more frames than bits in behave_model_state_t.frames");
 
 
 static void
 behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
 {
     size_t                 i;
+    unsigned               past;
     behave_cset_t          block, hyperbole;
     const behave_frame_t  *f;
 
@@ -668,9 +810,9 @@ behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
         m->idioms++;
     }
 
-    if ((c & BEHAVE_C_PAST) && !(c & BEHAVE_C_NOW)) {
-        return;
-    }
+    /* over a whole message, "now" need not be about what was past */
+    past = (c & BEHAVE_C_PAST)
+           && (!(c & BEHAVE_C_NOW) || need == BEHAVE_FRAME_MESSAGE);
 
     /*
      * Hyperbole words ("battery", "hunger", "lol") tell an idiom only of a
@@ -681,7 +823,9 @@ behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
 
     for (i = 0; i < sizeof(behave_frames) / sizeof(behave_frames[0]); i++) {
         f = &behave_frames[i];
-        if ((f->flags & need) != need) {
+        if ((f->flags & need) != need
+            || (past && !(f->flags & BEHAVE_FRAME_PAST)))
+        {
             continue;
         }
 
@@ -693,7 +837,7 @@ behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
             && (f->any == 0 || (c & f->any))
             && !(c & f->none))
         {
-            m->frames |= 1u << i;
+            m->frames |= (uint64_t) 1 << i;
         }
     }
 }
@@ -946,6 +1090,10 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         behave_model_frames(m, m->seen, BEHAVE_FRAME_SPLIT);
     }
 
+    if (m->clauses > 1) {
+        behave_model_frames(m, m->seen, BEHAVE_FRAME_MESSAGE);
+    }
+
     for (i = 0, c = m->seen; c; i++, c >>= 1) {
         if (c & 1) {
             behave_feature(m, behave_mix(0x60000000u, i), 1, "c:%s",
@@ -954,7 +1102,7 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     }
 
     for (i = 0; m->frames >> i; i++) {
-        if (m->frames & (1u << i)) {
+        if (m->frames & ((uint64_t) 1 << i)) {
             behave_feature(m, behave_mix(0x50000000u, i), 0, "F:%s",
                            behave_frames[i].name);
         }

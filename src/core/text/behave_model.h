@@ -47,12 +47,15 @@ typedef struct {
     uint32_t               prev;            /* previous word, 0 at a start */
     unsigned               words;
     unsigned               claims;          /* clauses claiming */
-    uint32_t               frames;          /* crisis frames held */
+    uint64_t               frames;          /* crisis frames held */
     unsigned               idioms;          /* "dying of hunger" */
     unsigned               asks;            /* clauses asking */
     unsigned               clauses;
     unsigned               end_at;          /* word number of "end" */
     unsigned               live_at;         /* of "life" */
+    unsigned               act_at;          /* of "kill", "hang" */
+    unsigned               reflb_at;        /* of "me", "mich" */
+    unsigned               third_at;        /* of "he", "il", "va" */
     unsigned               clause_words;
     unsigned               since_neg;       /* words since a negation */
     unsigned               after_contrast;  /* the last word: "but" */
