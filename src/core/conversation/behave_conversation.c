@@ -143,6 +143,29 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "been applied", "it was applied" },
     { "has been sent", "it was sent" },
     { "re-sent", "it was sent" },
+    { "went through", "it went through" },
+    { "gone through", "it went through" },
+    { "should go through", "it works now" },
+    { "try again now", "it works now" },
+    { "should now be able", "it works now" },
+    { "you can now", "it works now" },
+    { "ya puede", "it works now" },
+    { "ya puedes", "it works now" },
+    { "já pode", "it works now" },
+    { "já podes", "it works now" },
+    { "já consegue", "it works now" },
+    { "pouvez à nouveau", "it works now" },
+    { "pouvez de nouveau", "it works now" },
+    { "pouvez maintenant", "it works now" },
+    { "jetzt wieder", "it works now" },
+    { "été levé", "it was lifted" },
+    { "été levée", "it was lifted" },
+    { "dealt with", "the issue was dealt with" },
+    { "en ordre", "the issue was settled" },
+    { "dans l'ordre", "the issue was settled" },
+    { "été livré", "it was delivered" },
+    { "été livrée", "it was delivered" },
+    { "tudo certo", "the issue was settled" },
     { "back up", "it works now" },
     { "fine now", "it works now" },
 };
@@ -211,6 +234,16 @@ static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
     { "again", NULL },
     { "another charge", NULL },
     { "charged another", NULL },
+    /* "again" in the other four languages (the annotator's concept holds
+     * single words: "encore", "immer noch") */
+    { "otra vez", NULL },
+    { "de nuevo", NULL },
+    { "outra vez", NULL },
+    { "de novo", NULL },
+    { "à nouveau", NULL },
+    { "de nouveau", NULL },
+    { "erneut", NULL },
+    { "schon wieder", NULL },
     { "got charged", NULL },
     { "been charged", NULL },
     { "new charge", NULL },
@@ -232,6 +265,17 @@ static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
     { "working again", NULL },
     { "back to normal", NULL },
     { "back online", NULL },
+    /* none that a negation after the verb turns round ("ça marche pas",
+     * "geht wieder nicht") */
+    { "ya funciona", NULL },
+    { "funciona otra vez", NULL },
+    { "funciona de nuevo", NULL },
+    { "já funciona", NULL },
+    { "funciona de novo", NULL },
+    { "marche à nouveau", NULL },
+    { "marche de nouveau", NULL },
+    { "fonctionne à nouveau", NULL },
+    { "hat geklappt", NULL },
 };
 
 
@@ -561,6 +605,8 @@ static int behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
 static unsigned behave_conv_claim(const behave_conv_norm_t *t,
     unsigned cues);
 static const char *behave_conv_claim_what(unsigned k);
+static int behave_conv_restates(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur);
 static void behave_conv_false_resolution(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out);
 static void behave_conv_repetition(const behave_conv_state_t *st,
@@ -677,6 +723,16 @@ behave_conv_negated(const char *s, size_t at)
     static const char  *neg[] = { "not ", "n't ", "never ", "no " };
 
     from = at > 16 ? at - 16 : 0;
+
+    /* "no problem, fixed": a negation does not reach over punctuation */
+    for (k = at; k > from; k--) {
+        if (s[k - 1] == ',' || s[k - 1] == '.' || s[k - 1] == '!'
+            || s[k - 1] == ';' || s[k - 1] == ':' || s[k - 1] == '?')
+        {
+            from = k;
+            break;
+        }
+    }
 
     for (k = 0; k < sizeof(neg) / sizeof(neg[0]); k++) {
         const char  *p;
@@ -1024,30 +1080,49 @@ static int
 behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
     unsigned *quote)
 {
-    unsigned  neg, conf;
+    unsigned  neg, conf, strong;
 
     *quote = behave_conv_first(cur, behave_conv_tab(behave_conv_not_resolved),
                                0, &neg);
-    conf = 2 * behave_conv_match(cur,
-                                 behave_conv_tab(behave_conv_confirm_strong),
-                                 1, NULL)
+    strong = behave_conv_match(cur,
+                               behave_conv_tab(behave_conv_confirm_strong),
+                               1, NULL);
+    conf = 2 * strong
            + behave_conv_match(cur, behave_conv_tab(behave_conv_confirm_weak),
                                1, NULL);
 
-    if (cues & BEHAVE_CUE_NOT_RESOLVED) {
+    /* the annotator's clause, on the same footing when no confirmation
+     * that it worked is there */
+    if ((cues & BEHAVE_CUE_NOT_RESOLVED)
+        || ((cues & BEHAVE_CUE_PERSISTS) && strong == 0))
+    {
         neg++;
+    }
+
+    /* "thanks again!" repeats the thanks, not the problem */
+    if (neg == 1 && *quote > 0
+        && strcmp(behave_conv_not_resolved[*quote - 1].phrase, "again") == 0
+        && (memmem(cur->text, cur->len, "thanks again", 12) != NULL
+            || memmem(cur->text, cur->len, "thank you again", 15) != NULL))
+    {
+        neg = 0;
     }
 
     /*
      * Right after a claim, a negation that nothing confirms answers it:
-     * "no payment has been received", "nothing on file", "rien".
+     * "no payment has been received", "nothing on file", "rien"; but not
+     * "thanks, nothing else"
      */
     if (neg == 0 && conf == 0 && (cues & BEHAVE_CUE_NEGATION)) {
         neg++;
     }
 
-    /* a denial outweighs politeness, not a confirmation that it worked */
-    return neg > 0 && 2 * neg > conf;
+    /*
+     * A denial outweighs politeness ("thank you, but the charge is still
+     * there": labels.md's "the customer's next turn says it is not"), not
+     * a confirmation that it worked
+     */
+    return neg > 0 && neg > strong;
 }
 
 
@@ -1208,14 +1283,62 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
 }
 
 
+/*
+ * "the same problem again" (labels.md) in the customer's own words: after
+ * a claim, a turn that says again what an earlier customer turn said ("my
+ * order hasn't arrived" ... "nothing has arrived here"), by its letters
+ * or its meaning, and neither thanks nor confirms, reports the problem as
+ * it still is.  Returns the earlier turn, or -1.
+ */
+static int
+behave_conv_restates(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur)
+{
+    size_t                i, window;
+    behave_similarity_t   sim;
+
+    if ((cur->flags & BEHAVE_CONV_F_ACK) || (cur->cues & BEHAVE_CUE_THANKS)
+        || cur->valence > 0)
+    {
+        return -1;
+    }
+
+    window = st->nrec < BEHAVE_CONV_REP_WINDOW ? st->nrec
+                                               : BEHAVE_CONV_REP_WINDOW;
+
+    for (i = 0; i < window; i++) {
+        behave_sim_sketch_compare(&cur->sketch, &st->rec[i].sketch, &sim);
+
+        if (sim.score >= BEHAVE_CONV_REP_HIGH
+            || (i < BEHAVE_CONV_MEANING_WINDOW && i < st->nmean
+                && behave_meaning_cosine(cur->meaning, st->rec[i].meaning)
+                   >= BEHAVE_CONV_MEANING_REPEAT))
+        {
+            return (int) st->rec[i].turn;
+        }
+    }
+
+    return -1;
+}
+
+
 static void
 behave_conv_false_resolution(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out)
 {
-    if (st->claim_turn == BEHAVE_CONV_NONE
-        || !(cur->flags & BEHAVE_CONV_F_DENIES))
-    {
+    int  restated;
+
+    if (st->claim_turn == BEHAVE_CONV_NONE) {
         return;
+    }
+
+    restated = -1;
+
+    if (!(cur->flags & BEHAVE_CONV_F_DENIES)) {
+        restated = behave_conv_restates(st, cur);
+        if (restated < 0) {
+            return;
+        }
     }
 
     out->false_resolution = 1;
@@ -1227,8 +1350,9 @@ behave_conv_false_resolution(const behave_conv_state_t *st,
              "(\"%s\")",
              out->claim_turn, behave_conv_claim_what(st->claim_what),
              (int) st->turns,
-             cur->quote > 0 ? behave_conv_not_resolved[cur->quote - 1].phrase
-                            : "it is not resolved");
+             restated >= 0 ? "the same problem as before"
+             : cur->quote > 0 ? behave_conv_not_resolved[cur->quote - 1].phrase
+                              : "it is not resolved");
 }
 
 

@@ -446,10 +446,24 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
         if (m->since_neg <= 3) {
             m->claim_negated = 1;
         } else if (m->since_notyet > 1) {
-            m->claim_said = 1;
+            m->claim_said++;
+            m->claim_at = m->words;
         } else {
             m->claim_ahead = 1;
         }
+    }
+
+    /*
+     * "o estorno pode levar 7 dias", "le remboursement sera effectué",
+     * "el reembolso tarda": a settled-state noun right before "will",
+     * "can", "sera", "takes" names what is ahead ("credited to your
+     * account" is not: "to" is no modal)
+     */
+    if ((flags & BEHAVE_WORD_MODAL) && m->claim_said
+        && m->claim_at + 1 == m->words)
+    {
+        m->claim_said--;
+        m->claim_ahead = 1;
     }
 
     m->since_neg = (cs & BEHAVE_C_NEG) ? 0 : m->since_neg + 1;
@@ -499,6 +513,14 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
     case BEHAVE_TOK_PUNCT:
         if (t->cp == '.' || t->cp == '!' || t->cp == '?' || t->cp == ';') {
             behave_model_clause_end(m, t->cp == '?');
+
+        } else if (t->cp == ',') {
+            /* "Já pode acessar, desbloqueamos o acesso", "No problem,
+             * I've refunded it": "can" and "no" do not reach over a
+             * comma to the next phrase's settled state */
+            m->since_notyet = 100;
+            m->since_neg = 100;
+            m->claim_at = 0;
         }
         return;
 
@@ -975,16 +997,6 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         a->cues |= BEHAVE_CUE_CLAIM_HELD;
     }
 
-    /* "I still love the app" denies nothing */
-    if (m->denials && a->valence != BEHAVE_VALENCE_POSITIVE) {
-        a->cues |= BEHAVE_CUE_NOT_RESOLVED;
-    }
-
-    /* weaker: after a claim, "no record at all" may deny it */
-    if ((m->seen & BEHAVE_C_NEG) && a->valence != BEHAVE_VALENCE_POSITIVE) {
-        a->cues |= BEHAVE_CUE_NEGATION;
-    }
-
     if (m->seen & BEHAVE_C_CONTRAST) {
         a->cues |= BEHAVE_CUE_CONTRAST;
     }
@@ -994,15 +1006,35 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     }
 
     /* nothing read (empty text, only symbols): the rules' labels stand */
-    if (m->sink != NULL || behave_model_n == 0 || m->words == 0) {
-        return;
+    if (m->sink == NULL && behave_model_n != 0 && m->words != 0) {
+        for (i = 0; i < BEHAVE_MODEL_OUT; i++) {
+            m->logit[i] = m->out[i] * behave_model_scale;
+        }
+
+        behave_model_label(m, a);
     }
 
-    for (i = 0; i < BEHAVE_MODEL_OUT; i++) {
-        m->logit[i] = m->out[i] * behave_model_scale;
+    /*
+     * On the final valence, not the rules' alone: "I still love the app"
+     * denies nothing, but a letter that says no payment was received and
+     * that "I should be grateful" for a reference does, and so does a
+     * thanks turned round ("thanks, but it's the same", "unfortunately")
+     */
+    if (m->denials) {
+        a->cues |= BEHAVE_CUE_PERSISTS;
     }
 
-    behave_model_label(m, a);
+    if (m->denials
+        && (a->valence != BEHAVE_VALENCE_POSITIVE
+            || (m->seen & (BEHAVE_C_CONTRAST | BEHAVE_C_ALAS))))
+    {
+        a->cues |= BEHAVE_CUE_NOT_RESOLVED;
+    }
+
+    /* weaker: after a claim, "no record at all" may deny it */
+    if ((m->seen & BEHAVE_C_NEG) && a->valence != BEHAVE_VALENCE_POSITIVE) {
+        a->cues |= BEHAVE_CUE_NEGATION;
+    }
 }
 
 
