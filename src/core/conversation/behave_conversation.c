@@ -160,6 +160,7 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "jetzt wieder", "it works now" },
     { "été levé", "it was lifted" },
     { "été levée", "it was lifted" },
+    { "been issued", "it was issued" },
     { "dealt with", "the issue was dealt with" },
     { "en ordre", "the issue was settled" },
     { "dans l'ordre", "the issue was settled" },
@@ -372,6 +373,19 @@ static const behave_conv_phrase_t  behave_conv_confusion[] = {
     { "confused", NULL },
     { "confusing", NULL },
     { "which one", NULL },
+    { "muddle", NULL },
+    { "no entiendo", NULL },
+    { "no lo entiendo", NULL },
+    { "não entendi", NULL },
+    { "não entendo", NULL },
+    { "nao entendi", NULL },
+    { "comprends pas", NULL },
+    { "pas compris", NULL },
+    { "verstehe nicht", NULL },
+    { "versteh nicht", NULL },
+    { "verstehe das nicht", NULL },
+    { "verstehe ich nicht", NULL },
+    /* last: "I don't see it" after a claim says it is not there */
     { "don't see", NULL },
 };
 
@@ -393,6 +407,22 @@ static const behave_conv_phrase_t  behave_conv_overload[] = {
     { "can't follow", NULL },
     { "cannot follow", NULL },
     { "jargon", NULL },
+    { "double dutch", NULL },
+    { "demasiada información", NULL },
+    { "me he liado", NULL },
+    { "estoy perdido", NULL },
+    { "estoy perdida", NULL },
+    { "informação demais", NULL },
+    { "estou perdido", NULL },
+    { "estou perdida", NULL },
+    { "trop d'informations", NULL },
+    { "trop compliqué", NULL },
+    { "je suis perdu", NULL },
+    { "je suis perdue", NULL },
+    { "mir alles zu viel", NULL },
+    { "ist mir zu viel", NULL },
+    { "zu kompliziert", NULL },
+    { "blicke nicht durch", NULL },
 };
 
 
@@ -442,6 +472,7 @@ static const behave_conv_phrase_t  behave_conv_vague_ref[] = {
 };
 
 #define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
+#define BEHAVE_CONV_CASCADE      3      /* questions in one turn */
 
 
 /*
@@ -597,6 +628,7 @@ static void behave_conv_ids(const behave_conv_norm_t *t,
 static int behave_conv_ids_differ(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
 static int behave_conv_has_question(const behave_conv_norm_t *t);
+static unsigned behave_conv_questions(const behave_conv_norm_t *t);
 static unsigned behave_conv_first(const behave_conv_norm_t *t,
     const behave_conv_phrase_t *tab, size_t ntab, int negatable,
     unsigned *count);
@@ -1056,6 +1088,25 @@ behave_conv_has_question(const behave_conv_norm_t *t)
 }
 
 
+/* questions asked: each run of '?' (and each opening '¿') */
+static unsigned
+behave_conv_questions(const behave_conv_norm_t *t)
+{
+    size_t    i;
+    unsigned  n;
+
+    n = 0;
+
+    for (i = 0; i < t->len; i++) {
+        if (t->text[i] == '?' && (i + 1 == t->len || t->text[i + 1] != '?')) {
+            n++;
+        }
+    }
+
+    return n;
+}
+
+
 /* 1 + the index of the first phrase of tab that t holds, 0 for none */
 static unsigned
 behave_conv_first(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
@@ -1163,7 +1214,7 @@ void
 behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
 {
     double                v;
-    unsigned              f;
+    unsigned              f, q;
     behave_sim_set_t      set;
     behave_conv_norm_t    norm;
     behave_annotation_t   a;
@@ -1189,6 +1240,13 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     }
 
     f = 0;
+
+    rec->overload = behave_conv_first(&norm,
+                                      behave_conv_tab(behave_conv_overload), 0,
+                                      NULL);
+    rec->confusion = behave_conv_first(&norm,
+                                       behave_conv_tab(behave_conv_confusion),
+                                       0, NULL);
 
     if (behave_conv_denies(&norm, t->cues, &rec->quote)) {
         f |= BEHAVE_CONV_F_DENIES;
@@ -1239,6 +1297,20 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
         f |= BEHAVE_CONV_F_QUESTION;
     }
 
+    /*
+     * labels.md's overload: "I don't understand any of this" with a
+     * cascade of questions ("Photo size? Countersignatory? Extra
+     * months??") cannot cope with the information given
+     */
+    q = behave_conv_questions(&norm);
+
+    if (q > BEHAVE_CONV_CASCADE
+        || ((rec->confusion || (t->cues & BEHAVE_CUE_CONFUSION))
+            && q >= BEHAVE_CONV_CASCADE))
+    {
+        f |= BEHAVE_CONV_F_OVERLOAD;
+    }
+
     if (behave_conv_match(&norm, behave_conv_tab(behave_conv_confirm_strong),
                           1, NULL)
         || behave_conv_match(&norm, behave_conv_tab(behave_conv_confirm_weak),
@@ -1258,12 +1330,6 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     rec->specialist = behave_conv_first(&norm,
                                         behave_conv_tab(behave_conv_specialist),
                                         1, NULL);
-    rec->overload = behave_conv_first(&norm,
-                                      behave_conv_tab(behave_conv_overload), 0,
-                                      NULL);
-    rec->confusion = behave_conv_first(&norm,
-                                       behave_conv_tab(behave_conv_confusion),
-                                       0, NULL);
     rec->vague = behave_conv_first(&norm, behave_conv_tab(behave_conv_vague),
                                    0, &rec->vague_n);
 
@@ -1288,7 +1354,9 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
  * a claim, a turn that says again what an earlier customer turn said ("my
  * order hasn't arrived" ... "nothing has arrived here"), by its letters
  * or its meaning, and neither thanks nor confirms, reports the problem as
- * it still is.  Returns the earlier turn, or -1.
+ * it still is ("then why did I just get charged £340?").  Said again with
+ * "I don't understand", the answer did not land: a repetition to
+ * clarify, not a report.  Returns the earlier turn, or -1.
  */
 static int
 behave_conv_restates(const behave_conv_state_t *st,
@@ -1297,8 +1365,9 @@ behave_conv_restates(const behave_conv_state_t *st,
     size_t                i, window;
     behave_similarity_t   sim;
 
-    if ((cur->flags & BEHAVE_CONV_F_ACK) || (cur->cues & BEHAVE_CUE_THANKS)
-        || cur->valence > 0)
+    if ((cur->flags & (BEHAVE_CONV_F_ACK | BEHAVE_CONV_F_OVERLOAD))
+        || (cur->cues & (BEHAVE_CUE_THANKS | BEHAVE_CUE_CONFUSION))
+        || cur->valence > 0 || cur->confusion || cur->overload)
     {
         return -1;
     }
@@ -1639,9 +1708,16 @@ behave_conv_recommend(const behave_conv_rec_t *current,
         return;
     }
 
-    if (current->load >= BEHAVE_LOAD_HIGH || current->overload) {
+    if (current->load >= BEHAVE_LOAD_HIGH || current->overload
+        || (current->flags & BEHAVE_CONV_F_OVERLOAD))
+    {
         out->action = BEHAVE_ACTION_SIMPLIFY;
-        if (current->overload) {
+        if (current->flags & BEHAVE_CONV_F_OVERLOAD) {
+            snprintf(r, rl, "the customer did not understand and asks "
+                     "question after question%s",
+                     out->repetition ? ", re-asking an earlier one" : "");
+
+        } else if (current->overload) {
             snprintf(r, rl, "the customer is overloaded (\"%s\")%s",
                      behave_conv_overload[current->overload - 1].phrase,
                      out->repetition ? " and re-asked the question" : "");
