@@ -410,6 +410,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     if (m->words == 1) {
         m->since_neg = 100;
         m->since_notyet = 100;
+        m->since_done = 100;
     }
 
     u = behave_fnv_kind('u', w, n);
@@ -448,6 +449,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
         } else if (m->since_notyet > 1) {
             m->claim_said++;
             m->claim_at = m->words;
+            m->claim_firm |= m->since_done <= 2;
         } else {
             m->claim_ahead = 1;
         }
@@ -468,7 +470,16 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 
     m->since_neg = (cs & BEHAVE_C_NEG) ? 0 : m->since_neg + 1;
     m->since_notyet = (flags & BEHAVE_WORD_NOTYET) ? 0 : m->since_notyet + 1;
-    m->claim_generic |= (flags & BEHAVE_WORD_GENERIC) != 0;
+    m->since_done = (flags & BEHAVE_WORD_DONE) ? 0 : m->since_done + 1;
+
+    /*
+     * "refunds are usually processed within 5 days" states a rule; "your
+     * refund has been processed and should appear within 5 days" reports
+     * a deed first, and the time it names is the bank's
+     */
+    if ((flags & BEHAVE_WORD_GENERIC) && !m->claim_firm) {
+        m->claim_generic = 1;
+    }
 
     /*
      * "where is it", "¿dónde está?", "wo ist es", "ok but when does it
@@ -562,6 +573,7 @@ behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     }
 
     m->claim_said = 0;
+    m->claim_firm = 0;
     m->claim_negated = 0;
     m->claim_generic = 0;
     m->claim_ahead = 0;
