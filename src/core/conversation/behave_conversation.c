@@ -41,6 +41,7 @@
 
 #define BEHAVE_CONV_ESC_WINDOW  4       /* customer turns looked at */
 #define BEHAVE_CONV_ESC_ANGER   -1      /* "from": anger, not a severity */
+#define BEHAVE_CONV_ESC_FALL    200     /* valence fall (thousandths) */
 #define BEHAVE_CONV_ID_MIN      4       /* chars of an order number */
 
 /* repetition by meaning: BEHAVE_CONV_MEANING_* in behave_conversation.h;
@@ -359,6 +360,30 @@ static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "again", NULL },
     { "i just want", NULL },
     { "i just need", NULL },
+    /* "ok, but..." in the other four languages */
+    { "ok pero", NULL },
+    { "ok, pero", NULL },
+    { "vale pero", NULL },
+    { "vale, pero", NULL },
+    { "sí, pero", NULL },
+    { "ya, pero", NULL },
+    { "tá mas", NULL },
+    { "tá, mas", NULL },
+    { "ok mas", NULL },
+    { "ok, mas", NULL },
+    { "sim, mas", NULL },
+    { "certo, mas", NULL },
+    { "oui mais", NULL },
+    { "oui, mais", NULL },
+    { "d'accord mais", NULL },
+    { "d'accord, mais", NULL },
+    { "ok mais", NULL },
+    { "ok, mais", NULL },
+    { "ja, aber", NULL },
+    { "ja aber", NULL },
+    { "ok, aber", NULL },
+    { "ok aber", NULL },
+    { "schon, aber", NULL },
 };
 
 
@@ -542,6 +567,44 @@ static const behave_conv_phrase_t  behave_conv_specialist[] = {
     { "passed away", "the bereavement team" },
     { "data breach", "the data protection team" },
     { "gdpr", "the data protection team" },
+    /* the same teams in the other four languages */
+    { "reclamación formal", "the complaints team" },
+    { "queja formal", "the complaints team" },
+    { "hoja de reclamaciones", "the complaints team" },
+    { "reclamação formal", "the complaints team" },
+    { "livro de reclamações", "the complaints team" },
+    { "réclamation formelle", "the complaints team" },
+    { "plainte formelle", "the complaints team" },
+    { "förmliche beschwerde", "the complaints team" },
+    { "offizielle beschwerde", "the complaints team" },
+    { "dienstaufsichtsbeschwerde", "the complaints team" },
+    { "widerspruch", "the appeals team" },
+    { "recurso", "the appeals team" },
+    { "recours", "the appeals team" },
+    { "fraude", "the fraud team" },
+    { "estafa", "the fraud team" },
+    { "golpe", "the fraud team" },
+    { "arnaque", "the fraud team" },
+    { "escroquerie", "the fraud team" },
+    { "betrug", "the fraud team" },
+    { "betrüger", "the fraud team" },
+    { "abogado", "the legal team" },
+    { "advogado", "the legal team" },
+    { "avocat", "the legal team" },
+    { "anwalt", "the legal team" },
+    { "rechtsanwalt", "the legal team" },
+    { "demanda judicial", "the legal team" },
+    { "processo judicial", "the legal team" },
+    { "action en justice", "the legal team" },
+    { "klage", "the legal team" },
+    { "falleció", "the bereavement team" },
+    { "faleceu", "the bereavement team" },
+    { "décédé", "the bereavement team" },
+    { "décédée", "the bereavement team" },
+    { "verstorben", "the bereavement team" },
+    { "contracargo", "the disputes team" },
+    { "rgpd", "the data protection team" },
+    { "dsgvo", "the data protection team" },
 };
 
 
@@ -644,6 +707,8 @@ static void behave_conv_false_resolution(const behave_conv_state_t *st,
 static void behave_conv_repetition(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out,
     unsigned *similar);
+static void behave_conv_escalation_second(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out, int *from);
 static void behave_conv_escalation(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur_rec, unsigned reasks,
     behave_conv_result_t *out, int *from, int *turns);
@@ -1549,6 +1614,31 @@ behave_conv_angry_before(const behave_conv_state_t *st, int m)
 }
 
 
+/*
+ * The second customer turn has one turn to be worse than: labels.md's
+ * "valence falls, urgency rises" both at once, clearly, into a blocked
+ * (high) urgency and a clearly unhappy turn ("It's Thursday now and still
+ * nothing ... this isn't ok" after "Could someone come out this week?")
+ */
+static void
+behave_conv_escalation_second(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out, int *from)
+{
+    const behave_conv_rec_t  *prev;
+
+    prev = &st->rec[0];
+
+    if (cur->urgency > prev->urgency
+        && cur->urgency == BEHAVE_URGENCY_HIGH
+        && prev->valence - cur->valence >= BEHAVE_CONV_ESC_FALL
+        && cur->valence <= BEHAVE_CONV_DENY_VALENCE)
+    {
+        out->escalating = 1;
+        *from = prev->severity;
+    }
+}
+
+
 static void
 behave_conv_escalation(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur_rec, unsigned reasks,
@@ -1571,6 +1661,11 @@ behave_conv_escalation(const behave_conv_state_t *st,
 
     *from = 0;
     *turns = m + 1;
+
+    if (total == 2 && m == 1) {
+        behave_conv_escalation_second(st, cur_rec, out, from);
+        return;
+    }
 
     if (total < 3 || cur < 2 || m == 0) {
         return;
