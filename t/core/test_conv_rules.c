@@ -139,6 +139,14 @@ static const fr_case_t  fr_cases[] = {
       "it's still blocked", 0 },
     { "Internet geht nicht", "Haben Sie den Router neu gestartet?",
       "ja, geht trotzdem nicht", 0 },
+    /* an instruction, a rule stated without "usually" */
+    { "internet down",
+      "Reset your router with a paperclip, then wait two minutes.",
+      "it's still not working", 0 },
+    { "where is my refund", "Refunds are processed within 5 days.",
+      "ok, still nothing", 0 },
+    { "internet down", "I've gone ahead and reset it for you.",
+      "it's still not working", 1 },
 };
 
 

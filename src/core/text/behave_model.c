@@ -443,6 +443,20 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
      * "not fixed", "no ha sido resuelto": a negation just before; "to be
      * refunded", "can be reset", "wird erstattet": ahead, not settled
      */
+    /*
+     * "reset" is a past, a present, an imperative and a noun: a claim only
+     * as a deed, after "I", "we" or an auxiliary ("I've reset it", "I've
+     * gone ahead and reset it"), not in "Reset your router" or "hold the
+     * reset button"
+     */
+    if ((cs & BEHAVE_C_CLAIM) && n == 5 && memcmp(w, "reset", 5) == 0
+        && m->since_done > 4 && !m->prev_we)
+    {
+        cs &= ~BEHAVE_C_CLAIM;
+    }
+
+    m->prev_we = (n == 1 && w[0] == 'i') || (n == 2 && memcmp(w, "we", 2) == 0);
+
     if (cs & BEHAVE_C_CLAIM) {
         if (m->since_neg <= 3) {
             m->claim_negated = 1;
