@@ -147,6 +147,10 @@ static const fr_case_t  fr_cases[] = {
       "ok, still nothing", 0 },
     { "internet down", "I've gone ahead and reset it for you.",
       "it's still not working", 1 },
+    { "internet down", "Let's get you back online: unplug the router.",
+      "it's still not working", 0 },
+    { "internet down", "I've managed to get it working again.",
+      "it's still not working", 1 },
 };
 
 

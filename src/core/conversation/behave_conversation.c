@@ -87,6 +87,9 @@ typedef struct {
 
 #define behave_conv_tab(t)  t, sizeof(t) / sizeof(t[0])
 
+/* behave_conv_match()'s "negatable" for claims: nor after a plan */
+#define BEHAVE_CONV_CLAIMED  2
+
 
 /* agent turns: the issue is presented as settled */
 static const behave_conv_phrase_t  behave_conv_claims[] = {
@@ -698,6 +701,7 @@ static void behave_conv_normalize(const char *in, size_t len,
 static void behave_conv_pairs(behave_conv_norm_t *t);
 static int behave_conv_is_word(unsigned char c);
 static int behave_conv_negated(const char *s, size_t at);
+static int behave_conv_planned(const char *s, size_t at);
 static int behave_conv_at(const behave_conv_norm_t *t, const char *phrase,
     size_t plen, size_t at, int negatable);
 static unsigned behave_conv_match(const behave_conv_norm_t *t,
@@ -862,6 +866,42 @@ behave_conv_negated(const char *s, size_t at)
 }
 
 
+/*
+ * "Let's get you back online", "I'll have it working again by Friday":
+ * a plan, not a claim (the annotator's @notyet, for the phrase table)
+ */
+static int
+behave_conv_planned(const char *s, size_t at)
+{
+    size_t              from, k;
+    static const char  *plan[] = {
+        "let's ", "let me ", "i'll ", "we'll ", "will ", "going to ",
+        "try to ", "vamos a ", "vamos ", "on va ", "nous allons ",
+        "wir werden ",
+    };
+
+    from = at > 24 ? at - 24 : 0;
+
+    /* within the clause only */
+    for (k = at; k > from; k--) {
+        if (s[k - 1] == ',' || s[k - 1] == '.' || s[k - 1] == '!'
+            || s[k - 1] == ';' || s[k - 1] == ':' || s[k - 1] == '?')
+        {
+            from = k;
+            break;
+        }
+    }
+
+    for (k = 0; k < sizeof(plan) / sizeof(plan[0]); k++) {
+        if (memmem(s + from, at - from, plan[k], strlen(plan[k])) != NULL) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
 /* phrase at t->text + at, as whole words, not right after a denial */
 static int
 behave_conv_at(const behave_conv_norm_t *t, const char *phrase, size_t plen,
@@ -881,6 +921,10 @@ behave_conv_at(const behave_conv_norm_t *t, const char *phrase, size_t plen,
         && at + plen < t->len
         && behave_conv_is_word((unsigned char) t->text[at + plen]))
     {
+        return 0;
+    }
+
+    if (negatable == BEHAVE_CONV_CLAIMED && behave_conv_planned(t->text, at)) {
         return 0;
     }
 
@@ -1270,7 +1314,8 @@ behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
         return 0;
     }
 
-    k = behave_conv_first(t, behave_conv_tab(behave_conv_claims), 1, NULL);
+    k = behave_conv_first(t, behave_conv_tab(behave_conv_claims),
+                          BEHAVE_CONV_CLAIMED, NULL);
 
     if (k == 0 && (cues & BEHAVE_CUE_RESOLUTION_CLAIM)) {
         k = BEHAVE_CONV_CLAIM_CUE;
