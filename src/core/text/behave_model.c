@@ -479,6 +479,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     if (m->words == 1) {
         m->since_neg = 100;
         m->since_notyet = 100;
+        m->since_done = 100;
     }
 
     u = behave_fnv_kind('u', w, n);
@@ -511,19 +512,57 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
      * "not fixed", "no ha sido resuelto": a negation just before; "to be
      * refunded", "can be reset", "wird erstattet": ahead, not settled
      */
+    /*
+     * "reset" is a past, a present, an imperative and a noun: a claim only
+     * as a deed, after "I", "we" or an auxiliary ("I've reset it", "I've
+     * gone ahead and reset it"), not in "Reset your router" or "hold the
+     * reset button"
+     */
+    if ((cs & BEHAVE_C_CLAIM) && n == 5 && memcmp(w, "reset", 5) == 0
+        && m->since_done > 4 && !m->prev_we)
+    {
+        cs &= ~BEHAVE_C_CLAIM;
+    }
+
+    m->prev_we = (n == 1 && w[0] == 'i') || (n == 2 && memcmp(w, "we", 2) == 0);
+
     if (cs & BEHAVE_C_CLAIM) {
         if (m->since_neg <= 3) {
             m->claim_negated = 1;
         } else if (m->since_notyet > 1) {
-            m->claim_said = 1;
+            m->claim_said++;
+            m->claim_at = m->words;
+            m->claim_firm |= m->since_done <= 2;
         } else {
             m->claim_ahead = 1;
         }
     }
 
+    /*
+     * "o estorno pode levar 7 dias", "le remboursement sera effectué",
+     * "el reembolso tarda": a settled-state noun right before "will",
+     * "can", "sera", "takes" names what is ahead ("credited to your
+     * account" is not: "to" is no modal)
+     */
+    if ((flags & BEHAVE_WORD_MODAL) && m->claim_said
+        && m->claim_at + 1 == m->words)
+    {
+        m->claim_said--;
+        m->claim_ahead = 1;
+    }
+
     m->since_neg = (cs & BEHAVE_C_NEG) ? 0 : m->since_neg + 1;
     m->since_notyet = (flags & BEHAVE_WORD_NOTYET) ? 0 : m->since_notyet + 1;
-    m->claim_generic |= (flags & BEHAVE_WORD_GENERIC) != 0;
+    m->since_done = (flags & BEHAVE_WORD_DONE) ? 0 : m->since_done + 1;
+
+    /*
+     * "refunds are usually processed within 5 days" states a rule; "your
+     * refund has been processed and should appear within 5 days" reports
+     * a deed first, and the time it names is the bank's
+     */
+    if ((flags & BEHAVE_WORD_GENERIC) && !m->claim_firm) {
+        m->claim_generic = 1;
+    }
 
     /*
      * "where is it", "¿dónde está?", "wo ist es", "ok but when does it
@@ -568,6 +607,14 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
     case BEHAVE_TOK_PUNCT:
         if (t->cp == '.' || t->cp == '!' || t->cp == '?' || t->cp == ';') {
             behave_model_clause_end(m, t->cp == '?');
+
+        } else if (t->cp == ',') {
+            /* "Já pode acessar, desbloqueamos o acesso", "No problem,
+             * I've refunded it": "can" and "no" do not reach over a
+             * comma to the next phrase's settled state */
+            m->since_notyet = 100;
+            m->since_neg = 100;
+            m->claim_at = 0;
         }
         return;
 
@@ -609,6 +656,7 @@ behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     }
 
     m->claim_said = 0;
+    m->claim_firm = 0;
     m->claim_negated = 0;
     m->claim_generic = 0;
     m->claim_ahead = 0;
@@ -1123,16 +1171,6 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         a->cues |= BEHAVE_CUE_CLAIM_HELD;
     }
 
-    /* "I still love the app" denies nothing */
-    if (m->denials && a->valence != BEHAVE_VALENCE_POSITIVE) {
-        a->cues |= BEHAVE_CUE_NOT_RESOLVED;
-    }
-
-    /* weaker: after a claim, "no record at all" may deny it */
-    if ((m->seen & BEHAVE_C_NEG) && a->valence != BEHAVE_VALENCE_POSITIVE) {
-        a->cues |= BEHAVE_CUE_NEGATION;
-    }
-
     if (m->seen & BEHAVE_C_CONTRAST) {
         a->cues |= BEHAVE_CUE_CONTRAST;
     }
@@ -1142,15 +1180,35 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     }
 
     /* nothing read (empty text, only symbols): the rules' labels stand */
-    if (m->sink != NULL || behave_model_n == 0 || m->words == 0) {
-        return;
+    if (m->sink == NULL && behave_model_n != 0 && m->words != 0) {
+        for (i = 0; i < BEHAVE_MODEL_OUT; i++) {
+            m->logit[i] = m->out[i] * behave_model_scale;
+        }
+
+        behave_model_label(m, a);
     }
 
-    for (i = 0; i < BEHAVE_MODEL_OUT; i++) {
-        m->logit[i] = m->out[i] * behave_model_scale;
+    /*
+     * On the final valence, not the rules' alone: "I still love the app"
+     * denies nothing, but a letter that says no payment was received and
+     * that "I should be grateful" for a reference does, and so does a
+     * thanks turned round ("thanks, but it's the same", "unfortunately")
+     */
+    if (m->denials) {
+        a->cues |= BEHAVE_CUE_PERSISTS;
     }
 
-    behave_model_label(m, a);
+    if (m->denials
+        && (a->valence != BEHAVE_VALENCE_POSITIVE
+            || (m->seen & (BEHAVE_C_CONTRAST | BEHAVE_C_ALAS))))
+    {
+        a->cues |= BEHAVE_CUE_NOT_RESOLVED;
+    }
+
+    /* weaker: after a claim, "no record at all" may deny it */
+    if ((m->seen & BEHAVE_C_NEG) && a->valence != BEHAVE_VALENCE_POSITIVE) {
+        a->cues |= BEHAVE_CUE_NEGATION;
+    }
 }
 
 

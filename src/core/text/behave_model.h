@@ -60,6 +60,10 @@ typedef struct {
     unsigned               since_neg;       /* words since a negation */
     unsigned               after_contrast;  /* the last word: "but" */
     unsigned               claim_said;      /* this clause: "fixed" */
+    unsigned               claim_at;        /* its word number */
+    unsigned               claim_firm;      /* "has been refunded" */
+    unsigned               since_done;      /* words since "has", "foi" */
+    unsigned               prev_we;         /* the last word: "I", "we" */
     unsigned               claim_negated;   /* this clause: "not fixed" */
     unsigned               claim_generic;   /* this clause: "once", "usually" */
     unsigned               claim_ahead;     /* this clause: "to be fixed" */
