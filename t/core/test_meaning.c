@@ -53,23 +53,81 @@ cosine_of(const char *a, const char *b)
 }
 
 
+/* a signature of the given axes (-8 .. 7), the rest 0, packed */
+static void
+pack(int8_t *s, const int *axes, unsigned n)
+{
+    unsigned  i, b;
+
+    memset(s, 0, BEHAVE_MEANING_DIM);
+
+    for (i = 0; i < n; i++) {
+        b = (unsigned) axes[i] & 0x0f;
+        s[i >> 1] = (int8_t) ((uint8_t) s[i >> 1] | (b << ((i & 1) * 4)));
+    }
+}
+
+
 static void
 test_cosine(void)
 {
+    int       va[BEHAVE_MEANING_AXES], vb[BEHAVE_MEANING_AXES], same;
     int8_t    a[BEHAVE_MEANING_DIM], b[BEHAVE_MEANING_DIM],
               z[BEHAVE_MEANING_DIM];
     unsigned  i;
 
-    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
-        a[i] = (int8_t) ((int) (i * 37 % 255) - 127);
-        b[i] = (int8_t) -a[i];
-        z[i] = 0;
+    static const int  x[2] = { 3, 4 }, y[2] = { 4, 3 }, o[3] = { 0, 0, -8 };
+
+    for (i = 0; i < BEHAVE_MEANING_AXES; i++) {
+        va[i] = (int) (i * 5 % 15) - 7;
+        vb[i] = -va[i];
     }
+
+    pack(a, va, BEHAVE_MEANING_AXES);
+    pack(b, vb, BEHAVE_MEANING_AXES);
+    memset(z, 0, sizeof(z));
+
+    same = 1;
+    for (i = 0; i < BEHAVE_MEANING_AXES; i++) {
+        same &= behave_meaning_axis(a, i) == va[i]
+                && behave_meaning_axis(b, i) == vb[i];
+    }
+
+    ok(same, "4-bit axes read back signed, low nibble first");
 
     is_near(behave_meaning_cosine(a, a), 1.0, 1e-9, "cosine of itself 1");
     is_near(behave_meaning_cosine(a, b), -1.0, 1e-9, "of its opposite -1");
     is_near(behave_meaning_cosine(a, z), 0.0, 1e-9,
             "an empty signature (nothing read) is like nothing");
+
+    pack(a, x, 2);
+    pack(b, y, 2);
+    is_near(behave_meaning_cosine(a, b), 24.0 / 25, 1e-9,
+            "(3,4) against (4,3): 24/25");
+
+    pack(b, o, 3);
+    is_near(behave_meaning_cosine(a, b), 0.0, 1e-9,
+            "orthogonal axes: 0 (and -8 reads as -8)");
+    is_int(behave_meaning_axis(b, 2), -8, "the low nibble of byte 1");
+}
+
+
+static void
+test_scale(void)
+{
+    int                  top, v;
+    unsigned             i;
+    behave_annotation_t  a;
+
+    behave_annotate("how do I reset my PIN?", 22, &a);
+
+    top = 0;
+    for (i = 0; i < BEHAVE_MEANING_AXES; i++) {
+        v = behave_meaning_axis(a.meaning, i);
+        top = v > top ? v : (-v > top ? -v : top);
+    }
+
+    is_int(top, BEHAVE_MEANING_MAX, "a signature's largest axis is +-7");
 }
 
 
@@ -119,6 +177,7 @@ main(void)
     (void) tap_skip;
 
     test_cosine();
+    test_scale();
     test_pairs();
     test_conversation();
 

@@ -339,7 +339,7 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
     if (meaning) {
         v = behave_meaning_row(f);
         if (v != NULL) {
-            for (k = 0; k < BEHAVE_MEANING_DIM; k++) {
+            for (k = 0; k < BEHAVE_MEANING_AXES; k++) {
                 m->meaning[k] += v[k];
             }
         }
@@ -1083,12 +1083,54 @@ behave_model_valence_score(behave_model_state_t *m, double rules)
 }
 
 
+/*
+ * The summed meaning, scaled so that its largest axis is +-7 (the cosine
+ * does not see the scale), rounded to 4 bits and packed two to a byte.
+ */
+static void
+behave_meaning_pack(const int32_t *sum, int8_t *out)
+{
+    unsigned  i;
+    int32_t   top, v;
+    long      q[2];
+    float     scale;
+
+    top = 0;
+    for (i = 0; i < BEHAVE_MEANING_AXES; i++) {
+        v = sum[i] < 0 ? -sum[i] : sum[i];
+        top = v > top ? v : top;
+    }
+
+    if (top == 0) {
+        memset(out, 0, BEHAVE_MEANING_DIM);
+        return;
+    }
+
+    scale = (float) BEHAVE_MEANING_MAX / (float) top;
+
+    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
+        q[0] = lrintf((float) sum[2 * i] * scale);
+        q[1] = lrintf((float) sum[2 * i + 1] * scale);
+        out[i] = (int8_t) (uint8_t) ((q[0] & 0x0f) | ((q[1] & 0x0f) << 4));
+    }
+}
+
+
+int
+behave_meaning_axis(const int8_t *s, unsigned i)
+{
+    unsigned  b;
+
+    b = (uint8_t) s[i >> 1];
+    b = (i & 1) ? b >> 4 : b & 0x0f;
+
+    return (int) b - (int) ((b & 0x08) << 1);
+}
+
+
 static void
 behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 {
-    unsigned  i;
-    float     norm, x, v;
-
     a->valence = behave_argmax(m->logit + BEHAVE_MODEL_VAL, 4);
     a->valence_blend = behave_model_valence_score(m, a->scores.valence);
     a->cognitive_load = behave_argmax(m->logit + BEHAVE_MODEL_LOAD, 4);
@@ -1108,17 +1150,7 @@ behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
         a->cues &= ~BEHAVE_CUE_CRISIS;
     }
 
-    norm = 0;
-    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
-        v = (float) m->meaning[i];
-        norm += v * v;
-    }
-
-    norm = norm > 0 ? 127.0f / sqrtf(norm) : 0;
-    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
-        x = (float) m->meaning[i] * norm;
-        a->meaning[i] = (int8_t) lrintf(x);
-    }
+    behave_meaning_pack(m->meaning, a->meaning);
 }
 
 
@@ -1215,15 +1247,18 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
 double
 behave_meaning_cosine(const int8_t *a, const int8_t *b)
 {
-    unsigned  i;
+    int       x, y;
     long      ab, aa, bb;
+    unsigned  i;
 
     ab = aa = bb = 0;
 
-    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
-        ab += (long) a[i] * b[i];
-        aa += (long) a[i] * a[i];
-        bb += (long) b[i] * b[i];
+    for (i = 0; i < BEHAVE_MEANING_AXES; i++) {
+        x = behave_meaning_axis(a, i);
+        y = behave_meaning_axis(b, i);
+        ab += x * y;
+        aa += x * x;
+        bb += y * y;
     }
 
     if (aa == 0 || bb == 0) {

@@ -40,7 +40,7 @@
 typedef struct {
     /* integer sums of the integer weights: scaled once at the end */
     int32_t                out[BEHAVE_MODEL_ROW];
-    int32_t                meaning[BEHAVE_MEANING_DIM];
+    int32_t                meaning[BEHAVE_MEANING_AXES];
     float                  logit[BEHAVE_MODEL_OUT];
     behave_cset_t          clause;          /* concepts of this clause */
     behave_cset_t          seen;            /* concepts of the message */
@@ -91,7 +91,10 @@ void behave_model_clause_end(behave_model_state_t *m, unsigned question);
  */
 void behave_model_finish(behave_model_state_t *m, behave_annotation_t *a);
 
-/* the cosine of two meaning signatures, 0 when either is empty */
+/* axis i (0 .. BEHAVE_MEANING_AXES - 1) of a packed signature: -8 .. 7 */
+int behave_meaning_axis(const int8_t *s, unsigned i);
+
+/* the cosine of two packed meaning signatures, 0 when either is empty */
 double behave_meaning_cosine(const int8_t *a, const int8_t *b);
 
 /* whether weights are compiled in */

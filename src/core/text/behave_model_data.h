@@ -65,7 +65,7 @@ extern const float behave_model_scale;
 extern const unsigned behave_meaning_n;
 extern const uint32_t behave_meaning_mask;
 extern const behave_model_slot_t behave_meaning_slots[];
-extern const int8_t behave_meaning_rows[][32];
+extern const int8_t behave_meaning_rows[][64];  /* BEHAVE_MEANING_AXES */
 
 
 #endif /* BEHAVE_MODEL_DATA_H */

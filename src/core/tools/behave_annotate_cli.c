@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "behave_annotate.h"
+#include "behave_model.h"
 #include "behave_utf8.h"
 
 
@@ -60,8 +61,9 @@ cli_print(const char *text, size_t len, int json)
 
     if (json) {
         printf("],\"m\":[");
-        for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
-            printf("%s%d", i ? "," : "", a.meaning[i]);
+        /* the axes unpacked: a cosine of them is the C one */
+        for (i = 0; i < BEHAVE_MEANING_AXES; i++) {
+            printf("%s%d", i ? "," : "", behave_meaning_axis(a.meaning, i));
         }
         printf("]}");
     }
