@@ -3,7 +3,8 @@
  *
  * For unit tests of the conversation logic: a turn built from its text as
  * the handler builds it (annotated, then stored), and a short
- * conversation of such turns assessed at its last turn.
+ * conversation of such turns assessed at its last turn; a false-resolution
+ * case (a claim and the customer's answer) assessed so.
  */
 
 #ifndef CONVTEST_H
@@ -39,6 +40,28 @@ conversation(const char *const *texts, size_t n, behave_conv_result_t *r)
     }
 
     behave_conversation_assess(tv, i - 1, &tv[i - 1], r);
+}
+
+
+/* a claim and the customer's answer to it */
+typedef struct {
+    const char  *customer;
+    const char  *agent;
+    const char  *reply;
+    int          false_resolution;
+} fr_case_t;
+
+
+static inline void
+fr_assess(const fr_case_t *c, behave_conv_result_t *r)
+{
+    const char  *texts[3];
+
+    texts[0] = c->customer;
+    texts[1] = c->agent;
+    texts[2] = c->reply;
+
+    conversation(texts, 3, r);
 }
 
 

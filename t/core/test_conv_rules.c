@@ -24,13 +24,6 @@
 #include "behave_conversation.h"
 
 
-typedef struct {
-    const char  *customer;
-    const char  *agent;
-    const char  *reply;
-    int          false_resolution;
-} fr_case_t;
-
 
 static const fr_case_t  fr_cases[] = {
     /* a claim in the customer's language, a denial in other words */
@@ -158,16 +151,12 @@ static void
 test_false_resolution(void)
 {
     size_t                 i;
-    behave_turn_t          tv[3];
     behave_conv_result_t   r;
     const fr_case_t       *c;
 
     for (i = 0; i < sizeof(fr_cases) / sizeof(fr_cases[0]); i++) {
         c = &fr_cases[i];
-        turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER, c->customer, 0);
-        turn(&tv[1], BEHAVE_SPEAKER_AGENT, c->agent, 1);
-        turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, c->reply, 2);
-        behave_conversation_assess(tv, 2, &tv[2], &r);
+        fr_assess(c, &r);
         is_int(r.false_resolution, c->false_resolution,
                "false resolution %d: \"%s\" after \"%s\"",
                c->false_resolution, c->reply, c->agent);
