@@ -8,12 +8,21 @@
  * behave_conv_state.h).  What a turn reads back is the same ~1.5 KB
  * however long the conversation is.
  *
- * Two keys per tenant and conversation (ngx_http_behave_redis_keys.h),
- * their hash tag naming the conversation so that both land in one Redis
+ * Three keys per tenant and conversation (ngx_http_behave_redis_keys.h),
+ * their hash tag naming the conversation so that all land in one Redis
  * Cluster slot:
  *
  *     behave:{<tenant>:<conversation_id>}:log     the text, per turn
  *     behave:{<tenant>:<conversation_id>}:state   the state
+ *     behave:{<tenant>:<conversation_id>}:rv      its review's filing mark
+ *
+ * A flagged turn files the conversation's review (a second script: the
+ * queue's keys are in the tenant's slot, not this one) only when the
+ * mark, read back with the state, says the review changed or is a
+ * minute old (behave_review_mark_due()); the mark is written once that
+ * filing succeeded, so a lost filing is tried again at the next flagged
+ * turn, and a conversation without a mark (an older build's, or one
+ * marked reviewed since: the PATCH deletes it) files at its next one.
  *
  * A conversation written by an older build has a log and no state: the
  * script then returns the log instead, the state is recomputed from it
@@ -38,12 +47,14 @@
 
 
 /*
- * KEYS: log, state.  ARGV: 1 the turn's log record, 2 ttl, 3 "c"
+ * KEYS: log, state, mark.  ARGV: 1 the turn's log record, 2 ttl, 3 "c"
  * customer or "a" agent, 4 severity, 5 "1" when the turn denies a
  * settled issue, 6 an agent turn's claim (0 none), 7 a customer turn's
  * record, 8 its meaning signature, 9 turns of text the log keeps, 10 a
- * seed state or "".  Returns the state before the turn ("" for a new
- * conversation), or { log } when only an older build's log exists.
+ * seed state or "".  Returns the state before the turn, then the review's
+ * mark ("" if none) and one byte, the mark's length ("" for a new
+ * conversation: nothing to assess, nothing to file), or { log } when only
+ * an older build's log exists.
  *
  * The push is behave_conv_state_push(): keep the two in step.  Past
  * max + max / 2 turns the log's front is cut to the newest max, behind
@@ -131,7 +142,9 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "redis.call('SET', KEYS[2], 's1' .. string.format('%08x', n) .. cu .. cur"
     " .. old .. string.format('%08x', dr) .. nr .. nm .. a .. b .. c .. d,"
     " 'EX', ARGV[2])\n"
-    "return prev\n",
+    "if prev == '' then return '' end\n"
+    "local mk = string.sub(redis.call('GET', KEYS[3]) or '', 1, 255)\n"
+    "return prev .. mk .. string.char(#mk)\n",
 
     ""
 };
@@ -177,7 +190,7 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
     room = sizeof(NGX_HTTP_BEHAVE_KEY_CONV_STATE) + BEHAVE_TENANT_MAX
            + BEHAVE_CONVERSATION_ID_MAX;
 
-    p = ngx_pnalloc(r->pool, 2 * room);
+    p = ngx_pnalloc(r->pool, 3 * room);
     if (p == NULL) {
         return NGX_ERROR;
     }
@@ -192,6 +205,12 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
     conv->state_key.len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONV_STATE,
                                       conv->tenant, conv->conversation_id)
                           - p;
+
+    p += room;
+    conv->mark_key.data = p;
+    conv->mark_key.len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONV_MARK,
+                                     conv->tenant, conv->conversation_id)
+                         - p;
 
     /* this turn, once: what is stored is what is assessed */
     tp = ngx_timeofday();
@@ -246,6 +265,7 @@ ngx_http_behave_conversation_send(ngx_http_request_t *r,
     ngx_http_behave_redis_args_init(&a);
     ngx_http_behave_redis_arg_ngx(&a, &conv->key);
     ngx_http_behave_redis_arg_ngx(&a, &conv->state_key);
+    ngx_http_behave_redis_arg_ngx(&a, &conv->mark_key);
     ngx_http_behave_redis_arg_ngx(&a, &conv->log_record);
     ngx_http_behave_redis_arg_num(&a, blcf->conversation_ttl);
     ngx_http_behave_redis_arg(&a, customer ? "c" : "a", 1);
@@ -261,7 +281,7 @@ ngx_http_behave_conversation_send(ngx_http_request_t *r,
     ngx_http_behave_redis_arg(&a, conv->seeded ? conv->seed : "",
                               conv->seeded ? conv->seed_len : 0);
 
-    return ngx_http_behave_redis_eval(r, &ngx_http_behave_conv_script, 2,
+    return ngx_http_behave_redis_eval(r, &ngx_http_behave_conv_script, 3,
                                       a.argc, a.argv, a.len,
                                       ngx_http_behave_conversation_reply,
                                       conv, reason);
@@ -299,14 +319,16 @@ ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
 
 
 /*
- * The state before this turn; an empty one is a new conversation, whose
- * first turn has no block (spec 2.4: present once history exists).
+ * The state before this turn and its review's mark; an empty reply is a
+ * new conversation, whose first turn has no block (spec 2.4: present
+ * once history exists).
  */
 
 static behave_conv_result_t *
 ngx_http_behave_conversation_assess(ngx_http_request_t *r,
     ngx_http_behave_conv_t *conv, redisReply *reply)
 {
+    size_t                 len;
     behave_conv_state_t   *st;
     behave_conv_result_t  *res;
 
@@ -318,6 +340,15 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
         return NULL;
     }
 
+    conv->mark_len = (u_char) reply->str[reply->len - 1];
+
+    if (conv->mark_len + 1 > reply->len) {
+        return ngx_http_behave_conversation_block(r, "unexpected reply");
+    }
+
+    len = reply->len - 1 - conv->mark_len;
+    conv->mark = reply->str + len;
+
     st = ngx_palloc(r->pool, sizeof(behave_conv_state_t));
     res = ngx_palloc(r->pool, sizeof(behave_conv_result_t));
 
@@ -325,7 +356,7 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
         return ngx_http_behave_conversation_block(r, "out of memory");
     }
 
-    if (behave_conv_state_decode(reply->str, reply->len, st) != 0) {
+    if (behave_conv_state_decode(reply->str, len, st) != 0) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: redis \"%V\": not a conversation state",
                       &conv->state_key);
@@ -342,11 +373,16 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
 }
 
 
-/* needs_review or escalated: the review queue gets the conversation */
+/*
+ * needs_review or escalated: the review queue gets the conversation, if
+ * its mark says the review changed or is due again (behave_review.h)
+ */
 static void
 ngx_http_behave_conversation_review(ngx_http_request_t *r,
     ngx_http_behave_conv_t *conv, const behave_conv_result_t *res)
 {
+    char                         mark[BEHAVE_REVIEW_MARK_LEN + 1];
+    uint32_t                     fp;
     ngx_time_t                  *tp;
     behave_review_rec_t         *rec;
     ngx_http_behave_loc_conf_t  *blcf;
@@ -369,8 +405,20 @@ ngx_http_behave_conversation_review(ngx_http_request_t *r,
         return;
     }
 
+    fp = behave_review_rec_fingerprint(rec);
+
+    if (!behave_review_mark_due(conv->mark, conv->mark_len, fp, tp->sec,
+                                behave_review_mark_refresh(
+                                    blcf->conversation_ttl)))
+    {
+        return;
+    }
+
+    behave_review_mark_make(mark, fp, tp->sec);
+
     ngx_http_behave_review_file(r, conv->tenant, rec,
-                                blcf->conversation_ttl);
+                                blcf->conversation_ttl, &conv->mark_key,
+                                mark);
 }
 
 

@@ -12,18 +12,28 @@
 #include "ngx_http_behave_redis_keys.h"
 
 
-/* a filing's arguments, kept for the EVAL that follows a NOSCRIPT */
+/*
+ * A filing's arguments, kept for the EVAL that follows a NOSCRIPT, and
+ * the conversation's mark, written once the filing succeeded
+ */
 typedef struct {
     int          argc;
     const char  *argv[10 + BEHAVE_REVIEW_PAIRS_MAX];
     size_t       len[10 + BEHAVE_REVIEW_PAIRS_MAX];
+    unsigned     resent:1;
+    char        *mark_key;
+    size_t       mark_key_len;
+    char         mark[BEHAVE_REVIEW_MARK_LEN + 1];
+    char         ttl[NGX_INT64_LEN + 1];
     char         bytes[1];
 } ngx_http_behave_review_bg_t;
 
 
 static void ngx_http_behave_review_send(int argc, const char **argv,
-    const size_t *len);
+    const size_t *len, ngx_str_t *mark_key, const char *mark);
 static void ngx_http_behave_review_filed(redisReply *reply, void *data);
+static void ngx_http_behave_review_mark(ngx_http_behave_review_bg_t *bg);
+static void ngx_http_behave_review_marked(redisReply *reply, void *data);
 
 
 /*
@@ -83,12 +93,14 @@ ngx_http_behave_review_keys(ngx_http_request_t *r, const char *tenant,
 /*
  * Files a flagged conversation in the background, after its turn was
  * stored: the answer does not wait, and a lost write only leaves the
- * queue without it until its next flagged turn.
+ * queue without it until its next flagged turn (the mark, written at
+ * mark_key once the filing succeeded, is then still the old one).
  */
 
 void
 ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
-    behave_review_rec_t *rec, time_t ttl)
+    behave_review_rec_t *rec, time_t ttl, ngx_str_t *mark_key,
+    const char *mark)
 {
     u_char      *p;
     size_t       i, len[10 + BEHAVE_REVIEW_PAIRS_MAX];
@@ -140,14 +152,18 @@ ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
         len[10 + i] = rec->len[i];
     }
 
-    ngx_http_behave_review_send(10 + rec->n, argv, len);
+    ngx_http_behave_review_send(10 + rec->n, argv, len, mark_key, mark);
 }
 
 
-/* the arguments copied, for a second send; without memory, sent once */
+/*
+ * The arguments copied, for a second send and the mark; without memory,
+ * sent once and no mark written (the next flagged turn files again)
+ */
 
 static void
-ngx_http_behave_review_send(int argc, const char **argv, const size_t *len)
+ngx_http_behave_review_send(int argc, const char **argv, const size_t *len,
+    ngx_str_t *mark_key, const char *mark)
 {
     int                           i;
     char                         *q;
@@ -160,10 +176,13 @@ ngx_http_behave_review_send(int argc, const char **argv, const size_t *len)
         size += len[i];
     }
 
+    size += mark_key->len;
+
     bg = ngx_alloc(size, ngx_cycle->log);
 
     if (bg != NULL) {
         bg->argc = argc;
+        bg->resent = 0;
         q = bg->bytes;
 
         for (i = 2; i < argc; i++) {
@@ -171,6 +190,15 @@ ngx_http_behave_review_send(int argc, const char **argv, const size_t *len)
             bg->len[i] = len[i];
             q = (char *) ngx_cpymem(q, argv[i], len[i]);
         }
+
+        bg->mark_key = q;
+        bg->mark_key_len = mark_key->len;
+        ngx_memcpy(q, mark_key->data, mark_key->len);
+        ngx_cpystrn((u_char *) bg->mark, (u_char *) mark, sizeof(bg->mark));
+
+        /* the TTL, argv[8], a string of digits */
+        ngx_cpystrn((u_char *) bg->ttl, (u_char *) argv[8],
+                    ngx_min(len[8], NGX_INT64_LEN) + 1);
     }
 
     if (ngx_http_behave_redis_command_bg(argc, argv, len,
@@ -188,7 +216,7 @@ ngx_http_behave_review_filed(redisReply *reply, void *data)
     ngx_http_behave_review_bg_t  *bg = data;
 
     if (reply != NULL && reply->type == REDIS_REPLY_ERROR
-        && bg != NULL
+        && bg != NULL && !bg->resent
         && ngx_strncmp(reply->str, "NOSCRIPT", 8) == 0)
     {
         /* Redis restarted or another node: load it with this filing */
@@ -196,13 +224,13 @@ ngx_http_behave_review_filed(redisReply *reply, void *data)
         bg->len[0] = 4;
         bg->argv[1] = ngx_http_behave_review_index_script;
         bg->len[1] = ngx_strlen(ngx_http_behave_review_index_script);
+        bg->resent = 1;
 
         if (ngx_http_behave_redis_command_bg(bg->argc, bg->argv, bg->len,
                                              ngx_http_behave_review_filed,
-                                             NULL)
+                                             bg)
             == NGX_OK)
         {
-            ngx_free(bg);
             return;
         }
     }
@@ -212,5 +240,46 @@ ngx_http_behave_review_filed(redisReply *reply, void *data)
                       "behave: redis review filing: %s", reply->str);
     }
 
+    /* only a filing that happened is marked as done */
+    if (reply != NULL && reply->type == REDIS_REPLY_INTEGER && bg != NULL) {
+        ngx_http_behave_review_mark(bg);
+    }
+
     ngx_free(bg);
+}
+
+
+/* the conversation's mark, in its own slot (so not in the filing) */
+
+static void
+ngx_http_behave_review_mark(ngx_http_behave_review_bg_t *bg)
+{
+    size_t       len[5];
+    const char  *argv[5];
+
+    argv[0] = "SET";
+    argv[1] = bg->mark_key;
+    argv[2] = bg->mark;
+    argv[3] = "EX";
+    argv[4] = bg->ttl;
+
+    len[0] = 3;
+    len[1] = bg->mark_key_len;
+    len[2] = ngx_strlen(bg->mark);
+    len[3] = 2;
+    len[4] = ngx_strlen(bg->ttl);
+
+    (void) ngx_http_behave_redis_command_bg(5, argv, len,
+                                            ngx_http_behave_review_marked,
+                                            NULL);
+}
+
+
+static void
+ngx_http_behave_review_marked(redisReply *reply, void *data)
+{
+    if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
+        ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
+                      "behave: redis review mark: %s", reply->str);
+    }
 }

@@ -1,0 +1,130 @@
+#!/usr/bin/perl
+# When a flagged /v1/analyze conversation is filed in the review queue:
+# at its first flagged turn and when what its review shows changes, not
+# at a flagged turn that changes nothing (issue #16); a filing that
+# failed is tried again at the next flagged turn; a conversation with no
+# filing mark (an older build's, or one a person marked since) is filed
+# at its next flagged turn; a mark a minute old is filed again.
+
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Behave::Test;
+use Behave::Reviews;
+use Test::More;
+use Time::HiRes qw(sleep);
+
+reviews_start();
+
+my $conv = 'fl-' . $$;
+my $cid = "conv:$conv";
+my $rec = "behave:rv:{acme}:r:$cid";
+my $mark_key = "behave:{acme:$conv}:rv";
+
+# the record's turns and the mark, once the background writes are done
+sub settled {
+    my ($pred) = @_;
+    my ($turns, $mark);
+    for (1 .. 60) {
+        $turns = redis_cli('HGET', $rec, 'turns');
+        $mark = redis_cli('GET', $mark_key);
+        return ($turns, $mark) if $pred->($turns, $mark);
+        sleep 0.05;
+    }
+    return ($turns, $mark);
+}
+
+# the same customer turn: flagged, and nothing new for a reviewer
+my $again = [ [ customer => 'Please do, I have been waiting for ages.' ] ];
+
+# --- the first flagged turn files
+my $last = analyze_turns(KEY_ALL, $conv, CALL_FALSE_RESOLUTION);
+is($last->{conversation}{review_status}, 'needs_review', 'flagged');
+my ($turns, $mark) = settled(sub { $_[1] =~ /^[0-9a-f]{16}$/ });
+like($mark, qr/^[0-9a-f]{16}$/, "filed: the mark is written ($mark)");
+is($turns, 6, 'the record: the turns of the flagged turn');
+my $ttl = redis_cli('TTL', $mark_key);
+ok($ttl > 86400 - 60 && $ttl <= 86400, "the mark lives as the review ($ttl)");
+
+# --- an unchanged flagged turn files nothing
+$last = analyze_turns(KEY_ALL, $conv, $again);
+is($last->{conversation}{review_status}, 'needs_review', 'still flagged');
+sleep 0.3;
+my ($t2, $m2) = settled(sub { 1 });
+is($t2, 6, 'an unchanged flagged turn is not filed (turns stay)');
+is($m2, $mark, 'nor is the mark rewritten');
+
+# --- no mark (an older build's conversation): filed at the next one
+redis_cli('DEL', $mark_key);
+analyze_turns(KEY_ALL, $conv, $again);
+($t2, $m2) = settled(sub { $_[0] == 8 && $_[1] =~ /^[0-9a-f]{16}$/ });
+is($t2, 8, 'no mark: filed at the next flagged turn');
+is(substr($m2, 0, 8), substr($mark, 0, 8), 'the same review: same print');
+
+# --- a mark a minute old: filed again (time, turns and TTL follow)
+redis_cli('SET', $mark_key, substr($m2, 0, 8) . '00000001');
+analyze_turns(KEY_ALL, $conv, $again);
+($t2, $m2) = settled(sub { $_[0] == 9 });
+is($t2, 9, 'an old mark: filed again');
+ok(substr($m2, 8) ne '00000001', 'and the mark renewed');
+$mark = $m2;
+
+# --- a failed filing writes no mark, and is tried again
+redis_cli('DEL', $mark_key);
+redis_cli('SET', 'behave:rv:{acme}:index', 'not-a-zset');
+analyze_turns(KEY_ALL, $conv, $again);
+for (1 .. 60) {
+    last if error_log() =~ /redis review filing: WRONGTYPE/;
+    sleep 0.05;
+}
+like(error_log(), qr/redis review filing: WRONGTYPE/,
+     'filing failed (the index of the wrong type), logged');
+sleep 0.2;
+is(redis_cli('EXISTS', $mark_key), '0', 'no mark written');
+
+redis_cli('DEL', 'behave:rv:{acme}:index');
+analyze_turns(KEY_ALL, $conv, $again);
+($t2, $m2) = settled(sub { $_[1] =~ /^[0-9a-f]{16}$/ });
+like($m2, qr/^[0-9a-f]{16}$/, 'the next flagged turn files it again');
+is(substr($m2, 0, 8), substr($mark, 0, 8), 'the same review');
+ok(redis_cli('ZSCORE', 'behave:rv:{acme}:index', $cid) =~ /^\d+$/,
+   'and the review is back in the index');
+is(req_json(GET => '/v1/reviews?provider=api', key => KEY_PORTAL)
+   ->{json}{reviews}[0]{id}, $cid, 'listed');
+$mark = $m2;
+
+# --- a change files at once: another action, then a crisis
+$last = analyze_turns(KEY_ALL, $conv, [ [ customer =>
+    'This is a disaster!! I am going to sue you, I want a manager NOW!!' ] ]);
+is($last->{conversation}{review_status}, 'needs_review', 'flagged');
+($t2, $m2) = settled(sub { $_[1] ne $mark });
+isnt(substr($m2, 0, 8), substr($mark, 0, 8), 'another action: filed');
+is(redis_cli('HGET', $rec, 'action'), $last->{conversation}{recommendation}
+   {action}, 'the record shows it');
+$mark = $m2;
+
+analyze_turns(KEY_ALL, $conv, [ [ customer =>
+    'I want to kill myself, nothing works and nobody helps me' ] ]);
+($t2, $m2) = settled(sub { $_[1] ne $mark });
+isnt(substr($m2, 0, 8), substr($mark, 0, 8), 'a crisis: filed');
+my $rv = wait_review(KEY_PORTAL, $cid);
+is($rv->{status}, 'escalated', 'the record shows the change');
+$mark = $m2;
+
+# --- marked reviewed: the mark goes, the next flagged turn reopens it
+my $p = req_json(PATCH => "/v1/reviews/$cid", key => KEY_PORTAL,
+                 body => { reviewed_by => 'ana' });
+is($p->{status}, 200, 'PATCH reviewed');
+for (1 .. 60) {
+    last if redis_cli('EXISTS', $mark_key) eq '0';
+    sleep 0.05;
+}
+is(redis_cli('EXISTS', $mark_key), '0', 'the PATCH deletes the mark');
+analyze_turns(KEY_ALL, $conv, $again);
+$rv = wait_review(KEY_PORTAL, $cid, sub { !$_[0]{reviewed} });
+ok($rv, 'an unchanged flagged turn after a PATCH reopens it');
+is_deeply([ map { $_->{event} } @{ $rv->{history} // [] } ],
+          [ 'marked_reviewed', 'reopened' ], 'reopening is in the history');
+
+done_testing();
