@@ -41,8 +41,8 @@ my $again = [ [ customer => 'Please do, I have been waiting for ages.' ] ];
 # --- the first flagged turn files
 my $last = analyze_turns(KEY_ALL, $conv, CALL_FALSE_RESOLUTION);
 is($last->{conversation}{review_status}, 'needs_review', 'flagged');
-my ($turns, $mark) = settled(sub { $_[1] =~ /^[0-9a-f]{16}$/ });
-like($mark, qr/^[0-9a-f]{16}$/, "filed: the mark is written ($mark)");
+my ($turns, $mark) = settled(sub { $_[1] =~ /^[0-9a-f]{17}$/ });
+like($mark, qr/^[0-9a-f]{17}$/, "filed: the mark is written ($mark)");
 is($turns, 6, 'the record: the turns of the flagged turn');
 my $ttl = redis_cli('TTL', $mark_key);
 ok($ttl > 86400 - 60 && $ttl <= 86400, "the mark lives as the review ($ttl)");
@@ -58,16 +58,16 @@ is($m2, $mark, 'nor is the mark rewritten');
 # --- no mark (an older build's conversation): filed at the next one
 redis_cli('DEL', $mark_key);
 analyze_turns(KEY_ALL, $conv, $again);
-($t2, $m2) = settled(sub { $_[0] == 8 && $_[1] =~ /^[0-9a-f]{16}$/ });
+($t2, $m2) = settled(sub { $_[0] == 8 && $_[1] =~ /^[0-9a-f]{17}$/ });
 is($t2, 8, 'no mark: filed at the next flagged turn');
 is(substr($m2, 0, 8), substr($mark, 0, 8), 'the same review: same print');
 
 # --- a mark a minute old: filed again (time, turns and TTL follow)
-redis_cli('SET', $mark_key, substr($m2, 0, 8) . '00000001');
+redis_cli('SET', $mark_key, substr($m2, 0, 9) . '00000001');
 analyze_turns(KEY_ALL, $conv, $again);
 ($t2, $m2) = settled(sub { $_[0] == 9 });
 is($t2, 9, 'an old mark: filed again');
-ok(substr($m2, 8) ne '00000001', 'and the mark renewed');
+ok(substr($m2, 9) ne '00000001', 'and the mark renewed');
 $mark = $m2;
 
 # --- a failed filing writes no mark, and is tried again
@@ -85,8 +85,8 @@ is(redis_cli('EXISTS', $mark_key), '0', 'no mark written');
 
 redis_cli('DEL', 'behave:rv:{acme}:index');
 analyze_turns(KEY_ALL, $conv, $again);
-($t2, $m2) = settled(sub { $_[1] =~ /^[0-9a-f]{16}$/ });
-like($m2, qr/^[0-9a-f]{16}$/, 'the next flagged turn files it again');
+($t2, $m2) = settled(sub { $_[1] =~ /^[0-9a-f]{17}$/ });
+like($m2, qr/^[0-9a-f]{17}$/, 'the next flagged turn files it again');
 is(substr($m2, 0, 8), substr($mark, 0, 8), 'the same review');
 ok(redis_cli('ZSCORE', 'behave:rv:{acme}:index', $cid) =~ /^\d+$/,
    'and the review is back in the index');
@@ -111,6 +111,36 @@ isnt(substr($m2, 0, 8), substr($mark, 0, 8), 'a crisis: filed');
 my $rv = wait_review(KEY_PORTAL, $cid);
 is($rv->{status}, 'escalated', 'the record shows the change');
 $mark = $m2;
+
+# --- a chat that keeps failing the same way: the agent claims again,
+# the customer denies again (turn numbers in the reasons move at every
+# turn, the findings come and go between customer and agent turns)
+my $conv2 = "fl2-$$";
+my $rec2 = "behave:rv:{acme}:r:conv:$conv2";
+my $mark2 = "behave:{acme:$conv2}:rv";
+my @loop = map { ([ agent => 'I have processed your refund, it is all '
+                             . 'sorted now.' ],
+                  [ customer => 'It is still not there, nothing has come '
+                                . 'in, I need this fixed today please' ]) }
+           1 .. 6;
+my $n = 0;
+for my $t ([ customer => 'Hi, I am waiting for my refund.' ], @loop) {
+    my $a = analyze_turns(KEY_ALL, $conv2, [ $t ]);
+    $n++;
+    # one turn at a time, as a chat goes: its filing is done before the next
+    for (1 .. 10) {
+        last if redis_cli('EXISTS', $mark2) eq '1'
+                && redis_cli('HGET', $rec2, 'turns') ne '';
+        last unless ($a->{conversation}{review_status} // '')
+                    =~ /needs_review|escalated/;
+        sleep 0.05;
+    }
+}
+my $filed = redis_cli('HGET', $rec2, 'turns');
+is(redis_cli('HGET', $rec2, 'false_resolution'), '1', 'a false resolution');
+ok($filed ne '' && $filed <= 5,
+   "filed at the first flagged turns only (record at turn $filed of $n)");
+is(redis_cli('HGET', $rec2, 'status'), 'needs_review', 'needs_review');
 
 # --- marked reviewed: the mark goes, the next flagged turn reopens it
 my $p = req_json(PATCH => "/v1/reviews/$cid", key => KEY_PORTAL,

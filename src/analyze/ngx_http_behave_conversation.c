@@ -383,6 +383,8 @@ ngx_http_behave_conversation_review(ngx_http_request_t *r,
 {
     char                         mark[BEHAVE_REVIEW_MARK_LEN + 1];
     uint32_t                     fp;
+    int64_t                      refresh;
+    unsigned                     findings;
     ngx_time_t                  *tp;
     behave_review_rec_t         *rec;
     ngx_http_behave_loc_conf_t  *blcf;
@@ -405,16 +407,18 @@ ngx_http_behave_conversation_review(ngx_http_request_t *r,
         return;
     }
 
-    fp = behave_review_rec_fingerprint(rec);
+    fp = behave_review_rec_fingerprint(rec, &findings);
 
-    if (!behave_review_mark_due(conv->mark, conv->mark_len, fp, tp->sec,
-                                behave_review_mark_refresh(
-                                    blcf->conversation_ttl)))
+    refresh = behave_review_mark_refresh(blcf->conversation_ttl);
+
+    if (!behave_review_mark_due(conv->mark, conv->mark_len, fp, findings,
+                                tp->sec, refresh))
     {
         return;
     }
 
-    behave_review_mark_make(mark, fp, tp->sec);
+    behave_review_mark_make(mark, conv->mark, conv->mark_len, fp, findings,
+                            tp->sec);
 
     ngx_http_behave_review_file(r, conv->tenant, rec,
                                 blcf->conversation_ttl, &conv->mark_key,

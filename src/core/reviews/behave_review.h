@@ -158,20 +158,23 @@ int behave_review_wanted(behave_review_e status);
 /*
  * A conversation's filing mark, kept next to its state (same Redis
  * slot) and read back with it: the fingerprint of what its review last
- * showed and when it was filed, 16 hex digits.  A flagged turn files
- * only when behave_review_mark_due() says so: the review changed, or
- * has no mark, or was filed refresh seconds ago (so that its time, its
- * turns and its TTL follow a conversation that goes on failing).  The
- * mark is written only once a filing succeeded.
+ * showed (8 hex digits), the findings filed so far (1, bits), when it
+ * was filed (8, seconds).  A flagged turn files only when
+ * behave_review_mark_due() says so: the review changed or has a new
+ * finding, or has no mark, or was filed refresh seconds ago (so that its
+ * time, its turns and its TTL follow a conversation that goes on
+ * failing).  The mark is written only once a filing succeeded.
  */
-#define BEHAVE_REVIEW_MARK_LEN     16
+#define BEHAVE_REVIEW_MARK_LEN     17
 #define BEHAVE_REVIEW_REFRESH      60       /* seconds, at most */
 
-uint32_t behave_review_rec_fingerprint(const behave_review_rec_t *rec);
-/* out: BEHAVE_REVIEW_MARK_LEN + 1 bytes */
-void behave_review_mark_make(char *out, uint32_t fp, int64_t now_sec);
+uint32_t behave_review_rec_fingerprint(const behave_review_rec_t *rec,
+    unsigned *findings);
+/* out: BEHAVE_REVIEW_MARK_LEN + 1 bytes; old: the mark read, or "" */
+void behave_review_mark_make(char *out, const char *old, size_t old_len,
+    uint32_t fp, unsigned findings, int64_t now_sec);
 int behave_review_mark_due(const char *mark, size_t len, uint32_t fp,
-    int64_t now_sec, int64_t refresh);
+    unsigned findings, int64_t now_sec, int64_t refresh);
 /* the refresh for a review living ttl seconds: 60 s, or less if short */
 int64_t behave_review_mark_refresh(int64_t ttl);
 
