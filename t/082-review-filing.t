@@ -20,7 +20,28 @@ reviews_start();
 my $conv = 'fl-' . $$;
 my $cid = "conv:$conv";
 my $rec = "behave:rv:{acme}:r:$cid";
-my $mark_key = "behave:{acme:$conv}:rv";
+my $state = "behave:{acme:$conv}:state";
+
+# where a state's tail (the mark) starts: its header says how long it is
+sub state_size {
+    my ($key) = @_;
+    my $h = redis_cli('GETRANGE', $key, 50, 51);
+    return 52 + hex(substr($h, 1, 1)) * 32 + hex(substr($h, 0, 1)) * 96;
+}
+
+# the mark: what follows the state
+sub mark_of {
+    my ($key) = @_;
+    return redis_cli('GETRANGE', $key, state_size($key), -1);
+}
+
+# the state as an older build left it: no tail
+sub unmark {
+    my ($key) = @_;
+    redis_cli('EVAL', "\"local s = redis.call('GET', KEYS[1]) "
+              . "redis.call('SET', KEYS[1], string.sub(s, 1, ARGV[1]), "
+              . "'KEEPTTL')\"", 1, $key, state_size($key));
+}
 
 # the record's turns and the mark, once the background writes are done
 sub settled {
@@ -28,7 +49,7 @@ sub settled {
     my ($turns, $mark);
     for (1 .. 60) {
         $turns = redis_cli('HGET', $rec, 'turns');
-        $mark = redis_cli('GET', $mark_key);
+        $mark = mark_of($state);
         return ($turns, $mark) if $pred->($turns, $mark);
         sleep 0.05;
     }
@@ -44,8 +65,8 @@ is($last->{conversation}{review_status}, 'needs_review', 'flagged');
 my ($turns, $mark) = settled(sub { $_[1] =~ /^[0-9a-f]{17}$/ });
 like($mark, qr/^[0-9a-f]{17}$/, "filed: the mark is written ($mark)");
 is($turns, 6, 'the record: the turns of the flagged turn');
-my $ttl = redis_cli('TTL', $mark_key);
-ok($ttl > 86400 - 60 && $ttl <= 86400, "the mark lives as the review ($ttl)");
+my $ttl = redis_cli('TTL', $state);
+ok($ttl > 86400 - 60 && $ttl <= 86400, "the state keeps its TTL ($ttl)");
 
 # --- an unchanged flagged turn files nothing
 $last = analyze_turns(KEY_ALL, $conv, $again);
@@ -56,14 +77,16 @@ is($t2, 6, 'an unchanged flagged turn is not filed (turns stay)');
 is($m2, $mark, 'nor is the mark rewritten');
 
 # --- no mark (an older build's conversation): filed at the next one
-redis_cli('DEL', $mark_key);
+unmark($state);
+is(mark_of($state), '', 'a state with no mark (as an older build left it)');
 analyze_turns(KEY_ALL, $conv, $again);
 ($t2, $m2) = settled(sub { $_[0] == 8 && $_[1] =~ /^[0-9a-f]{17}$/ });
 is($t2, 8, 'no mark: filed at the next flagged turn');
 is(substr($m2, 0, 8), substr($mark, 0, 8), 'the same review: same print');
 
 # --- a mark a minute old: filed again (time, turns and TTL follow)
-redis_cli('SET', $mark_key, substr($m2, 0, 9) . '00000001');
+redis_cli('SETRANGE', $state, state_size($state), substr($m2, 0, 9) . '00000001');
+is(mark_of($state), substr($m2, 0, 9) . '00000001', 'a mark a minute old');
 analyze_turns(KEY_ALL, $conv, $again);
 ($t2, $m2) = settled(sub { $_[0] == 9 });
 is($t2, 9, 'an old mark: filed again');
@@ -71,7 +94,7 @@ ok(substr($m2, 9) ne '00000001', 'and the mark renewed');
 $mark = $m2;
 
 # --- a failed filing writes no mark, and is tried again
-redis_cli('DEL', $mark_key);
+unmark($state);
 redis_cli('SET', 'behave:rv:{acme}:index', 'not-a-zset');
 analyze_turns(KEY_ALL, $conv, $again);
 for (1 .. 60) {
@@ -81,7 +104,7 @@ for (1 .. 60) {
 like(error_log(), qr/redis review filing: WRONGTYPE/,
      'filing failed (the index of the wrong type), logged');
 sleep 0.2;
-is(redis_cli('EXISTS', $mark_key), '0', 'no mark written');
+is(mark_of($state), '', 'no mark written');
 
 redis_cli('DEL', 'behave:rv:{acme}:index');
 analyze_turns(KEY_ALL, $conv, $again);
@@ -117,7 +140,7 @@ $mark = $m2;
 # turn, the findings come and go between customer and agent turns)
 my $conv2 = "fl2-$$";
 my $rec2 = "behave:rv:{acme}:r:conv:$conv2";
-my $mark2 = "behave:{acme:$conv2}:rv";
+my $state2 = "behave:{acme:$conv2}:state";
 my @loop = map { ([ agent => 'I have processed your refund, it is all '
                              . 'sorted now.' ],
                   [ customer => 'It is still not there, nothing has come '
@@ -129,7 +152,7 @@ for my $t ([ customer => 'Hi, I am waiting for my refund.' ], @loop) {
     $n++;
     # one turn at a time, as a chat goes: its filing is done before the next
     for (1 .. 10) {
-        last if redis_cli('EXISTS', $mark2) eq '1'
+        last if mark_of($state2) ne ''
                 && redis_cli('HGET', $rec2, 'turns') ne '';
         last unless ($a->{conversation}{review_status} // '')
                     =~ /needs_review|escalated/;
@@ -147,10 +170,10 @@ my $p = req_json(PATCH => "/v1/reviews/$cid", key => KEY_PORTAL,
                  body => { reviewed_by => 'ana' });
 is($p->{status}, 200, 'PATCH reviewed');
 for (1 .. 60) {
-    last if redis_cli('EXISTS', $mark_key) eq '0';
+    last if mark_of($state) eq '';
     sleep 0.05;
 }
-is(redis_cli('EXISTS', $mark_key), '0', 'the PATCH deletes the mark');
+is(mark_of($state), '', 'the PATCH takes the mark off');
 analyze_turns(KEY_ALL, $conv, $again);
 $rv = wait_review(KEY_PORTAL, $cid, sub { !$_[0]{reviewed} });
 ok($rv, 'an unchanged flagged turn after a PATCH reopens it');

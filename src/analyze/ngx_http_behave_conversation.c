@@ -8,13 +8,13 @@
  * behave_conv_state.h).  What a turn reads back is the same ~1.5 KB
  * however long the conversation is.
  *
- * Three keys per tenant and conversation (ngx_http_behave_redis_keys.h),
- * their hash tag naming the conversation so that all land in one Redis
+ * Two keys per tenant and conversation (ngx_http_behave_redis_keys.h),
+ * their hash tag naming the conversation so that both land in one Redis
  * Cluster slot:
  *
  *     behave:{<tenant>:<conversation_id>}:log     the text, per turn
- *     behave:{<tenant>:<conversation_id>}:state   the state
- *     behave:{<tenant>:<conversation_id>}:rv      its review's filing mark
+ *     behave:{<tenant>:<conversation_id>}:state   the state, then the
+ *                                                 review's filing mark
  *
  * A flagged turn files the conversation's review (a second script: the
  * queue's keys are in the tenant's slot, not this one) only when the
@@ -22,7 +22,7 @@
  * minute old (behave_review_mark_due()); the mark is written once that
  * filing succeeded, so a lost filing is tried again at the next flagged
  * turn, and a conversation without a mark (an older build's, or one
- * marked reviewed since: the PATCH deletes it) files at its next one.
+ * marked reviewed since: the PATCH takes it off) files at its next one.
  *
  * A conversation written by an older build has a log and no state: the
  * script then returns the log instead, the state is recomputed from it
@@ -47,14 +47,13 @@
 
 
 /*
- * KEYS: log, state, mark.  ARGV: 1 the turn's log record, 2 ttl, 3 "c"
+ * KEYS: log, state.  ARGV: 1 the turn's log record, 2 ttl, 3 "c"
  * customer or "a" agent, 4 severity, 5 "1" when the turn denies a
  * settled issue, 6 an agent turn's claim (0 none), 7 a customer turn's
  * record, 8 its meaning signature, 9 turns of text the log keeps, 10 a
- * seed state or "".  Returns the state before the turn, then the review's
- * mark ("" if none) and one byte, the mark's length ("" for a new
- * conversation: nothing to assess, nothing to file), or { log } when only
- * an older build's log exists.
+ * seed state or "".  Returns the state before the turn, its tail (the
+ * review's mark) included ("" for a new conversation), or { log } when
+ * only an older build's log exists.  The tail is carried over as it is.
  *
  * The push is behave_conv_state_push(): keep the two in step.  Past
  * max + max / 2 turns the log's front is cut to the newest max, behind
@@ -88,7 +87,7 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "local dr = tonumber(string.sub(st, 43, 50), 16)\n"
     "local nr, nm = string.sub(st, 51, 51), string.sub(st, 52, 52)\n"
     "local m0, r0 = tonumber(nm, 16), tonumber(nr, 16)\n"
-    "local a, b, c, d = '', '', '', ''\n"
+    "local a, b, c, d, e = '', '', '', '', ''\n"
     "if ARGV[3] == 'c' then\n"
     "  if #ARGV[7] ~= R or #ARGV[8] ~= M then\n"
     "    return redis.error_reply('bad turn record')\n"
@@ -113,6 +112,7 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "  c = string.char(n % 256, math.floor(n / 256) % 256,"
     " math.floor(n / 65536) % 256, math.floor(n / 16777216)) .. ARGV[7]\n"
     "  d = string.sub(st, 53 + m0 * M, 52 + m0 * M + rk * (4 + R))\n"
+    "  e = string.sub(st, 53 + m0 * M + r0 * (4 + R))\n"
     "else\n"
     "  if ARGV[6] ~= '0' then\n"
     "    cur = string.sub(cur, 1, 2) .. string.format('%08x%02x', n,"
@@ -140,11 +140,10 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "end\n"
     "redis.call('EXPIRE', KEYS[1], ARGV[2])\n"
     "redis.call('SET', KEYS[2], 's1' .. string.format('%08x', n) .. cu .. cur"
-    " .. old .. string.format('%08x', dr) .. nr .. nm .. a .. b .. c .. d,"
+    " .. old .. string.format('%08x', dr) .. nr .. nm .. a .. b .. c .. d"
+    " .. e,"
     " 'EX', ARGV[2])\n"
-    "if prev == '' then return '' end\n"
-    "local mk = string.sub(redis.call('GET', KEYS[3]) or '', 1, 255)\n"
-    "return prev .. mk .. string.char(#mk)\n",
+    "return prev\n",
 
     ""
 };
@@ -190,7 +189,7 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
     room = sizeof(NGX_HTTP_BEHAVE_KEY_CONV_STATE) + BEHAVE_TENANT_MAX
            + BEHAVE_CONVERSATION_ID_MAX;
 
-    p = ngx_pnalloc(r->pool, 3 * room);
+    p = ngx_pnalloc(r->pool, 2 * room);
     if (p == NULL) {
         return NGX_ERROR;
     }
@@ -205,12 +204,6 @@ ngx_http_behave_conversation_start(ngx_http_request_t *r,
     conv->state_key.len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONV_STATE,
                                       conv->tenant, conv->conversation_id)
                           - p;
-
-    p += room;
-    conv->mark_key.data = p;
-    conv->mark_key.len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONV_MARK,
-                                     conv->tenant, conv->conversation_id)
-                         - p;
 
     /* this turn, once: what is stored is what is assessed */
     tp = ngx_timeofday();
@@ -265,7 +258,6 @@ ngx_http_behave_conversation_send(ngx_http_request_t *r,
     ngx_http_behave_redis_args_init(&a);
     ngx_http_behave_redis_arg_ngx(&a, &conv->key);
     ngx_http_behave_redis_arg_ngx(&a, &conv->state_key);
-    ngx_http_behave_redis_arg_ngx(&a, &conv->mark_key);
     ngx_http_behave_redis_arg_ngx(&a, &conv->log_record);
     ngx_http_behave_redis_arg_num(&a, blcf->conversation_ttl);
     ngx_http_behave_redis_arg(&a, customer ? "c" : "a", 1);
@@ -281,7 +273,7 @@ ngx_http_behave_conversation_send(ngx_http_request_t *r,
     ngx_http_behave_redis_arg(&a, conv->seeded ? conv->seed : "",
                               conv->seeded ? conv->seed_len : 0);
 
-    return ngx_http_behave_redis_eval(r, &ngx_http_behave_conv_script, 3,
+    return ngx_http_behave_redis_eval(r, &ngx_http_behave_conv_script, 2,
                                       a.argc, a.argv, a.len,
                                       ngx_http_behave_conversation_reply,
                                       conv, reason);
@@ -340,14 +332,10 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
         return NULL;
     }
 
-    conv->mark_len = (u_char) reply->str[reply->len - 1];
-
-    if (conv->mark_len + 1 > reply->len) {
-        return ngx_http_behave_conversation_block(r, "unexpected reply");
-    }
-
-    len = reply->len - 1 - conv->mark_len;
+    /* the state, then its tail: the review's mark, if any */
+    len = behave_conv_state_size(reply->str, reply->len);
     conv->mark = reply->str + len;
+    conv->mark_len = reply->len - len;
 
     st = ngx_palloc(r->pool, sizeof(behave_conv_state_t));
     res = ngx_palloc(r->pool, sizeof(behave_conv_result_t));
@@ -356,7 +344,7 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
         return ngx_http_behave_conversation_block(r, "out of memory");
     }
 
-    if (behave_conv_state_decode(reply->str, len, st) != 0) {
+    if (len == 0 || behave_conv_state_decode(reply->str, len, st) != 0) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: redis \"%V\": not a conversation state",
                       &conv->state_key);
@@ -421,7 +409,7 @@ ngx_http_behave_conversation_review(ngx_http_request_t *r,
                             tp->sec);
 
     ngx_http_behave_review_file(r, conv->tenant, rec,
-                                blcf->conversation_ttl, &conv->mark_key,
+                                blcf->conversation_ttl, &conv->state_key,
                                 mark);
 }
 

@@ -20,9 +20,6 @@
 /* its state (behave_conv_state.h), the same slot: tenant, conversation id */
 #define NGX_HTTP_BEHAVE_KEY_CONV_STATE     "behave:{%s:%s}:state"
 
-/* its review's filing mark (behave_review.h), the same slot */
-#define NGX_HTTP_BEHAVE_KEY_CONV_MARK      "behave:{%s:%s}:rv"
-
 /* a tenant's trace stream: tenant */
 #define NGX_HTTP_BEHAVE_KEY_TRACES         "behave:traces:{%s}"
 #define NGX_HTTP_BEHAVE_KEY_TRACES_SIZE                                     \

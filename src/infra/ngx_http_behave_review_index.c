@@ -11,6 +11,12 @@
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_keys.h"
 
+#include "behave_conv_state.h"
+
+
+#define ngx_http_behave_str(x)      ngx_http_behave_str2(x)
+#define ngx_http_behave_str2(x)     #x
+
 
 /*
  * A filing's arguments, kept for the EVAL that follows a NOSCRIPT, and
@@ -21,18 +27,16 @@ typedef struct {
     const char  *argv[10 + BEHAVE_REVIEW_PAIRS_MAX];
     size_t       len[10 + BEHAVE_REVIEW_PAIRS_MAX];
     unsigned     resent:1;
-    char        *mark_key;
-    size_t       mark_key_len;
+    char        *state_key;
+    size_t       state_key_len;
     char         mark[BEHAVE_REVIEW_MARK_LEN + 1];
-    char         ttl[NGX_INT64_LEN + 1];
     char         bytes[1];
 } ngx_http_behave_review_bg_t;
 
 
 static void ngx_http_behave_review_send(int argc, const char **argv,
-    const size_t *len, ngx_str_t *mark_key, const char *mark);
+    const size_t *len, ngx_str_t *state_key, const char *mark);
 static void ngx_http_behave_review_filed(redisReply *reply, void *data);
-static void ngx_http_behave_review_mark(ngx_http_behave_review_bg_t *bg);
 static void ngx_http_behave_review_marked(redisReply *reply, void *data);
 
 
@@ -54,6 +58,28 @@ static const char  ngx_http_behave_review_index_script[] =
 static ngx_http_behave_redis_script_t  ngx_http_behave_review_script = {
     "redis.review-file", ngx_http_behave_review_index_script, ""
 };
+
+
+/*
+ * A conversation's mark, put after its state (the tail the turn script
+ * carries over), or taken off ("").  KEYS: state.  ARGV: the mark.  Run
+ * by EVAL: once a filing or a PATCH, not once a turn.
+ */
+static const char  ngx_http_behave_review_mark_script[] =
+    "local st = redis.call('GET', KEYS[1])\n"
+    "if not st or #st < " ngx_http_behave_str(BEHAVE_CONV_HEADER_SIZE)
+    " or string.sub(st, 1, 2) ~= '" BEHAVE_CONV_STATE_VERSION "' then\n"
+    "  return 0\n"
+    "end\n"
+    "local nr = tonumber(string.sub(st, 51, 51), 16)\n"
+    "local nm = tonumber(string.sub(st, 52, 52), 16)\n"
+    "if not nr or not nm then return 0 end\n"
+    "local n = " ngx_http_behave_str(BEHAVE_CONV_HEADER_SIZE)
+    " + nm * " ngx_http_behave_str(BEHAVE_MEANING_DIM)
+    " + nr * (4 + " ngx_http_behave_str(BEHAVE_CONV_REC_SIZE) ")\n"
+    "if #st < n or string.sub(st, n + 1) == ARGV[1] then return 0 end\n"
+    "redis.call('SET', KEYS[1], string.sub(st, 1, n) .. ARGV[1], 'KEEPTTL')\n"
+    "return 1\n";
 
 
 /* "behave:rv:{<tenant>}:<what><id>" in the request pool, NUL-terminated */
@@ -93,13 +119,14 @@ ngx_http_behave_review_keys(ngx_http_request_t *r, const char *tenant,
 /*
  * Files a flagged conversation in the background, after its turn was
  * stored: the answer does not wait, and a lost write only leaves the
- * queue without it until its next flagged turn (the mark, written at
- * mark_key once the filing succeeded, is then still the old one).
+ * queue without it until its next flagged turn (the mark, put after
+ * the conversation's state once the filing succeeded, is then still the
+ * old one).
  */
 
 void
 ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
-    behave_review_rec_t *rec, time_t ttl, ngx_str_t *mark_key,
+    behave_review_rec_t *rec, time_t ttl, ngx_str_t *state_key,
     const char *mark)
 {
     u_char      *p;
@@ -152,7 +179,7 @@ ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
         len[10 + i] = rec->len[i];
     }
 
-    ngx_http_behave_review_send(10 + rec->n, argv, len, mark_key, mark);
+    ngx_http_behave_review_send(10 + rec->n, argv, len, state_key, mark);
 }
 
 
@@ -163,7 +190,7 @@ ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
 
 static void
 ngx_http_behave_review_send(int argc, const char **argv, const size_t *len,
-    ngx_str_t *mark_key, const char *mark)
+    ngx_str_t *state_key, const char *mark)
 {
     int                           i;
     char                         *q;
@@ -176,7 +203,7 @@ ngx_http_behave_review_send(int argc, const char **argv, const size_t *len,
         size += len[i];
     }
 
-    size += mark_key->len;
+    size += state_key->len;
 
     bg = ngx_alloc(size, ngx_cycle->log);
 
@@ -191,14 +218,10 @@ ngx_http_behave_review_send(int argc, const char **argv, const size_t *len,
             q = (char *) ngx_cpymem(q, argv[i], len[i]);
         }
 
-        bg->mark_key = q;
-        bg->mark_key_len = mark_key->len;
-        ngx_memcpy(q, mark_key->data, mark_key->len);
+        bg->state_key = q;
+        bg->state_key_len = state_key->len;
+        ngx_memcpy(q, state_key->data, state_key->len);
         ngx_cpystrn((u_char *) bg->mark, (u_char *) mark, sizeof(bg->mark));
-
-        /* the TTL, argv[8], a string of digits */
-        ngx_cpystrn((u_char *) bg->ttl, (u_char *) argv[8],
-                    ngx_min(len[8], NGX_INT64_LEN) + 1);
     }
 
     if (ngx_http_behave_redis_command_bg(argc, argv, len,
@@ -242,32 +265,34 @@ ngx_http_behave_review_filed(redisReply *reply, void *data)
 
     /* only a filing that happened is marked as done */
     if (reply != NULL && reply->type == REDIS_REPLY_INTEGER && bg != NULL) {
-        ngx_http_behave_review_mark(bg);
+        ngx_http_behave_review_mark(bg->state_key, bg->state_key_len,
+                                    bg->mark);
     }
 
     ngx_free(bg);
 }
 
 
-/* the conversation's mark, in its own slot (so not in the filing) */
+/* in the conversation's slot, so not in the filing's script */
 
-static void
-ngx_http_behave_review_mark(ngx_http_behave_review_bg_t *bg)
+void
+ngx_http_behave_review_mark(const char *state_key, size_t key_len,
+    const char *mark)
 {
     size_t       len[5];
     const char  *argv[5];
 
-    argv[0] = "SET";
-    argv[1] = bg->mark_key;
-    argv[2] = bg->mark;
-    argv[3] = "EX";
-    argv[4] = bg->ttl;
+    argv[0] = "EVAL";
+    argv[1] = ngx_http_behave_review_mark_script;
+    argv[2] = "1";
+    argv[3] = state_key;
+    argv[4] = mark;
 
-    len[0] = 3;
-    len[1] = bg->mark_key_len;
-    len[2] = ngx_strlen(bg->mark);
-    len[3] = 2;
-    len[4] = ngx_strlen(bg->ttl);
+    len[0] = 4;
+    len[1] = sizeof(ngx_http_behave_review_mark_script) - 1;
+    len[2] = 1;
+    len[3] = key_len;
+    len[4] = ngx_strlen(mark);
 
     (void) ngx_http_behave_redis_command_bg(5, argv, len,
                                             ngx_http_behave_review_marked,

@@ -30,10 +30,14 @@ ngx_int_t ngx_http_behave_review_keys(ngx_http_request_t *r,
 
 /*
  * Files a flagged conversation, in the background (EVAL: rare); once
- * filed, writes mark (behave_review.h) at mark_key, with the TTL
+ * filed, puts mark (behave_review.h) after its state at state_key
  */
 void ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
-    behave_review_rec_t *rec, time_t ttl, ngx_str_t *mark_key,
+    behave_review_rec_t *rec, time_t ttl, ngx_str_t *state_key,
+    const char *mark);
+
+/* a conversation's mark after its state, or none (""): background */
+void ngx_http_behave_review_mark(const char *state_key, size_t key_len,
     const char *mark);
 
 

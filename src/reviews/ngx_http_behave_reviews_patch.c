@@ -4,9 +4,9 @@
  * PATCH /v1/reviews/<id>: mark one review reviewed (or not), by whom,
  * with a note.  One script changes the record and appends the history
  * entry, so the history never misses a change that was made.  A
- * conversation's filing mark is then deleted (its own slot, another
- * command), so that its next flagged turn files it again and, if marked
- * reviewed, reopens it.
+ * conversation's filing mark is then taken off its state (its own slot,
+ * another command), so that its next flagged turn files it again and, if
+ * marked reviewed, reopens it.
  */
 
 
@@ -30,7 +30,6 @@ static void ngx_http_behave_reviews_patch_reply(ngx_http_request_t *r,
 static void ngx_http_behave_reviews_patch_cleanup(void *data);
 static void ngx_http_behave_reviews_patch_unmark(ngx_http_request_t *r,
     ngx_http_behave_rv_patch_t *pt);
-static void ngx_http_behave_reviews_unmarked(redisReply *reply, void *data);
 
 
 ngx_int_t
@@ -258,7 +257,7 @@ ngx_http_behave_reviews_patch_reply(ngx_http_request_t *r, void *data,
 
 /*
  * A conversation's review changed by a person: its mark goes, so that
- * the next flagged turn files (and reopens) it.  Deleted after the
+ * the next flagged turn files (and reopens) it.  Taken off after the
  * PATCH, not before: a turn filed in between cannot leave a mark that
  * hides the change.  Lost (Redis blip), the review is filed again at the
  * latest a refresh (a minute) later.
@@ -269,8 +268,7 @@ ngx_http_behave_reviews_patch_unmark(ngx_http_request_t *r,
     ngx_http_behave_rv_patch_t *pt)
 {
     u_char                 *p, *cid;
-    size_t                  len[2], n;
-    const char             *argv[2];
+    size_t                  n, len;
     ngx_http_behave_ctx_t  *ctx;
 
     if (pt->id.len <= 5 || ngx_strncmp(pt->id.data, "conv:", 5) != 0) {
@@ -281,7 +279,7 @@ ngx_http_behave_reviews_patch_unmark(ngx_http_request_t *r,
     n = pt->id.len - 5;
 
     cid = ngx_pnalloc(r->pool, n + 1);
-    p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_CONV_MARK)
+    p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_CONV_STATE)
                              + ngx_strlen(ctx->key->tenant) + n);
     if (cid == NULL || p == NULL) {
         return;
@@ -290,24 +288,9 @@ ngx_http_behave_reviews_patch_unmark(ngx_http_request_t *r,
     ngx_memcpy(cid, pt->id.data + 5, n);
     cid[n] = '\0';
 
-    argv[0] = "DEL";
-    len[0] = 3;
-    argv[1] = (char *) p;
-    len[1] = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONV_MARK, ctx->key->tenant,
-                         cid)
-             - p;
+    len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONV_STATE, ctx->key->tenant,
+                      cid)
+          - p;
 
-    (void) ngx_http_behave_redis_command_bg(2, argv, len,
-                                            ngx_http_behave_reviews_unmarked,
-                                            NULL);
-}
-
-
-static void
-ngx_http_behave_reviews_unmarked(redisReply *reply, void *data)
-{
-    if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
-        ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
-                      "behave: redis review unmark: %s", reply->str);
-    }
+    ngx_http_behave_review_mark((char *) p, len, "");
 }
