@@ -378,29 +378,27 @@ ngx_http_behave_conversation_review(ngx_http_request_t *r,
     ngx_http_behave_loc_conf_t  *blcf;
 
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+    tp = ngx_timeofday();
+
+    /* with behave_redact on, the text stored was the redacted one */
+    fp = behave_review_conv_fingerprint(res, (int) blcf->redact, &findings);
+    refresh = behave_review_mark_refresh(blcf->conversation_ttl);
+
+    if (!behave_review_mark_due(conv->mark, conv->mark_len, fp, findings,
+                                tp->sec, refresh))
+    {
+        return;
+    }
 
     rec = ngx_palloc(r->pool, sizeof(behave_review_rec_t));
     if (rec == NULL) {
         return;
     }
 
-    tp = ngx_timeofday();
-
-    /* with behave_redact on, the text stored was the redacted one */
     if (behave_review_rec_conv(rec, res, conv->conversation_id,
                                res->prior_turns + 1, (int) blcf->redact,
                                (int64_t) tp->sec * 1000 + tp->msec)
         != 0)
-    {
-        return;
-    }
-
-    fp = behave_review_rec_fingerprint(rec, &findings);
-
-    refresh = behave_review_mark_refresh(blcf->conversation_ttl);
-
-    if (!behave_review_mark_due(conv->mark, conv->mark_len, fp, findings,
-                                tp->sec, refresh))
     {
         return;
     }

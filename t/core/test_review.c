@@ -387,44 +387,43 @@ test_mark(void)
 
     ok(behave_review_rec_conv(&rec, &res, "c1", 8, 0, 1000) == 0,
        "conversation record");
-    fp = behave_review_rec_fingerprint(&rec, &f);
+    fp = behave_review_conv_fingerprint(&res, 0, &f);
     is_int(f, 0, "no finding");
 
     /* a later turn, same finding: turns, time, turn numbers differ */
     snprintf(res.reason, sizeof(res.reason),
              "customer turn 57 signals a crisis or critical urgency");
-    behave_review_rec_conv(&rec, &res, "c1", 58, 0, 99000);
-    is_int(behave_review_rec_fingerprint(&rec, &f2), fp,
+    is_int(behave_review_conv_fingerprint(&res, 0, &f2), fp,
            "same review at a later turn: same fingerprint");
 
     res.peak_severity = 4;
-    behave_review_rec_conv(&rec, &res, "c1", 58, 0, 99000);
-    fp2 = behave_review_rec_fingerprint(&rec, &f2);
+    fp2 = behave_review_conv_fingerprint(&res, 0, &f2);
     ok(fp2 != fp, "peak severity moved: another fingerprint");
 
     res.peak_severity = 3;
     res.review_status = BEHAVE_REVIEW_ESCALATED;
-    behave_review_rec_conv(&rec, &res, "c1", 58, 0, 99000);
-    ok(behave_review_rec_fingerprint(&rec, &f2) != fp, "status: another");
+    ok(behave_review_conv_fingerprint(&res, 0, &f2) != fp, "status: another");
 
     res.review_status = BEHAVE_REVIEW_NEEDS_REVIEW;
-    snprintf(res.reason, sizeof(res.reason), "high urgency: priority queue");
-    behave_review_rec_conv(&rec, &res, "c1", 58, 0, 99000);
-    ok(behave_review_rec_fingerprint(&rec, &f2) != fp, "the reason: another");
+    res.action = BEHAVE_ACTION_ROUTE;
+    ok(behave_review_conv_fingerprint(&res, 0, &f2) != fp, "action: another");
 
-    behave_review_rec_conv(&rec, &res, "c1", 58, 1, 99000);
-    ok(behave_review_rec_fingerprint(&rec, &f2) != fp,
+    res.action = BEHAVE_ACTION_HANDOFF;
+    snprintf(res.reason, sizeof(res.reason), "high urgency: priority queue");
+    ok(behave_review_conv_fingerprint(&res, 0, &f2) != fp,
+       "the reason: another");
+
+    snprintf(res.reason, sizeof(res.reason),
+             "customer turn 57 signals a crisis or critical urgency");
+    ok(behave_review_conv_fingerprint(&res, 1, &f2) != fp,
        "storage mode: another");
 
     /* the findings stick in the record: bits, not the fingerprint */
-    snprintf(res.reason, sizeof(res.reason),
-             "customer turn 57 signals a crisis or critical urgency");
     res.escalating = 1;
     res.false_resolution = 1;
     snprintf(res.false_resolution_reason,
              sizeof(res.false_resolution_reason), "agent turn 5 claimed it");
-    behave_review_rec_conv(&rec, &res, "c1", 58, 0, 99000);
-    is_int(behave_review_rec_fingerprint(&rec, &f2), fp,
+    is_int(behave_review_conv_fingerprint(&res, 0, &f2), fp,
            "findings are not in the fingerprint");
     is_int(f2, 3, "they are bits: false_resolution 1, escalating 2");
 

@@ -168,8 +168,13 @@ int behave_review_wanted(behave_review_e status);
 #define BEHAVE_REVIEW_MARK_LEN     17
 #define BEHAVE_REVIEW_REFRESH      60       /* seconds, at most */
 
-uint32_t behave_review_rec_fingerprint(const behave_review_rec_t *rec,
-    unsigned *findings);
+#define BEHAVE_REVIEW_F_FALSE_RESOLUTION  0x1
+#define BEHAVE_REVIEW_F_ESCALATING        0x2
+#define BEHAVE_REVIEW_F_REPEAT_CONTACT    0x4
+
+/* of the record behave_review_rec_conv() would write; *findings: bits */
+uint32_t behave_review_conv_fingerprint(const behave_conv_result_t *res,
+    int redacted, unsigned *findings);
 /* out: BEHAVE_REVIEW_MARK_LEN + 1 bytes; old: the mark read, or "" */
 void behave_review_mark_make(char *out, const char *old, size_t old_len,
     uint32_t fp, unsigned findings, int64_t now_sec);

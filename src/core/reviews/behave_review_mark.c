@@ -15,84 +15,39 @@
 static int behave_review_mark_read(const char *mark, size_t len,
     uint32_t *fp, unsigned *findings, uint32_t *t);
 static int behave_review_mark_hex(const char *s, int n, uint32_t *v);
+static uint32_t behave_review_fnv(uint32_t h, const char *s, int digits);
 
 
 /*
- * The findings a record keeps once written (behave_review_rec_conv()
- * writes them only when true, and the filing never clears them): a mark
- * keeps them as bits, the union of what was filed, so that a turn
- * without one is not a change, and a turn with a new one is.
- */
-static const char  *behave_review_sticky[] = {
-    "false_resolution", "escalating", "repeat_contact_risk",
-    "false_resolution_reason"
-};
-
-#define BEHAVE_REVIEW_STICKY_BITS  3      /* the reason goes with its bit */
-
-
-/*
- * FNV-1a over the record's field/value pairs but "turns" and
- * "updated_at", which move at every turn, and the sticky findings, which
- * come back in *findings.  In the reasons, the turn numbers ("customer
- * turn 57 ...") are left out: the same finding at a later turn is not
- * new to a reviewer, whose findings list every turn.
+ * FNV-1a over what a conversation's record shows (behave_review_rec_conv()
+ * writes it from the same result) but its "turns" and "updated_at",
+ * which move at every turn, and the findings, which stick in the record
+ * once written (behave_review_rec_conv() writes them only when true) and
+ * come back as bits in *findings: a mark keeps the union of those filed,
+ * so that a turn without one is not a change, and a turn with a new one
+ * is.  In the reason, the turn numbers ("customer turn 57 ...") are left
+ * out: the same finding at a later turn is not new to a reviewer, whose
+ * findings list every turn.  Cheap on purpose: a flagged turn computes it
+ * whether or not it files.
  */
 
 uint32_t
-behave_review_rec_fingerprint(const behave_review_rec_t *rec,
-    unsigned *findings)
+behave_review_conv_fingerprint(const behave_conv_result_t *res,
+    int redacted, unsigned *findings)
 {
-    int          reason;
-    size_t       i, j, k, nl;
-    uint32_t     h;
-    const char  *name, *v;
+    uint32_t  h;
 
     h = 2166136261u;
-    *findings = 0;
+    h = behave_review_fnv(h, behave_review_name(res->review_status), 1);
+    h = behave_review_fnv(h, behave_action_name(res->action), 1);
+    h = behave_review_fnv(h, res->reason, 0);
+    h = (h ^ (unsigned) (res->peak_severity & 0xff)) * 16777619u;
+    h = (h ^ (redacted ? 1u : 0u)) * 16777619u;
 
-    for (i = 0; i + 1 < rec->n; i += 2) {
-        name = rec->argv[i];
-
-        if (strcmp(name, "turns") == 0 || strcmp(name, "updated_at") == 0) {
-            continue;
-        }
-
-        for (k = 0; k < sizeof(behave_review_sticky) / sizeof(char *); k++) {
-            if (strcmp(name, behave_review_sticky[k]) == 0) {
-                break;
-            }
-        }
-
-        if (k < sizeof(behave_review_sticky) / sizeof(char *)) {
-            if (k < BEHAVE_REVIEW_STICKY_BITS && rec->len[i + 1] == 1
-                && rec->argv[i + 1][0] == '1')
-            {
-                *findings |= 1u << k;
-            }
-
-            continue;
-        }
-
-        nl = strlen(name);
-        reason = nl >= 6 && strcmp(name + nl - 6, "reason") == 0;
-
-        for (j = 0; j <= nl; j++) {
-            h = (h ^ (unsigned char) name[j]) * 16777619u;
-        }
-
-        v = rec->argv[i + 1];
-
-        for (j = 0; j < rec->len[i + 1]; j++) {
-            if (reason && v[j] >= '0' && v[j] <= '9') {
-                continue;
-            }
-
-            h = (h ^ (unsigned char) v[j]) * 16777619u;
-        }
-
-        h = (h ^ 0xffu) * 16777619u;
-    }
+    *findings = (res->false_resolution ? BEHAVE_REVIEW_F_FALSE_RESOLUTION : 0)
+                | (res->escalating ? BEHAVE_REVIEW_F_ESCALATING : 0)
+                | (res->repeat_contact_risk ? BEHAVE_REVIEW_F_REPEAT_CONTACT
+                                            : 0);
 
     return h;
 }
@@ -171,6 +126,23 @@ behave_review_mark_read(const char *mark, size_t len, uint32_t *fp,
     *findings = f;
 
     return 0;
+}
+
+
+/* the string and its end; without digits, its digits left out */
+
+static uint32_t
+behave_review_fnv(uint32_t h, const char *s, int digits)
+{
+    for ( /* void */ ; *s != '\0'; s++) {
+        if (!digits && *s >= '0' && *s <= '9') {
+            continue;
+        }
+
+        h = (h ^ (unsigned char) *s) * 16777619u;
+    }
+
+    return (h ^ 0xffu) * 16777619u;
 }
 
 
