@@ -3,7 +3,9 @@
  * that mean another thing in another language ("die", "até", "sim"), an
  * errand that names pills, a hyperbole word beside a real emergency, a
  * person who does not wake, subjects that Spanish and Portuguese drop,
- * ending a life in five languages, a short message in fragments; false
+ * ending a life in five languages, a short message in fragments, the
+ * writer killing themself, signs that are an emergency whoever has them,
+ * an overdose told in the past, a card used now; false
  * resolutions claimed and denied in other words, rules and plans that
  * claim nothing; and a first message too vague to act on.
  */
@@ -65,6 +67,33 @@ static const crisis_case_t  crisis_cases[] = {
     { "Knife set arrived. Outside box damaged. Please replace.", 0 },
     { "Someone's using my card right now in another country", 1 },
     { "Someone's package was left at my door", 0 },
+    /* the writer kills themself: "me" before the verb, "myself" after */
+    { "Borren mi cuenta. Hoy me mato.", 1 },
+    { "Hoje à noite eu vou me matar.", 1 },
+    { "Je compte me tuer ce soir, inutile de rappeler.", 1 },
+    { "Ich werde mich heute Nacht umbringen.", 1 },
+    { "cancel my plan, gonna kill myself tonight", 1 },
+    /* wishing not to wake, not waking someone else */
+    { "Sinceramente, ojalá no despertarme mañana.", 1 },
+    { "I just wish I wouldn't wake up tomorrow.", 1 },
+    /* signs that are an emergency whoever has them */
+    { "my father is slurring his words and his face is drooping", 1 },
+    { "Mi madre está inconsciente en el suelo", 1 },
+    { "Mein Vater ist gerade zusammengebrochen", 1 },
+    /* an overdose told in the past is happening now */
+    { "took the whole bottle of tablets an hour ago", 1 },
+    { "Já tomei os comprimidos todos.", 1 },
+    /* a card used now while the writer holds it */
+    { "Charges on my card right now in Dubai. The card is in my hand.",
+      1 },
+    { "Mi tarjeta está siendo usada ahora mismo y la tengo en la mano", 1 },
+    { "My card was charged twice today, please refund one.", 0 },
+    /* burning a place down, in French with its elisions */
+    { "Il menace de brûler l'agence demain matin.", 1 },
+    { "Better for my family if I were gone, they'd get the insurance.", 1 },
+    /* someone else acts, or a story does */
+    { "Le GPS a essayé de me tuer trois fois 😂", 0 },
+    { "Ebook 'The Overdose Diaries' won't download.", 0 },
 };
 
 

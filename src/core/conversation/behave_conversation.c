@@ -41,6 +41,7 @@
 
 #define BEHAVE_CONV_ESC_WINDOW  4       /* customer turns looked at */
 #define BEHAVE_CONV_ESC_ANGER   -1      /* "from": anger, not a severity */
+#define BEHAVE_CONV_ESC_FALL    200     /* valence fall (thousandths) */
 #define BEHAVE_CONV_ID_MIN      4       /* chars of an order number */
 
 /* repetition by meaning: BEHAVE_CONV_MEANING_* in behave_conversation.h;
@@ -85,6 +86,9 @@ typedef struct {
 
 
 #define behave_conv_tab(t)  t, sizeof(t) / sizeof(t[0])
+
+/* behave_conv_match()'s "negatable" for claims: nor after a plan */
+#define BEHAVE_CONV_CLAIMED  2
 
 
 /* agent turns: the issue is presented as settled */
@@ -143,6 +147,40 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "been applied", "it was applied" },
     { "has been sent", "it was sent" },
     { "re-sent", "it was sent" },
+    { "went through", "it went through" },
+    { "gone through", "it went through" },
+    { "should go through", "it works now" },
+    { "try again now", "it works now" },
+    { "should now be able", "it works now" },
+    { "you can now", "it works now" },
+    { "debería funcionar", "it works now" },
+    { "deberia funcionar", "it works now" },
+    { "deve funcionar", "it works now" },
+    { "deveria funcionar", "it works now" },
+    { "devrait fonctionner", "it works now" },
+    { "devrait marcher", "it works now" },
+    { "sollte jetzt funktionieren", "it works now" },
+    { "sollte wieder funktionieren", "it works now" },
+    { "sollte jetzt laufen", "it works now" },
+    { "sollte wieder laufen", "it works now" },
+    { "ya puede", "it works now" },
+    { "ya puedes", "it works now" },
+    { "já pode", "it works now" },
+    { "já podes", "it works now" },
+    { "já consegue", "it works now" },
+    { "pouvez à nouveau", "it works now" },
+    { "pouvez de nouveau", "it works now" },
+    { "pouvez maintenant", "it works now" },
+    { "jetzt wieder", "it works now" },
+    { "été levé", "it was lifted" },
+    { "été levée", "it was lifted" },
+    { "been issued", "it was issued" },
+    { "dealt with", "the issue was dealt with" },
+    { "en ordre", "the issue was settled" },
+    { "dans l'ordre", "the issue was settled" },
+    { "été livré", "it was delivered" },
+    { "été livrée", "it was delivered" },
+    { "tudo certo", "the issue was settled" },
     { "back up", "it works now" },
     { "fine now", "it works now" },
 };
@@ -211,6 +249,21 @@ static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
     { "again", NULL },
     { "another charge", NULL },
     { "charged another", NULL },
+    /* "again" in the other four languages (the annotator's concept holds
+     * single words: "encore", "immer noch") */
+    { "otra vez", NULL },
+    { "de nuevo", NULL },
+    { "outra vez", NULL },
+    { "de novo", NULL },
+    { "à nouveau", NULL },
+    { "de nouveau", NULL },
+    { "erneut", NULL },
+    { "schon wieder", NULL },
+    { "vuelve a", NULL },
+    { "volvió a", NULL },
+    { "vuelto a", NULL },
+    { "voltou a", NULL },
+    { "volta a", NULL },
     { "got charged", NULL },
     { "been charged", NULL },
     { "new charge", NULL },
@@ -232,6 +285,20 @@ static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
     { "working again", NULL },
     { "back to normal", NULL },
     { "back online", NULL },
+    /* none that a negation after the verb turns round ("ça marche pas",
+     * "geht wieder nicht") */
+    { "ya funciona", NULL },
+    { "vuelve a funcionar", NULL },
+    { "volvió a funcionar", NULL },
+    { "voltou a funcionar", NULL },
+    { "funciona otra vez", NULL },
+    { "funciona de nuevo", NULL },
+    { "já funciona", NULL },
+    { "funciona de novo", NULL },
+    { "marche à nouveau", NULL },
+    { "marche de nouveau", NULL },
+    { "fonctionne à nouveau", NULL },
+    { "hat geklappt", NULL },
 };
 
 
@@ -314,6 +381,30 @@ static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "again", NULL },
     { "i just want", NULL },
     { "i just need", NULL },
+    /* "ok, but..." in the other four languages */
+    { "ok pero", NULL },
+    { "ok, pero", NULL },
+    { "vale pero", NULL },
+    { "vale, pero", NULL },
+    { "sí, pero", NULL },
+    { "ya, pero", NULL },
+    { "tá mas", NULL },
+    { "tá, mas", NULL },
+    { "ok mas", NULL },
+    { "ok, mas", NULL },
+    { "sim, mas", NULL },
+    { "certo, mas", NULL },
+    { "oui mais", NULL },
+    { "oui, mais", NULL },
+    { "d'accord mais", NULL },
+    { "d'accord, mais", NULL },
+    { "ok mais", NULL },
+    { "ok, mais", NULL },
+    { "ja, aber", NULL },
+    { "ja aber", NULL },
+    { "ok, aber", NULL },
+    { "ok aber", NULL },
+    { "schon, aber", NULL },
 };
 
 
@@ -328,6 +419,19 @@ static const behave_conv_phrase_t  behave_conv_confusion[] = {
     { "confused", NULL },
     { "confusing", NULL },
     { "which one", NULL },
+    { "muddle", NULL },
+    { "no entiendo", NULL },
+    { "no lo entiendo", NULL },
+    { "não entendi", NULL },
+    { "não entendo", NULL },
+    { "nao entendi", NULL },
+    { "comprends pas", NULL },
+    { "pas compris", NULL },
+    { "verstehe nicht", NULL },
+    { "versteh nicht", NULL },
+    { "verstehe das nicht", NULL },
+    { "verstehe ich nicht", NULL },
+    /* last: "I don't see it" after a claim says it is not there */
     { "don't see", NULL },
 };
 
@@ -349,6 +453,22 @@ static const behave_conv_phrase_t  behave_conv_overload[] = {
     { "can't follow", NULL },
     { "cannot follow", NULL },
     { "jargon", NULL },
+    { "double dutch", NULL },
+    { "demasiada información", NULL },
+    { "me he liado", NULL },
+    { "estoy perdido", NULL },
+    { "estoy perdida", NULL },
+    { "informação demais", NULL },
+    { "estou perdido", NULL },
+    { "estou perdida", NULL },
+    { "trop d'informations", NULL },
+    { "trop compliqué", NULL },
+    { "je suis perdu", NULL },
+    { "je suis perdue", NULL },
+    { "mir alles zu viel", NULL },
+    { "ist mir zu viel", NULL },
+    { "zu kompliziert", NULL },
+    { "blicke nicht durch", NULL },
 };
 
 
@@ -398,6 +518,7 @@ static const behave_conv_phrase_t  behave_conv_vague_ref[] = {
 };
 
 #define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
+#define BEHAVE_CONV_CASCADE      3      /* questions in one turn */
 
 
 /*
@@ -467,6 +588,44 @@ static const behave_conv_phrase_t  behave_conv_specialist[] = {
     { "passed away", "the bereavement team" },
     { "data breach", "the data protection team" },
     { "gdpr", "the data protection team" },
+    /* the same teams in the other four languages */
+    { "reclamación formal", "the complaints team" },
+    { "queja formal", "the complaints team" },
+    { "hoja de reclamaciones", "the complaints team" },
+    { "reclamação formal", "the complaints team" },
+    { "livro de reclamações", "the complaints team" },
+    { "réclamation formelle", "the complaints team" },
+    { "plainte formelle", "the complaints team" },
+    { "förmliche beschwerde", "the complaints team" },
+    { "offizielle beschwerde", "the complaints team" },
+    { "dienstaufsichtsbeschwerde", "the complaints team" },
+    { "widerspruch", "the appeals team" },
+    { "recurso", "the appeals team" },
+    { "recours", "the appeals team" },
+    { "fraude", "the fraud team" },
+    { "estafa", "the fraud team" },
+    { "golpe", "the fraud team" },
+    { "arnaque", "the fraud team" },
+    { "escroquerie", "the fraud team" },
+    { "betrug", "the fraud team" },
+    { "betrüger", "the fraud team" },
+    { "abogado", "the legal team" },
+    { "advogado", "the legal team" },
+    { "avocat", "the legal team" },
+    { "anwalt", "the legal team" },
+    { "rechtsanwalt", "the legal team" },
+    { "demanda judicial", "the legal team" },
+    { "processo judicial", "the legal team" },
+    { "action en justice", "the legal team" },
+    { "klage", "the legal team" },
+    { "falleció", "the bereavement team" },
+    { "faleceu", "the bereavement team" },
+    { "décédé", "the bereavement team" },
+    { "décédée", "the bereavement team" },
+    { "verstorben", "the bereavement team" },
+    { "contracargo", "the disputes team" },
+    { "rgpd", "the data protection team" },
+    { "dsgvo", "the data protection team" },
 };
 
 
@@ -542,6 +701,7 @@ static void behave_conv_normalize(const char *in, size_t len,
 static void behave_conv_pairs(behave_conv_norm_t *t);
 static int behave_conv_is_word(unsigned char c);
 static int behave_conv_negated(const char *s, size_t at);
+static int behave_conv_planned(const char *s, size_t at);
 static int behave_conv_at(const behave_conv_norm_t *t, const char *phrase,
     size_t plen, size_t at, int negatable);
 static unsigned behave_conv_match(const behave_conv_norm_t *t,
@@ -553,6 +713,7 @@ static void behave_conv_ids(const behave_conv_norm_t *t,
 static int behave_conv_ids_differ(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
 static int behave_conv_has_question(const behave_conv_norm_t *t);
+static unsigned behave_conv_questions(const behave_conv_norm_t *t);
 static unsigned behave_conv_first(const behave_conv_norm_t *t,
     const behave_conv_phrase_t *tab, size_t ntab, int negatable,
     unsigned *count);
@@ -561,11 +722,15 @@ static int behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
 static unsigned behave_conv_claim(const behave_conv_norm_t *t,
     unsigned cues);
 static const char *behave_conv_claim_what(unsigned k);
+static int behave_conv_restates(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur);
 static void behave_conv_false_resolution(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out);
 static void behave_conv_repetition(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out,
     unsigned *similar);
+static void behave_conv_escalation_second(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out, int *from);
 static void behave_conv_escalation(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur_rec, unsigned reasks,
     behave_conv_result_t *out, int *from, int *turns);
@@ -678,11 +843,57 @@ behave_conv_negated(const char *s, size_t at)
 
     from = at > 16 ? at - 16 : 0;
 
+    /* "no problem, fixed": a negation does not reach over punctuation */
+    for (k = at; k > from; k--) {
+        if (s[k - 1] == ',' || s[k - 1] == '.' || s[k - 1] == '!'
+            || s[k - 1] == ';' || s[k - 1] == ':' || s[k - 1] == '?')
+        {
+            from = k;
+            break;
+        }
+    }
+
     for (k = 0; k < sizeof(neg) / sizeof(neg[0]); k++) {
         const char  *p;
 
         p = memmem(s + from, at - from, neg[k], strlen(neg[k]));
         if (p != NULL) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * "Let's get you back online", "I'll have it working again by Friday":
+ * a plan, not a claim (the annotator's @notyet, for the phrase table)
+ */
+static int
+behave_conv_planned(const char *s, size_t at)
+{
+    size_t              from, k;
+    static const char  *plan[] = {
+        "let's ", "let me ", "i'll ", "we'll ", "will ", "going to ",
+        "try to ", "vamos a ", "vamos ", "on va ", "nous allons ",
+        "wir werden ",
+    };
+
+    from = at > 24 ? at - 24 : 0;
+
+    /* within the clause only */
+    for (k = at; k > from; k--) {
+        if (s[k - 1] == ',' || s[k - 1] == '.' || s[k - 1] == '!'
+            || s[k - 1] == ';' || s[k - 1] == ':' || s[k - 1] == '?')
+        {
+            from = k;
+            break;
+        }
+    }
+
+    for (k = 0; k < sizeof(plan) / sizeof(plan[0]); k++) {
+        if (memmem(s + from, at - from, plan[k], strlen(plan[k])) != NULL) {
             return 1;
         }
     }
@@ -710,6 +921,10 @@ behave_conv_at(const behave_conv_norm_t *t, const char *phrase, size_t plen,
         && at + plen < t->len
         && behave_conv_is_word((unsigned char) t->text[at + plen]))
     {
+        return 0;
+    }
+
+    if (negatable == BEHAVE_CONV_CLAIMED && behave_conv_planned(t->text, at)) {
         return 0;
     }
 
@@ -1000,6 +1215,25 @@ behave_conv_has_question(const behave_conv_norm_t *t)
 }
 
 
+/* questions asked: each run of '?' (and each opening '¿') */
+static unsigned
+behave_conv_questions(const behave_conv_norm_t *t)
+{
+    size_t    i;
+    unsigned  n;
+
+    n = 0;
+
+    for (i = 0; i < t->len; i++) {
+        if (t->text[i] == '?' && (i + 1 == t->len || t->text[i + 1] != '?')) {
+            n++;
+        }
+    }
+
+    return n;
+}
+
+
 /* 1 + the index of the first phrase of tab that t holds, 0 for none */
 static unsigned
 behave_conv_first(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
@@ -1024,30 +1258,49 @@ static int
 behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
     unsigned *quote)
 {
-    unsigned  neg, conf;
+    unsigned  neg, conf, strong;
 
     *quote = behave_conv_first(cur, behave_conv_tab(behave_conv_not_resolved),
                                0, &neg);
-    conf = 2 * behave_conv_match(cur,
-                                 behave_conv_tab(behave_conv_confirm_strong),
-                                 1, NULL)
+    strong = behave_conv_match(cur,
+                               behave_conv_tab(behave_conv_confirm_strong),
+                               1, NULL);
+    conf = 2 * strong
            + behave_conv_match(cur, behave_conv_tab(behave_conv_confirm_weak),
                                1, NULL);
 
-    if (cues & BEHAVE_CUE_NOT_RESOLVED) {
+    /* the annotator's clause, on the same footing when no confirmation
+     * that it worked is there */
+    if ((cues & BEHAVE_CUE_NOT_RESOLVED)
+        || ((cues & BEHAVE_CUE_PERSISTS) && strong == 0))
+    {
         neg++;
+    }
+
+    /* "thanks again!" repeats the thanks, not the problem */
+    if (neg == 1 && *quote > 0
+        && strcmp(behave_conv_not_resolved[*quote - 1].phrase, "again") == 0
+        && (memmem(cur->text, cur->len, "thanks again", 12) != NULL
+            || memmem(cur->text, cur->len, "thank you again", 15) != NULL))
+    {
+        neg = 0;
     }
 
     /*
      * Right after a claim, a negation that nothing confirms answers it:
-     * "no payment has been received", "nothing on file", "rien".
+     * "no payment has been received", "nothing on file", "rien"; but not
+     * "thanks, nothing else"
      */
     if (neg == 0 && conf == 0 && (cues & BEHAVE_CUE_NEGATION)) {
         neg++;
     }
 
-    /* a denial outweighs politeness, not a confirmation that it worked */
-    return neg > 0 && 2 * neg > conf;
+    /*
+     * A denial outweighs politeness ("thank you, but the charge is still
+     * there": labels.md's "the customer's next turn says it is not"), not
+     * a confirmation that it worked
+     */
+    return neg > 0 && neg > strong;
 }
 
 
@@ -1061,7 +1314,8 @@ behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
         return 0;
     }
 
-    k = behave_conv_first(t, behave_conv_tab(behave_conv_claims), 1, NULL);
+    k = behave_conv_first(t, behave_conv_tab(behave_conv_claims),
+                          BEHAVE_CONV_CLAIMED, NULL);
 
     if (k == 0 && (cues & BEHAVE_CUE_RESOLUTION_CLAIM)) {
         k = BEHAVE_CONV_CLAIM_CUE;
@@ -1088,7 +1342,7 @@ void
 behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
 {
     double                v;
-    unsigned              f;
+    unsigned              f, q;
     behave_sim_set_t      set;
     behave_conv_norm_t    norm;
     behave_annotation_t   a;
@@ -1114,6 +1368,13 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     }
 
     f = 0;
+
+    rec->overload = behave_conv_first(&norm,
+                                      behave_conv_tab(behave_conv_overload), 0,
+                                      NULL);
+    rec->confusion = behave_conv_first(&norm,
+                                       behave_conv_tab(behave_conv_confusion),
+                                       0, NULL);
 
     if (behave_conv_denies(&norm, t->cues, &rec->quote)) {
         f |= BEHAVE_CONV_F_DENIES;
@@ -1164,6 +1425,20 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
         f |= BEHAVE_CONV_F_QUESTION;
     }
 
+    /*
+     * labels.md's overload: "I don't understand any of this" with a
+     * cascade of questions ("Photo size? Countersignatory? Extra
+     * months??") cannot cope with the information given
+     */
+    q = behave_conv_questions(&norm);
+
+    if (q > BEHAVE_CONV_CASCADE
+        || ((rec->confusion || (t->cues & BEHAVE_CUE_CONFUSION))
+            && q >= BEHAVE_CONV_CASCADE))
+    {
+        f |= BEHAVE_CONV_F_OVERLOAD;
+    }
+
     if (behave_conv_match(&norm, behave_conv_tab(behave_conv_confirm_strong),
                           1, NULL)
         || behave_conv_match(&norm, behave_conv_tab(behave_conv_confirm_weak),
@@ -1183,12 +1458,6 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     rec->specialist = behave_conv_first(&norm,
                                         behave_conv_tab(behave_conv_specialist),
                                         1, NULL);
-    rec->overload = behave_conv_first(&norm,
-                                      behave_conv_tab(behave_conv_overload), 0,
-                                      NULL);
-    rec->confusion = behave_conv_first(&norm,
-                                       behave_conv_tab(behave_conv_confusion),
-                                       0, NULL);
     rec->vague = behave_conv_first(&norm, behave_conv_tab(behave_conv_vague),
                                    0, &rec->vague_n);
 
@@ -1208,14 +1477,65 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
 }
 
 
+/*
+ * "the same problem again" (labels.md) in the customer's own words: after
+ * a claim, a turn that says again what an earlier customer turn said ("my
+ * order hasn't arrived" ... "nothing has arrived here"), by its letters
+ * or its meaning, and neither thanks nor confirms, reports the problem as
+ * it still is ("then why did I just get charged £340?").  Said again with
+ * "I don't understand", the answer did not land: a repetition to
+ * clarify, not a report.  Returns the earlier turn, or -1.
+ */
+static int
+behave_conv_restates(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur)
+{
+    size_t                i, window;
+    behave_similarity_t   sim;
+
+    if ((cur->flags & (BEHAVE_CONV_F_ACK | BEHAVE_CONV_F_OVERLOAD))
+        || (cur->cues & (BEHAVE_CUE_THANKS | BEHAVE_CUE_CONFUSION))
+        || cur->valence > 0 || cur->confusion || cur->overload)
+    {
+        return -1;
+    }
+
+    window = st->nrec < BEHAVE_CONV_REP_WINDOW ? st->nrec
+                                               : BEHAVE_CONV_REP_WINDOW;
+
+    for (i = 0; i < window; i++) {
+        behave_sim_sketch_compare(&cur->sketch, &st->rec[i].sketch, &sim);
+
+        if (sim.score >= BEHAVE_CONV_REP_HIGH
+            || (i < BEHAVE_CONV_MEANING_WINDOW && i < st->nmean
+                && behave_meaning_cosine(cur->meaning, st->rec[i].meaning)
+                   >= BEHAVE_CONV_MEANING_REPEAT))
+        {
+            return (int) st->rec[i].turn;
+        }
+    }
+
+    return -1;
+}
+
+
 static void
 behave_conv_false_resolution(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out)
 {
-    if (st->claim_turn == BEHAVE_CONV_NONE
-        || !(cur->flags & BEHAVE_CONV_F_DENIES))
-    {
+    int  restated;
+
+    if (st->claim_turn == BEHAVE_CONV_NONE) {
         return;
+    }
+
+    restated = -1;
+
+    if (!(cur->flags & BEHAVE_CONV_F_DENIES)) {
+        restated = behave_conv_restates(st, cur);
+        if (restated < 0) {
+            return;
+        }
     }
 
     out->false_resolution = 1;
@@ -1227,8 +1547,9 @@ behave_conv_false_resolution(const behave_conv_state_t *st,
              "(\"%s\")",
              out->claim_turn, behave_conv_claim_what(st->claim_what),
              (int) st->turns,
-             cur->quote > 0 ? behave_conv_not_resolved[cur->quote - 1].phrase
-                            : "it is not resolved");
+             restated >= 0 ? "the same problem as before"
+             : cur->quote > 0 ? behave_conv_not_resolved[cur->quote - 1].phrase
+                              : "it is not resolved");
 }
 
 
@@ -1356,6 +1677,31 @@ behave_conv_angry_before(const behave_conv_state_t *st, int m)
 }
 
 
+/*
+ * The second customer turn has one turn to be worse than: labels.md's
+ * "valence falls, urgency rises" both at once, clearly, into a blocked
+ * (high) urgency and a clearly unhappy turn ("It's Thursday now and still
+ * nothing ... this isn't ok" after "Could someone come out this week?")
+ */
+static void
+behave_conv_escalation_second(const behave_conv_state_t *st,
+    const behave_conv_rec_t *cur, behave_conv_result_t *out, int *from)
+{
+    const behave_conv_rec_t  *prev;
+
+    prev = &st->rec[0];
+
+    if (cur->urgency > prev->urgency
+        && cur->urgency == BEHAVE_URGENCY_HIGH
+        && prev->valence - cur->valence >= BEHAVE_CONV_ESC_FALL
+        && cur->valence <= BEHAVE_CONV_DENY_VALENCE)
+    {
+        out->escalating = 1;
+        *from = prev->severity;
+    }
+}
+
+
 static void
 behave_conv_escalation(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur_rec, unsigned reasks,
@@ -1378,6 +1724,11 @@ behave_conv_escalation(const behave_conv_state_t *st,
 
     *from = 0;
     *turns = m + 1;
+
+    if (total == 2 && m == 1) {
+        behave_conv_escalation_second(st, cur_rec, out, from);
+        return;
+    }
 
     if (total < 3 || cur < 2 || m == 0) {
         return;
@@ -1515,9 +1866,16 @@ behave_conv_recommend(const behave_conv_rec_t *current,
         return;
     }
 
-    if (current->load >= BEHAVE_LOAD_HIGH || current->overload) {
+    if (current->load >= BEHAVE_LOAD_HIGH || current->overload
+        || (current->flags & BEHAVE_CONV_F_OVERLOAD))
+    {
         out->action = BEHAVE_ACTION_SIMPLIFY;
-        if (current->overload) {
+        if (current->flags & BEHAVE_CONV_F_OVERLOAD) {
+            snprintf(r, rl, "the customer did not understand and asks "
+                     "question after question%s",
+                     out->repetition ? ", re-asking an earlier one" : "");
+
+        } else if (current->overload) {
             snprintf(r, rl, "the customer is overloaded (\"%s\")%s",
                      behave_conv_overload[current->overload - 1].phrase,
                      out->repetition ? " and re-asked the question" : "");

@@ -82,6 +82,10 @@ typedef enum {
 /* settled-state words only in rules or plans: "refunds are usually
  * processed within 5 days", "it can be reset in the app" */
 #define BEHAVE_CUE_CLAIM_HELD        0x1000
+/* a clause says the problem persists ("still", "again", "not there"),
+ * whatever the message's valence: right after a claim, "thanks! hmm,
+ * it's still asking for the code" denies it */
+#define BEHAVE_CUE_PERSISTS          0x2000
 
 
 /* the meaning signature: what a message asks, for repetition */

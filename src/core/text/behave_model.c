@@ -34,6 +34,9 @@
 static size_t behave_fold(const char *s, size_t len, char *out);
 static behave_cset_t behave_concepts_of(const char *w, size_t len, uint32_t u,
     unsigned *flags);
+static behave_cset_t behave_elided(const char *w, size_t len);
+static behave_cset_t behave_self_kill(behave_model_state_t *m,
+    behave_cset_t cs);
 static behave_cset_t behave_false_friend(behave_model_state_t *m, const char *w,
     size_t len, behave_cset_t cs);
 static void behave_feature(behave_model_state_t *m, uint32_t f,
@@ -233,6 +236,39 @@ behave_concepts_of(const char *w, size_t len, uint32_t u, unsigned *flags)
 }
 
 
+/*
+ * French elision: "l'agence", "j'ai", "qu'il" are the article or pronoun
+ * and the word, each with its own concepts ("j'" is the writer)
+ */
+static behave_cset_t
+behave_elided(const char *w, size_t len)
+{
+    size_t         k;
+    unsigned       flags;
+    behave_cset_t  rest;
+
+    if (len > 3 && w[1] == '\'' && strchr("cdjlmnst", w[0]) != NULL) {
+        k = 2;
+
+    } else if (len > 4 && w[0] == 'q' && w[1] == 'u' && w[2] == '\'') {
+        k = 3;
+
+    } else {
+        return 0;
+    }
+
+    rest = behave_concepts_of(w + k, len - k,
+                              behave_fnv_kind('u', w + k, len - k), &flags);
+
+    /* "je meurs d'envie de savoir": "of longing" is the idiom, not a wish */
+    if (w[0] == 'd') {
+        rest &= ~BEHAVE_C_WANT;
+    }
+
+    return rest | behave_concepts_of(w, k, behave_fnv_kind('u', w, k), &flags);
+}
+
+
 /* the row index + 1 of feature f in a table of slots, 0 if absent */
 static inline uint32_t
 behave_slot_find(const behave_model_slot_t *slots, uint32_t mask,
@@ -382,6 +418,39 @@ behave_end_of_life(behave_model_state_t *m, behave_cset_t cs)
 }
 
 
+/*
+ * SELFKILL: the writer kills, hangs or throws themself: an ACT word with
+ * "me" or "mich" at most three words before it and no one else as the
+ * subject next to them ("hoy me mato", "vou me matar", "je vais me
+ * tuer", "ich werde mich umbringen", not "ele vai me matar", "me va a
+ * matar"), or with "myself" at most two words after it; not right after
+ * a negation ("I'm not going to kill myself")
+ */
+static behave_cset_t
+behave_self_kill(behave_model_state_t *m, behave_cset_t cs)
+{
+    unsigned  self;
+
+    self = 0;
+
+    if ((cs & BEHAVE_C_ACT) && m->reflb_at && m->words - m->reflb_at <= 3
+        && (m->third_at == 0 || m->third_at + 2 < m->reflb_at))
+    {
+        self = 1;
+    }
+
+    if ((cs & BEHAVE_C_REFLA) && m->act_at && m->words - m->act_at <= 2) {
+        self = 1;
+    }
+
+    m->act_at = (cs & BEHAVE_C_ACT) ? m->words : m->act_at;
+    m->reflb_at = (cs & BEHAVE_C_REFLB) ? m->words : m->reflb_at;
+    m->third_at = (cs & BEHAVE_C_THIRD) ? m->words : m->third_at;
+
+    return (self && m->since_neg > 3) ? BEHAVE_C_SELFKILL : 0;
+}
+
+
 void
 behave_model_init(behave_model_state_t *m)
 {
@@ -410,6 +479,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     if (m->words == 1) {
         m->since_neg = 100;
         m->since_notyet = 100;
+        m->since_done = 100;
     }
 
     u = behave_fnv_kind('u', w, n);
@@ -426,7 +496,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 
     m->prev = u;
 
-    cs = behave_concepts_of(w, n, u, &flags);
+    cs = behave_concepts_of(w, n, u, &flags) | behave_elided(w, n);
 
     m->lang_de += (flags & BEHAVE_WORD_DE) != 0;
     m->lang_pt += (flags & BEHAVE_WORD_PT) != 0;
@@ -436,25 +506,63 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     }
 
     m->prev_flags = flags;
-    m->clause |= cs | behave_end_of_life(m, cs);
+    m->clause |= cs | behave_end_of_life(m, cs) | behave_self_kill(m, cs);
 
     /*
      * "not fixed", "no ha sido resuelto": a negation just before; "to be
      * refunded", "can be reset", "wird erstattet": ahead, not settled
      */
+    /*
+     * "reset" is a past, a present, an imperative and a noun: a claim only
+     * as a deed, after "I", "we" or an auxiliary ("I've reset it", "I've
+     * gone ahead and reset it"), not in "Reset your router" or "hold the
+     * reset button"
+     */
+    if ((cs & BEHAVE_C_CLAIM) && n == 5 && memcmp(w, "reset", 5) == 0
+        && m->since_done > 4 && !m->prev_we)
+    {
+        cs &= ~BEHAVE_C_CLAIM;
+    }
+
+    m->prev_we = (n == 1 && w[0] == 'i') || (n == 2 && memcmp(w, "we", 2) == 0);
+
     if (cs & BEHAVE_C_CLAIM) {
         if (m->since_neg <= 3) {
             m->claim_negated = 1;
         } else if (m->since_notyet > 1) {
-            m->claim_said = 1;
+            m->claim_said++;
+            m->claim_at = m->words;
+            m->claim_firm |= m->since_done <= 2;
         } else {
             m->claim_ahead = 1;
         }
     }
 
+    /*
+     * "o estorno pode levar 7 dias", "le remboursement sera effectué",
+     * "el reembolso tarda": a settled-state noun right before "will",
+     * "can", "sera", "takes" names what is ahead ("credited to your
+     * account" is not: "to" is no modal)
+     */
+    if ((flags & BEHAVE_WORD_MODAL) && m->claim_said
+        && m->claim_at + 1 == m->words)
+    {
+        m->claim_said--;
+        m->claim_ahead = 1;
+    }
+
     m->since_neg = (cs & BEHAVE_C_NEG) ? 0 : m->since_neg + 1;
     m->since_notyet = (flags & BEHAVE_WORD_NOTYET) ? 0 : m->since_notyet + 1;
-    m->claim_generic |= (flags & BEHAVE_WORD_GENERIC) != 0;
+    m->since_done = (flags & BEHAVE_WORD_DONE) ? 0 : m->since_done + 1;
+
+    /*
+     * "refunds are usually processed within 5 days" states a rule; "your
+     * refund has been processed and should appear within 5 days" reports
+     * a deed first, and the time it names is the bank's
+     */
+    if ((flags & BEHAVE_WORD_GENERIC) && !m->claim_firm) {
+        m->claim_generic = 1;
+    }
 
     /*
      * "where is it", "¿dónde está?", "wo ist es", "ok but when does it
@@ -499,6 +607,14 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
     case BEHAVE_TOK_PUNCT:
         if (t->cp == '.' || t->cp == '!' || t->cp == '?' || t->cp == ';') {
             behave_model_clause_end(m, t->cp == '?');
+
+        } else if (t->cp == ',') {
+            /* "Já pode acessar, desbloqueamos o acesso", "No problem,
+             * I've refunded it": "can" and "no" do not reach over a
+             * comma to the next phrase's settled state */
+            m->since_notyet = 100;
+            m->since_neg = 100;
+            m->claim_at = 0;
         }
         return;
 
@@ -540,6 +656,7 @@ behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     }
 
     m->claim_said = 0;
+    m->claim_firm = 0;
     m->claim_negated = 0;
     m->claim_generic = 0;
     m->claim_ahead = 0;
@@ -563,6 +680,14 @@ behave_model_claims(behave_model_state_t *m, behave_cset_t c,
 #define BEHAVE_FRAME_IF     1
 /* and over a short message's fragments: "Ex outside. Knife. Please." */
 #define BEHAVE_FRAME_SPLIT  2
+/* and told in the past: an overdose taken an hour ago is happening now */
+#define BEHAVE_FRAME_PAST   4
+/*
+ * and over a whole message of any length, for frames whose concepts say
+ * it together wherever they stand: "charges on my card right now. The
+ * card is in my hand."
+ */
+#define BEHAVE_FRAME_MESSAGE  8
 
 #define BEHAVE_C_BLOCK  (BEHAVE_C_STORY | BEHAVE_C_HYPO | BEHAVE_C_POLICY     \
                          | BEHAVE_C_HYPERBOLE)
@@ -611,10 +736,12 @@ static const behave_frame_t  behave_frames[] = {
       BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
       | BEHAVE_C_SWALLOW | BEHAVE_C_HELP | BEHAVE_C_NOW, 0, BEHAVE_FRAME_SPLIT },
 
-    /* "my son won't wake up", "mi marido no despierta" */
+    /* "my son won't wake up", "mi marido no despierta"; not "I don't want
+     * to wake the baby" */
     { "not_waking", BEHAVE_C_WAKE | BEHAVE_C_NEG,
       BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
-      | BEHAVE_C_BREATH | BEHAVE_C_SYMPTOM, 0, BEHAVE_FRAME_SPLIT },
+      | BEHAVE_C_BREATH | BEHAVE_C_SYMPTOM, BEHAVE_C_WANT,
+      BEHAVE_FRAME_SPLIT },
 
     { "child", BEHAVE_C_CHILD,
       BEHAVE_C_SWALLOW | BEHAVE_C_MISSING | BEHAVE_C_SYMPTOM, 0, BEHAVE_FRAME_SPLIT },
@@ -653,13 +780,76 @@ static const behave_frame_t  behave_frames[] = {
       | BEHAVE_C_BREATH, BEHAVE_C_NEG, 0 },
 
     { "deadline", BEHAVE_C_DEADLINE, BEHAVE_C_HOURS | BEHAVE_C_NOW, 0, 0 },
+
+    /* "my father is slurring his words", "mi madre se ha desmayado" */
+    { "severe", BEHAVE_C_SEVERE,
+      BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_SOMEONE
+      | BEHAVE_C_SELF | BEHAVE_C_NOW | BEHAVE_C_RESCUE | BEHAVE_C_HELP
+      | BEHAVE_C_BREATH, 0, BEHAVE_FRAME_SPLIT },
+
+    /* "took the whole bottle an hour ago", "tomei os comprimidos todos" */
+    { "overdose", BEHAVE_C_MEANS | BEHAVE_C_ALL,
+      BEHAVE_C_TOOK | BEHAVE_C_SWALLOW, BEHAVE_C_NEG,
+      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_PAST },
+
+    { "overdose_signs", BEHAVE_C_MEANS | BEHAVE_C_SYMPTOM,
+      BEHAVE_C_TOOK | BEHAVE_C_SWALLOW, 0,
+      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_PAST },
+
+    /* "better for my family if I were gone, they'd get the insurance" */
+    { "payout", BEHAVE_C_SELF | BEHAVE_C_INSURE | BEHAVE_C_BETTER,
+      BEHAVE_C_GONE | BEHAVE_C_DIE | BEHAVE_C_END, 0, BEHAVE_FRAME_IF },
+
+    /* "gave my things away and wrote the letters" */
+    { "giving_away", BEHAVE_C_GIVE | BEHAVE_C_FAREWELL, 0, 0,
+      BEHAVE_FRAME_SPLIT },
+
+    { "self_kill", BEHAVE_C_SELFKILL, 0, 0, BEHAVE_FRAME_SPLIT },
+
+    /* "I wish I wouldn't wake up tomorrow", "ojalá no despertarme
+     * mañana", not "I don't want to wake the baby" */
+    { "not_wake_wish", BEHAVE_C_WAKE | BEHAVE_C_NEG | BEHAVE_C_WANT,
+      BEHAVE_C_SOON | BEHAVE_C_ANYMORE,
+      BEHAVE_C_CHILD | BEHAVE_C_PARTNER | BEHAVE_C_ELDER, BEHAVE_FRAME_SPLIT },
+
+    /* "I won't be alive tomorrow" */
+    { "not_alive", BEHAVE_C_ALIVE | BEHAVE_C_NEG,
+      BEHAVE_C_NOW | BEHAVE_C_SOON | BEHAVE_C_ANYMORE | BEHAVE_C_WANT, 0,
+      BEHAVE_FRAME_SPLIT },
+
+    /* "threatens to burn the branch down tomorrow" */
+    { "threat_place", BEHAVE_C_THREAT | BEHAVE_C_PLACE,
+      BEHAVE_C_HITS | BEHAVE_C_FIRE | BEHAVE_C_WEAPON | BEHAVE_C_KILL,
+      BEHAVE_C_NEG, BEHAVE_FRAME_IF },
+
+    /* "charges on my card right now and it's in my hand" */
+    { "card_now", BEHAVE_C_CARD | BEHAVE_C_MONEYOUT | BEHAVE_C_NOW,
+      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE | BEHAVE_C_HOLD, 0,
+      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_MESSAGE },
+
+    { "card_used", BEHAVE_C_CARD | BEHAVE_C_USED | BEHAVE_C_NOW,
+      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE | BEHAVE_C_HOLD, 0,
+      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_MESSAGE },
+
+    /* "someone on the phone right now wants the code from the SMS" */
+    { "code_call", BEHAVE_C_CODE | BEHAVE_C_CALLER | BEHAVE_C_NOW,
+      BEHAVE_C_SOMEONE | BEHAVE_C_THIRD | BEHAVE_C_PRETEND, 0, 0 },
+
+    { "pretender", BEHAVE_C_PRETEND | BEHAVE_C_NOW,
+      BEHAVE_C_CODE | BEHAVE_C_CALLER | BEHAVE_C_MONEYOUT | BEHAVE_C_GIFTCARD,
+      0, 0 },
 };
+
+/* m->frames has a bit a frame */
+_Static_assert(sizeof(behave_frames) / sizeof(behave_frames[0]) <= 64,
+               "more frames than bits in behave_model_state_t.frames");
 
 
 static void
 behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
 {
     size_t                 i;
+    unsigned               past;
     behave_cset_t          block, hyperbole;
     const behave_frame_t  *f;
 
@@ -668,9 +858,9 @@ behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
         m->idioms++;
     }
 
-    if ((c & BEHAVE_C_PAST) && !(c & BEHAVE_C_NOW)) {
-        return;
-    }
+    /* over a whole message, "now" need not be about what was past */
+    past = (c & BEHAVE_C_PAST)
+           && (!(c & BEHAVE_C_NOW) || need == BEHAVE_FRAME_MESSAGE);
 
     /*
      * Hyperbole words ("battery", "hunger", "lol") tell an idiom only of a
@@ -681,7 +871,9 @@ behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
 
     for (i = 0; i < sizeof(behave_frames) / sizeof(behave_frames[0]); i++) {
         f = &behave_frames[i];
-        if ((f->flags & need) != need) {
+        if ((f->flags & need) != need
+            || (past && !(f->flags & BEHAVE_FRAME_PAST)))
+        {
             continue;
         }
 
@@ -693,7 +885,7 @@ behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
             && (f->any == 0 || (c & f->any))
             && !(c & f->none))
         {
-            m->frames |= 1u << i;
+            m->frames |= (uint64_t) 1 << i;
         }
     }
 }
@@ -946,6 +1138,10 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         behave_model_frames(m, m->seen, BEHAVE_FRAME_SPLIT);
     }
 
+    if (m->clauses > 1) {
+        behave_model_frames(m, m->seen, BEHAVE_FRAME_MESSAGE);
+    }
+
     for (i = 0, c = m->seen; c; i++, c >>= 1) {
         if (c & 1) {
             behave_feature(m, behave_mix(0x60000000u, i), 1, "c:%s",
@@ -954,7 +1150,7 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     }
 
     for (i = 0; m->frames >> i; i++) {
-        if (m->frames & (1u << i)) {
+        if (m->frames & ((uint64_t) 1 << i)) {
             behave_feature(m, behave_mix(0x50000000u, i), 0, "F:%s",
                            behave_frames[i].name);
         }
@@ -975,16 +1171,6 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         a->cues |= BEHAVE_CUE_CLAIM_HELD;
     }
 
-    /* "I still love the app" denies nothing */
-    if (m->denials && a->valence != BEHAVE_VALENCE_POSITIVE) {
-        a->cues |= BEHAVE_CUE_NOT_RESOLVED;
-    }
-
-    /* weaker: after a claim, "no record at all" may deny it */
-    if ((m->seen & BEHAVE_C_NEG) && a->valence != BEHAVE_VALENCE_POSITIVE) {
-        a->cues |= BEHAVE_CUE_NEGATION;
-    }
-
     if (m->seen & BEHAVE_C_CONTRAST) {
         a->cues |= BEHAVE_CUE_CONTRAST;
     }
@@ -994,15 +1180,35 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
     }
 
     /* nothing read (empty text, only symbols): the rules' labels stand */
-    if (m->sink != NULL || behave_model_n == 0 || m->words == 0) {
-        return;
+    if (m->sink == NULL && behave_model_n != 0 && m->words != 0) {
+        for (i = 0; i < BEHAVE_MODEL_OUT; i++) {
+            m->logit[i] = m->out[i] * behave_model_scale;
+        }
+
+        behave_model_label(m, a);
     }
 
-    for (i = 0; i < BEHAVE_MODEL_OUT; i++) {
-        m->logit[i] = m->out[i] * behave_model_scale;
+    /*
+     * On the final valence, not the rules' alone: "I still love the app"
+     * denies nothing, but a letter that says no payment was received and
+     * that "I should be grateful" for a reference does, and so does a
+     * thanks turned round ("thanks, but it's the same", "unfortunately")
+     */
+    if (m->denials) {
+        a->cues |= BEHAVE_CUE_PERSISTS;
     }
 
-    behave_model_label(m, a);
+    if (m->denials
+        && (a->valence != BEHAVE_VALENCE_POSITIVE
+            || (m->seen & (BEHAVE_C_CONTRAST | BEHAVE_C_ALAS))))
+    {
+        a->cues |= BEHAVE_CUE_NOT_RESOLVED;
+    }
+
+    /* weaker: after a claim, "no record at all" may deny it */
+    if ((m->seen & BEHAVE_C_NEG) && a->valence != BEHAVE_VALENCE_POSITIVE) {
+        a->cues |= BEHAVE_CUE_NEGATION;
+    }
 }
 
 

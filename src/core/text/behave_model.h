@@ -47,16 +47,23 @@ typedef struct {
     uint32_t               prev;            /* previous word, 0 at a start */
     unsigned               words;
     unsigned               claims;          /* clauses claiming */
-    uint32_t               frames;          /* crisis frames held */
+    uint64_t               frames;          /* crisis frames held */
     unsigned               idioms;          /* "dying of hunger" */
     unsigned               asks;            /* clauses asking */
     unsigned               clauses;
     unsigned               end_at;          /* word number of "end" */
     unsigned               live_at;         /* of "life" */
+    unsigned               act_at;          /* of "kill", "hang" */
+    unsigned               reflb_at;        /* of "me", "mich" */
+    unsigned               third_at;        /* of "he", "il", "va" */
     unsigned               clause_words;
     unsigned               since_neg;       /* words since a negation */
     unsigned               after_contrast;  /* the last word: "but" */
     unsigned               claim_said;      /* this clause: "fixed" */
+    unsigned               claim_at;        /* its word number */
+    unsigned               claim_firm;      /* "has been refunded" */
+    unsigned               since_done;      /* words since "has", "foi" */
+    unsigned               prev_we;         /* the last word: "I", "we" */
     unsigned               claim_negated;   /* this clause: "not fixed" */
     unsigned               claim_generic;   /* this clause: "once", "usually" */
     unsigned               claim_ahead;     /* this clause: "to be fixed" */

@@ -28,6 +28,8 @@ __extension__ typedef unsigned __int128  behave_cset_t;
 #define BEHAVE_WORD_TODIE   8   /* English before "die": "to", "I'll"... */
 #define BEHAVE_WORD_GENERIC 16  /* "once", "usually": a rule, not a claim */
 #define BEHAVE_WORD_NOTYET  32  /* "to", "can", "will" before "refunded" */
+#define BEHAVE_WORD_MODAL   64  /* "will", "sera", "takes" after "refund" */
+#define BEHAVE_WORD_DONE    128 /* "has been", "hemos", "foi" before it */
 
 
 typedef struct {

@@ -1,0 +1,281 @@
+/*
+ * The conversation rules as labels.md defines them, in the five languages
+ * (en, es, pt, fr, de) and in other registers (phone transcripts, slang,
+ * letters), written from the definitions, not from the corpus:
+ *
+ * - false resolution: an agent claim of a completed fix (participles of
+ *   delivering, repairing, correcting; "you can now"; a deed in the
+ *   perfect followed by a time), then any customer statement that the
+ *   problem persists (conjugated "still", "again", a polite "thanks, but",
+ *   the problem said again); not a rule, a plan or a noun before a modal;
+ *   not a confirmation, nor "thanks again";
+ * - simplify: "I don't understand" with a cascade of questions;
+ * - route: a specialist team named in the customer's language;
+ * - escalating: the second customer turn, when valence falls and urgency
+ *   rises into high.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "convtest.h"
+#include "behave_annotate.h"
+#include "behave_conversation.h"
+
+
+typedef struct {
+    const char  *customer;
+    const char  *agent;
+    const char  *reply;
+    int          false_resolution;
+} fr_case_t;
+
+
+static const fr_case_t  fr_cases[] = {
+    /* a claim in the customer's language, a denial in other words */
+    { "my wifi keeps dropping",
+      "I've pushed a firmware update, you should be good to go now.",
+      "nope, dropped again twice in the last half hour", 1 },
+    { "me han cobrado dos veces el pedido 4471",
+      "Listo, ya hemos devuelto el cargo duplicado.",
+      "pues en mi cuenta siguen apareciendo los dos cargos", 1 },
+    { "no puedo entrar en la app",
+      "Le hemos restablecido el acceso, ya debería funcionar.",
+      "sigo sin poder entrar, me da el mismo error", 1 },
+    { "fui cobrado duas vezes",
+      "Pronto, o valor duplicado já foi estornado.",
+      "olhei agora e as duas cobranças continuam lá", 1 },
+    { "o app não abre", "Corrigimos o erro, já está tudo certo.",
+      "abri agora e fecha sozinho do mesmo jeito", 1 },
+    { "le chauffage est en panne", "Le technicien est passé et l'a réparé.",
+      "il fait toujours aussi froid, les radiateurs sont glacés", 1 },
+    { "ma commande n'est pas arrivée", "Votre colis a été livré ce matin.",
+      "je n'ai rien reçu du tout", 1 },
+    { "mein Paket fehlt",
+      "Laut Sendungsverfolgung wurde es gestern zugestellt.",
+      "bei mir ist kein Paket angekommen", 1 },
+    { "ich kann mich nicht anmelden",
+      "Sie können sich jetzt wieder anmelden, die Sperre ist aufgehoben.",
+      "nein, kommt wieder die gleiche Meldung", 1 },
+    { "Internet geht nicht", "Das Problem ist behoben.",
+      "gerade nochmal probiert, gleicher Fehler", 1 },
+    /* "you can now" in each language */
+    { "no me deja entrar en la app",
+      "Ya puede entrar, hemos quitado el bloqueo.",
+      "pues me sale otra vez que la cuenta está bloqueada", 1 },
+    { "não consigo acessar a conta",
+      "Já pode acessar, desbloqueamos o acesso.",
+      "tentei de novo e deu o mesmo erro", 1 },
+    { "je ne peux pas me connecter",
+      "Vous pouvez à nouveau vous connecter, le blocage a été levé.",
+      "non, toujours bloqué, même message", 1 },
+    /* phone transcripts and slang */
+    { "uh hi yeah the tv box keeps saying no signal",
+      "right so ive sent a refresh signal to the box that should sort it "
+      "out for you it should be fine now",
+      "um no its still its still saying no signal on the screen", 1 },
+    { "oye no me llegan los sms", "ya quedo arreglado desde aqui",
+      "pues nada, sigo igual sin sms", 1 },
+    { "i got double billed",
+      "refund went through just now, you'll see it in your app",
+      "I don't see anything in the app", 1 },
+    /* a polite denial: thanks do not outweigh it */
+    { "I was charged twice",
+      "I've refunded the duplicate charge, it's all sorted.",
+      "Thank you, Sam. I appreciate the help but the charge is still "
+      "showing on my account.", 1 },
+    { "I was charged twice",
+      "I've refunded the duplicate charge, it's all sorted.",
+      "Great, thanks! Hmm, it's still asking for the code and the code "
+      "never comes.", 1 },
+    { "cobro doble", "El cargo ha sido anulado.",
+      "Muchas gracias por la ayuda, pero sigue apareciendo el cargo.", 1 },
+    { "cobrança em dobro", "O estorno foi realizado.",
+      "Obrigada pela atenção, mas continua aparecendo a cobrança.", 1 },
+    { "double débit", "C'est fait, le prélèvement a été remboursé.",
+      "Merci beaucoup, mais le prélèvement apparaît toujours.", 1 },
+    { "doppelt abgebucht", "Erledigt, die Abbuchung wurde storniert.",
+      "Vielen Dank, aber die Abbuchung ist immer noch da.", 1 },
+    /* a deed done, then the bank's time: still a claim */
+    { "charged twice",
+      "Your refund has been processed and should appear within 3-5 days.",
+      "No, it's still charged twice.", 1 },
+    { "cobro doble",
+      "El reembolso ya se ha procesado y lo verá en un plazo de 5 días.",
+      "sigue sin aparecer, sigue el cargo doble", 1 },
+    /* "no problem," does not negate the claim after the comma */
+    { "charged twice", "No problem, I've refunded that for you.",
+      "No, it's still charged twice.", 1 },
+    { "doppelt abgebucht", "Kein Problem, die Erstattung ist erfolgt.",
+      "funktioniert immer noch nicht, beide Abbuchungen sind da", 1 },
+    /* the same problem said again after a claim */
+    { "mi pedido no ha llegado",
+      "Según el transportista ya fue entregado en su domicilio.",
+      "aquí no ha llegado nada, no hay ningún paquete", 1 },
+    /* confirmations, and "thanks again" */
+    { "password reset email not arriving",
+      "I've resent it, it's in your inbox now.",
+      "thanks, got it and I'm back in", 0 },
+    { "la tarjeta está bloqueada",
+      "Ya la hemos desbloqueado, puede usarla con normalidad.",
+      "gracias, ya funciona perfectamente", 0 },
+    { "Karte gesperrt", "Ihre Karte ist wieder freigeschaltet.",
+      "danke, hat geklappt", 0 },
+    { "router light is red", "I've reset the line, it should be back up now.",
+      "all good, thanks again!", 0 },
+    /* a noun before a modal, a plan, a question: no claim */
+    { "cobrança em dobro", "O estorno pode levar até 7 dias úteis.",
+      "ok, então ainda não caiu", 0 },
+    { "double débit", "Le remboursement sera effectué sous 5 jours.",
+      "d'accord, donc c'est encore en attente", 0 },
+    { "doppelt abgebucht",
+      "Die Erstattung wird innerhalb von 5 Tagen bearbeitet.",
+      "ok, also noch nicht da", 0 },
+    { "cobro doble", "El reembolso se procesará en un plazo de 5 días.",
+      "vale, sigue pendiente entonces", 0 },
+    { "my card got blocked",
+      "I'll pass this to the card team and they'll unblock it today.",
+      "it's still blocked", 0 },
+    { "Internet geht nicht", "Haben Sie den Router neu gestartet?",
+      "ja, geht trotzdem nicht", 0 },
+    /* an instruction, a rule stated without "usually" */
+    { "internet down",
+      "Reset your router with a paperclip, then wait two minutes.",
+      "it's still not working", 0 },
+    { "where is my refund", "Refunds are processed within 5 days.",
+      "ok, still nothing", 0 },
+    { "internet down", "I've gone ahead and reset it for you.",
+      "it's still not working", 1 },
+    { "internet down", "Let's get you back online: unplug the router.",
+      "it's still not working", 0 },
+    { "internet down", "I've managed to get it working again.",
+      "it's still not working", 1 },
+};
+
+
+static void
+test_false_resolution(void)
+{
+    size_t                 i;
+    behave_turn_t          tv[3];
+    behave_conv_result_t   r;
+    const fr_case_t       *c;
+
+    for (i = 0; i < sizeof(fr_cases) / sizeof(fr_cases[0]); i++) {
+        c = &fr_cases[i];
+        turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER, c->customer, 0);
+        turn(&tv[1], BEHAVE_SPEAKER_AGENT, c->agent, 1);
+        turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, c->reply, 2);
+        behave_conversation_assess(tv, 2, &tv[2], &r);
+        is_int(r.false_resolution, c->false_resolution,
+               "false resolution %d: \"%s\" after \"%s\"",
+               c->false_resolution, c->reply, c->agent);
+
+        if (c->false_resolution) {
+            is_int(r.action, BEHAVE_ACTION_HANDOFF, "and handed off");
+        }
+    }
+}
+
+
+/* "I don't understand" and question after question: simplify */
+static void
+test_overload(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const replies[] = {
+        "I don't understand any of this. So do I pay or not?? What's a "
+        "deductible? Why are there three numbers?",
+        "no entiendo nada. ¿Devolver la comida? ¿El crédito caduca? ¿La "
+        "tarifa la pago yo?",
+        "não entendi nada. qual formulário? qual prazo? preciso ir lá?",
+        "je ne comprends pas. Quel formulaire ? Quel délai ? Je dois y "
+        "aller ?",
+        "Ich verstehe das nicht. Welches Formular? Welche Frist? Muss ich "
+        "hin?",
+    };
+    const char            *texts[3];
+
+    texts[0] = "I need to renew my permit, what do I need?";
+    texts[1] = "You need form B2, a photo of 600x750 pixels, the fee of 88 "
+               "and a countersignatory if your appearance changed.";
+
+    for (i = 0; i < sizeof(replies) / sizeof(replies[0]); i++) {
+        texts[2] = replies[i];
+        conversation(texts, 3, &r);
+        is_int(r.action, BEHAVE_ACTION_SIMPLIFY, "simplify: %s", replies[i]);
+    }
+}
+
+
+/* a specialist team named in the customer's language: route */
+static void
+test_specialist(void)
+{
+    size_t                 i;
+    behave_turn_t          t;
+    behave_conv_result_t   r;
+    static const char     *const first[] = {
+        "I would like to make a formal complaint about my last bill.",
+        "Quiero presentar una reclamación formal por la factura de marzo.",
+        "Semana passada caí num golpe do boleto falso e paguei 1.800 reais.",
+        "Je souhaite déposer une réclamation formelle concernant ma facture.",
+        "Hiermit lege ich Widerspruch gegen den Bescheid vom 3. März ein.",
+    };
+
+    for (i = 0; i < sizeof(first) / sizeof(first[0]); i++) {
+        turn(&t, BEHAVE_SPEAKER_CUSTOMER, first[i], 0);
+        behave_conversation_assess(&t, 0, &t, &r);
+        ok(r.action == BEHAVE_ACTION_ROUTE
+           || r.action == BEHAVE_ACTION_HANDOFF,
+           "route (or hand off): %s", first[i]);
+        ok(r.action != BEHAVE_ACTION_RESOLVE, "not resolve: %s", first[i]);
+    }
+}
+
+
+/* the second customer turn: valence falls and urgency rises into high */
+static void
+test_second_turn_escalation(void)
+{
+    behave_conv_result_t   r;
+    static const char     *const worse[] = {
+        "Hi, the boiler in flat 3B has stopped heating water again. Could "
+        "someone come out this week please?",
+        "Thanks for reporting it. I'll raise it with the contractor.",
+        "It's Thursday now and still nothing. Cold water only and nobody "
+        "has given me a date. I've got two kids washing with kettle water, "
+        "this isn't ok.",
+    };
+    static const char     *const better[] = {
+        "Hi, the boiler in flat 3B has stopped heating water. This is "
+        "urgent, we have no hot water at all today!",
+        "An engineer will be there at 2pm.",
+        "Great, thank you, 2pm works for us.",
+    };
+
+    conversation(worse, 3, &r);
+    ok(r.escalating, "second turn worse and blocked: escalating");
+
+    conversation(better, 3, &r);
+    ok(!r.escalating, "second turn calmer: not escalating");
+}
+
+
+int
+main(void)
+{
+    (void) tap_is_str;
+    (void) tap_is_near;
+    (void) tap_todo;
+    (void) tap_skip;
+
+    test_false_resolution();
+    test_overload();
+    test_specialist();
+    test_second_turn_escalation();
+
+    return tap_done();
+}
