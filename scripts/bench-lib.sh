@@ -60,7 +60,7 @@ bench_nginx_stop() {
 }
 
 bench_redis_start() {
-    mkdir -p "$BENCH_PREFIX/redis"
+    mkdir -p "$BENCH_PREFIX/redis" "$BENCH_PREFIX/logs"
     redis-server --port "$BENCH_REDIS_PORT" --bind 127.0.0.1 --save "" \
         --appendonly no --dir "$BENCH_PREFIX/redis" --daemonize yes \
         --pidfile "$BENCH_PREFIX/redis.pid" \

@@ -13,7 +13,16 @@
  * Cluster slot:
  *
  *     behave:{<tenant>:<conversation_id>}:log     the text, per turn
- *     behave:{<tenant>:<conversation_id>}:state   the state
+ *     behave:{<tenant>:<conversation_id>}:state   the state, then the
+ *                                                 review's filing mark
+ *
+ * A flagged turn files the conversation's review (a second script: the
+ * queue's keys are in the tenant's slot, not this one) only when the
+ * mark, read back with the state, says the review changed or is a
+ * minute old (behave_review_mark_due()); the mark is written once that
+ * filing succeeded, so a lost filing is tried again at the next flagged
+ * turn, and a conversation without a mark (an older build's, or one
+ * marked reviewed since: the PATCH takes it off) files at its next one.
  *
  * A conversation written by an older build has a log and no state: the
  * script then returns the log instead, the state is recomputed from it
@@ -42,8 +51,9 @@
  * customer or "a" agent, 4 severity, 5 "1" when the turn denies a
  * settled issue, 6 an agent turn's claim (0 none), 7 a customer turn's
  * record, 8 its meaning signature, 9 turns of text the log keeps, 10 a
- * seed state or "".  Returns the state before the turn ("" for a new
- * conversation), or { log } when only an older build's log exists.
+ * seed state or "".  Returns the state before the turn, its tail (the
+ * review's mark) included ("" for a new conversation), or { log } when
+ * only an older build's log exists.  The tail is carried over as it is.
  *
  * The push is behave_conv_state_push(): keep the two in step.  Past
  * max + max / 2 turns the log's front is cut to the newest max, behind
@@ -77,7 +87,7 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "local dr = tonumber(string.sub(st, 43, 50), 16)\n"
     "local nr, nm = string.sub(st, 51, 51), string.sub(st, 52, 52)\n"
     "local m0, r0 = tonumber(nm, 16), tonumber(nr, 16)\n"
-    "local a, b, c, d = '', '', '', ''\n"
+    "local a, b, c, d, e = '', '', '', '', ''\n"
     "if ARGV[3] == 'c' then\n"
     "  if #ARGV[7] ~= R or #ARGV[8] ~= M then\n"
     "    return redis.error_reply('bad turn record')\n"
@@ -102,6 +112,7 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "  c = string.char(n % 256, math.floor(n / 256) % 256,"
     " math.floor(n / 65536) % 256, math.floor(n / 16777216)) .. ARGV[7]\n"
     "  d = string.sub(st, 53 + m0 * M, 52 + m0 * M + rk * (4 + R))\n"
+    "  e = string.sub(st, 53 + m0 * M + r0 * (4 + R))\n"
     "else\n"
     "  if ARGV[6] ~= '0' then\n"
     "    cur = string.sub(cur, 1, 2) .. string.format('%08x%02x', n,"
@@ -129,7 +140,8 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "end\n"
     "redis.call('EXPIRE', KEYS[1], ARGV[2])\n"
     "redis.call('SET', KEYS[2], 's1' .. string.format('%08x', n) .. cu .. cur"
-    " .. old .. string.format('%08x', dr) .. nr .. nm .. a .. b .. c .. d,"
+    " .. old .. string.format('%08x', dr) .. nr .. nm .. a .. b .. c .. d"
+    " .. e,"
     " 'EX', ARGV[2])\n"
     "return prev\n",
 
@@ -299,14 +311,16 @@ ngx_http_behave_conversation_reply(ngx_http_request_t *r, void *data,
 
 
 /*
- * The state before this turn; an empty one is a new conversation, whose
- * first turn has no block (spec 2.4: present once history exists).
+ * The state before this turn and its review's mark; an empty reply is a
+ * new conversation, whose first turn has no block (spec 2.4: present
+ * once history exists).
  */
 
 static behave_conv_result_t *
 ngx_http_behave_conversation_assess(ngx_http_request_t *r,
     ngx_http_behave_conv_t *conv, redisReply *reply)
 {
+    size_t                 len;
     behave_conv_state_t   *st;
     behave_conv_result_t  *res;
 
@@ -318,6 +332,11 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
         return NULL;
     }
 
+    /* the state, then its tail: the review's mark, if any */
+    len = behave_conv_state_size(reply->str, reply->len);
+    conv->mark = reply->str + len;
+    conv->mark_len = reply->len - len;
+
     st = ngx_palloc(r->pool, sizeof(behave_conv_state_t));
     res = ngx_palloc(r->pool, sizeof(behave_conv_result_t));
 
@@ -325,7 +344,7 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
         return ngx_http_behave_conversation_block(r, "out of memory");
     }
 
-    if (behave_conv_state_decode(reply->str, reply->len, st) != 0) {
+    if (len == 0 || behave_conv_state_decode(reply->str, len, st) != 0) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: redis \"%V\": not a conversation state",
                       &conv->state_key);
@@ -342,25 +361,40 @@ ngx_http_behave_conversation_assess(ngx_http_request_t *r,
 }
 
 
-/* needs_review or escalated: the review queue gets the conversation */
+/*
+ * needs_review or escalated: the review queue gets the conversation, if
+ * its mark says the review changed or is due again (behave_review.h)
+ */
 static void
 ngx_http_behave_conversation_review(ngx_http_request_t *r,
     ngx_http_behave_conv_t *conv, const behave_conv_result_t *res)
 {
+    char                         mark[BEHAVE_REVIEW_MARK_LEN + 1];
+    uint32_t                     fp;
+    int64_t                      refresh;
+    unsigned                     findings;
     ngx_time_t                  *tp;
     behave_review_rec_t         *rec;
     ngx_http_behave_loc_conf_t  *blcf;
 
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
+    tp = ngx_timeofday();
+
+    /* with behave_redact on, the text stored was the redacted one */
+    fp = behave_review_conv_fingerprint(res, (int) blcf->redact, &findings);
+    refresh = behave_review_mark_refresh(blcf->conversation_ttl);
+
+    if (!behave_review_mark_due(conv->mark, conv->mark_len, fp, findings,
+                                tp->sec, refresh))
+    {
+        return;
+    }
 
     rec = ngx_palloc(r->pool, sizeof(behave_review_rec_t));
     if (rec == NULL) {
         return;
     }
 
-    tp = ngx_timeofday();
-
-    /* with behave_redact on, the text stored was the redacted one */
     if (behave_review_rec_conv(rec, res, conv->conversation_id,
                                res->prior_turns + 1, (int) blcf->redact,
                                (int64_t) tp->sec * 1000 + tp->msec)
@@ -369,8 +403,12 @@ ngx_http_behave_conversation_review(ngx_http_request_t *r,
         return;
     }
 
+    behave_review_mark_make(mark, conv->mark, conv->mark_len, fp, findings,
+                            tp->sec);
+
     ngx_http_behave_review_file(r, conv->tenant, rec,
-                                blcf->conversation_ttl);
+                                blcf->conversation_ttl, &conv->state_key,
+                                mark);
 }
 
 

@@ -37,6 +37,8 @@ struct ngx_http_behave_conv_s {
     /* the step's own */
     ngx_str_t                   key;            /* its Redis key: the log */
     ngx_str_t                   state_key;
+    const char                 *mark;           /* the state's tail */
+    size_t                      mark_len;
     behave_turn_t               turn;           /* this turn, built once */
     ngx_str_t                   log_record;     /* its record in the log */
     behave_conv_rec_t           rec;            /* its compact record */

@@ -11,19 +11,33 @@
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_keys.h"
 
+#include "behave_conv_state.h"
 
-/* a filing's arguments, kept for the EVAL that follows a NOSCRIPT */
+
+#define ngx_http_behave_str(x)      ngx_http_behave_str2(x)
+#define ngx_http_behave_str2(x)     #x
+
+
+/*
+ * A filing's arguments, kept for the EVAL that follows a NOSCRIPT, and
+ * the conversation's mark, written once the filing succeeded
+ */
 typedef struct {
     int          argc;
     const char  *argv[10 + BEHAVE_REVIEW_PAIRS_MAX];
     size_t       len[10 + BEHAVE_REVIEW_PAIRS_MAX];
+    unsigned     resent:1;
+    char        *state_key;
+    size_t       state_key_len;
+    char         mark[BEHAVE_REVIEW_MARK_LEN + 1];
     char         bytes[1];
 } ngx_http_behave_review_bg_t;
 
 
 static void ngx_http_behave_review_send(int argc, const char **argv,
-    const size_t *len);
+    const size_t *len, ngx_str_t *state_key, const char *mark);
 static void ngx_http_behave_review_filed(redisReply *reply, void *data);
+static void ngx_http_behave_review_marked(redisReply *reply, void *data);
 
 
 /*
@@ -44,6 +58,28 @@ static const char  ngx_http_behave_review_index_script[] =
 static ngx_http_behave_redis_script_t  ngx_http_behave_review_script = {
     "redis.review-file", ngx_http_behave_review_index_script, ""
 };
+
+
+/*
+ * A conversation's mark, put after its state (the tail the turn script
+ * carries over), or taken off ("").  KEYS: state.  ARGV: the mark.  Run
+ * by EVAL: once a filing or a PATCH, not once a turn.
+ */
+static const char  ngx_http_behave_review_mark_script[] =
+    "local st = redis.call('GET', KEYS[1])\n"
+    "if not st or #st < " ngx_http_behave_str(BEHAVE_CONV_HEADER_SIZE)
+    " or string.sub(st, 1, 2) ~= '" BEHAVE_CONV_STATE_VERSION "' then\n"
+    "  return 0\n"
+    "end\n"
+    "local nr = tonumber(string.sub(st, 51, 51), 16)\n"
+    "local nm = tonumber(string.sub(st, 52, 52), 16)\n"
+    "if not nr or not nm then return 0 end\n"
+    "local n = " ngx_http_behave_str(BEHAVE_CONV_HEADER_SIZE)
+    " + nm * " ngx_http_behave_str(BEHAVE_MEANING_DIM)
+    " + nr * (4 + " ngx_http_behave_str(BEHAVE_CONV_REC_SIZE) ")\n"
+    "if #st < n or string.sub(st, n + 1) == ARGV[1] then return 0 end\n"
+    "redis.call('SET', KEYS[1], string.sub(st, 1, n) .. ARGV[1], 'KEEPTTL')\n"
+    "return 1\n";
 
 
 /* "behave:rv:{<tenant>}:<what><id>" in the request pool, NUL-terminated */
@@ -83,12 +119,15 @@ ngx_http_behave_review_keys(ngx_http_request_t *r, const char *tenant,
 /*
  * Files a flagged conversation in the background, after its turn was
  * stored: the answer does not wait, and a lost write only leaves the
- * queue without it until its next flagged turn.
+ * queue without it until its next flagged turn (the mark, put after
+ * the conversation's state once the filing succeeded, is then still the
+ * old one).
  */
 
 void
 ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
-    behave_review_rec_t *rec, time_t ttl)
+    behave_review_rec_t *rec, time_t ttl, ngx_str_t *state_key,
+    const char *mark)
 {
     u_char      *p;
     size_t       i, len[10 + BEHAVE_REVIEW_PAIRS_MAX];
@@ -140,14 +179,18 @@ ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
         len[10 + i] = rec->len[i];
     }
 
-    ngx_http_behave_review_send(10 + rec->n, argv, len);
+    ngx_http_behave_review_send(10 + rec->n, argv, len, state_key, mark);
 }
 
 
-/* the arguments copied, for a second send; without memory, sent once */
+/*
+ * The arguments copied, for a second send and the mark; without memory,
+ * sent once and no mark written (the next flagged turn files again)
+ */
 
 static void
-ngx_http_behave_review_send(int argc, const char **argv, const size_t *len)
+ngx_http_behave_review_send(int argc, const char **argv, const size_t *len,
+    ngx_str_t *state_key, const char *mark)
 {
     int                           i;
     char                         *q;
@@ -160,10 +203,13 @@ ngx_http_behave_review_send(int argc, const char **argv, const size_t *len)
         size += len[i];
     }
 
+    size += state_key->len;
+
     bg = ngx_alloc(size, ngx_cycle->log);
 
     if (bg != NULL) {
         bg->argc = argc;
+        bg->resent = 0;
         q = bg->bytes;
 
         for (i = 2; i < argc; i++) {
@@ -171,6 +217,11 @@ ngx_http_behave_review_send(int argc, const char **argv, const size_t *len)
             bg->len[i] = len[i];
             q = (char *) ngx_cpymem(q, argv[i], len[i]);
         }
+
+        bg->state_key = q;
+        bg->state_key_len = state_key->len;
+        ngx_memcpy(q, state_key->data, state_key->len);
+        ngx_cpystrn((u_char *) bg->mark, (u_char *) mark, sizeof(bg->mark));
     }
 
     if (ngx_http_behave_redis_command_bg(argc, argv, len,
@@ -188,7 +239,7 @@ ngx_http_behave_review_filed(redisReply *reply, void *data)
     ngx_http_behave_review_bg_t  *bg = data;
 
     if (reply != NULL && reply->type == REDIS_REPLY_ERROR
-        && bg != NULL
+        && bg != NULL && !bg->resent
         && ngx_strncmp(reply->str, "NOSCRIPT", 8) == 0)
     {
         /* Redis restarted or another node: load it with this filing */
@@ -196,13 +247,13 @@ ngx_http_behave_review_filed(redisReply *reply, void *data)
         bg->len[0] = 4;
         bg->argv[1] = ngx_http_behave_review_index_script;
         bg->len[1] = ngx_strlen(ngx_http_behave_review_index_script);
+        bg->resent = 1;
 
         if (ngx_http_behave_redis_command_bg(bg->argc, bg->argv, bg->len,
                                              ngx_http_behave_review_filed,
-                                             NULL)
+                                             bg)
             == NGX_OK)
         {
-            ngx_free(bg);
             return;
         }
     }
@@ -212,5 +263,48 @@ ngx_http_behave_review_filed(redisReply *reply, void *data)
                       "behave: redis review filing: %s", reply->str);
     }
 
+    /* only a filing that happened is marked as done */
+    if (reply != NULL && reply->type == REDIS_REPLY_INTEGER && bg != NULL) {
+        ngx_http_behave_review_mark(bg->state_key, bg->state_key_len,
+                                    bg->mark);
+    }
+
     ngx_free(bg);
+}
+
+
+/* in the conversation's slot, so not in the filing's script */
+
+void
+ngx_http_behave_review_mark(const char *state_key, size_t key_len,
+    const char *mark)
+{
+    size_t       len[5];
+    const char  *argv[5];
+
+    argv[0] = "EVAL";
+    argv[1] = ngx_http_behave_review_mark_script;
+    argv[2] = "1";
+    argv[3] = state_key;
+    argv[4] = mark;
+
+    len[0] = 4;
+    len[1] = sizeof(ngx_http_behave_review_mark_script) - 1;
+    len[2] = 1;
+    len[3] = key_len;
+    len[4] = ngx_strlen(mark);
+
+    (void) ngx_http_behave_redis_command_bg(5, argv, len,
+                                            ngx_http_behave_review_marked,
+                                            NULL);
+}
+
+
+static void
+ngx_http_behave_review_marked(redisReply *reply, void *data)
+{
+    if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
+        ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
+                      "behave: redis review mark: %s", reply->str);
+    }
 }

@@ -28,9 +28,17 @@ ngx_str_t *ngx_http_behave_review_key(ngx_http_request_t *r,
 ngx_int_t ngx_http_behave_review_keys(ngx_http_request_t *r,
     const char *tenant, const char *id, ngx_str_t **keys);
 
-/* files a flagged conversation, in the background (EVAL: rare) */
+/*
+ * Files a flagged conversation, in the background (EVAL: rare); once
+ * filed, puts mark (behave_review.h) after its state at state_key
+ */
 void ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
-    behave_review_rec_t *rec, time_t ttl);
+    behave_review_rec_t *rec, time_t ttl, ngx_str_t *state_key,
+    const char *mark);
+
+/* a conversation's mark after its state, or none (""): background */
+void ngx_http_behave_review_mark(const char *state_key, size_t key_len,
+    const char *mark);
 
 
 #endif /* NGX_HTTP_BEHAVE_REVIEW_INDEX_H */

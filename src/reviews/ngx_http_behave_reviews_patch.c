@@ -3,11 +3,15 @@
  *
  * PATCH /v1/reviews/<id>: mark one review reviewed (or not), by whom,
  * with a note.  One script changes the record and appends the history
- * entry, so the history never misses a change that was made.
+ * entry, so the history never misses a change that was made.  A
+ * conversation's filing mark is then taken off its state (its own slot,
+ * another command), so that its next flagged turn files it again and, if
+ * marked reviewed, reopens it.
  */
 
 
 #include "ngx_http_behave_reviews.h"
+#include "ngx_http_behave_redis_keys.h"
 
 #include "behave_json_parse.h"
 
@@ -24,6 +28,8 @@ static ngx_int_t ngx_http_behave_reviews_patch_send(ngx_http_request_t *r,
 static void ngx_http_behave_reviews_patch_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 static void ngx_http_behave_reviews_patch_cleanup(void *data);
+static void ngx_http_behave_reviews_patch_unmark(ngx_http_request_t *r,
+    ngx_http_behave_rv_patch_t *pt);
 
 
 ngx_int_t
@@ -215,6 +221,7 @@ ngx_http_behave_reviews_patch_reply(ngx_http_request_t *r, void *data,
     }
 
     ngx_http_behave_reviews_fields(reply->element[0], &f);
+    ngx_http_behave_reviews_patch_unmark(r, pt);
 
     h = reply->element[1];
     hist = ngx_palloc(r->pool, (h->elements + 1) * sizeof(char *));
@@ -245,4 +252,45 @@ ngx_http_behave_reviews_patch_reply(ngx_http_request_t *r, void *data,
     }
 
     ngx_http_finalize_request(r, ngx_http_behave_reviews_send(r, o));
+}
+
+
+/*
+ * A conversation's review changed by a person: its mark goes, so that
+ * the next flagged turn files (and reopens) it.  Taken off after the
+ * PATCH, not before: a turn filed in between cannot leave a mark that
+ * hides the change.  Lost (Redis blip), the review is filed again at the
+ * latest a refresh (a minute) later.
+ */
+
+static void
+ngx_http_behave_reviews_patch_unmark(ngx_http_request_t *r,
+    ngx_http_behave_rv_patch_t *pt)
+{
+    u_char                 *p, *cid;
+    size_t                  n, len;
+    ngx_http_behave_ctx_t  *ctx;
+
+    if (pt->id.len <= 5 || ngx_strncmp(pt->id.data, "conv:", 5) != 0) {
+        return;
+    }
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    n = pt->id.len - 5;
+
+    cid = ngx_pnalloc(r->pool, n + 1);
+    p = ngx_pnalloc(r->pool, sizeof(NGX_HTTP_BEHAVE_KEY_CONV_STATE)
+                             + ngx_strlen(ctx->key->tenant) + n);
+    if (cid == NULL || p == NULL) {
+        return;
+    }
+
+    ngx_memcpy(cid, pt->id.data + 5, n);
+    cid[n] = '\0';
+
+    len = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_CONV_STATE, ctx->key->tenant,
+                      cid)
+          - p;
+
+    ngx_http_behave_review_mark((char *) p, len, "");
 }

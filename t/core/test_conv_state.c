@@ -348,6 +348,28 @@ test_stored_form(void)
        "a peak severity above 4 is rejected");
 
     ok(behave_conv_state_decode(NULL, 0, &st2) != 0, "NULL is rejected");
+
+    /* a tail (the review's mark) after the state: the size finds it */
+    {
+        char  tailed[BEHAVE_CONV_STATE_MAX + 32];
+
+        memcpy(tailed, buf, len);
+        memcpy(tailed + len, "0123456789abcdef0", 17);
+        is_int((long long) behave_conv_state_size(tailed, len + 17),
+               (long long) len, "the size ends before the tail");
+        is_int((long long) behave_conv_state_size(buf, len), (long long) len,
+               "no tail: the whole");
+        is_int((long long) behave_conv_state_size(buf, len - 1), 0,
+               "shorter than its header says: 0");
+        is_int((long long) behave_conv_state_size(again, 10), 0,
+               "shorter than a header: 0");
+        ok(behave_conv_state_decode(tailed, len + 17, &st2) != 0,
+           "the decoder takes the state alone");
+        behave_conv_state_init(&st2);
+        len2 = behave_conv_state_encode(&st2, again);
+        is_int((long long) behave_conv_state_size(again, len2),
+               BEHAVE_CONV_HEADER_SIZE, "an empty state: its header");
+    }
 }
 
 

@@ -3,6 +3,7 @@
  * PATCH body, records and the JSON of one review with its findings.
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -366,6 +367,106 @@ test_rec_call(void)
 }
 
 
+/* the filing mark: what a reviewer sees, not the turn it was seen at */
+static void
+test_mark(void)
+{
+    char                   mark[BEHAVE_REVIEW_MARK_LEN + 1];
+    char                   mark2[BEHAVE_REVIEW_MARK_LEN + 1];
+    unsigned               f, f2;
+    uint32_t               fp, fp2;
+    behave_review_rec_t    rec;
+    behave_conv_result_t   res;
+
+    memset(&res, 0, sizeof(res));
+    res.review_status = BEHAVE_REVIEW_NEEDS_REVIEW;
+    res.action = BEHAVE_ACTION_HANDOFF;
+    res.peak_severity = 3;
+    snprintf(res.reason, sizeof(res.reason),
+             "customer turn 7 signals a crisis or critical urgency");
+
+    ok(behave_review_rec_conv(&rec, &res, "c1", 8, 0, 1000) == 0,
+       "conversation record");
+    fp = behave_review_conv_fingerprint(&res, 0, &f);
+    is_int(f, 0, "no finding");
+
+    /* a later turn, same finding: turns, time, turn numbers differ */
+    snprintf(res.reason, sizeof(res.reason),
+             "customer turn 57 signals a crisis or critical urgency");
+    is_int(behave_review_conv_fingerprint(&res, 0, &f2), fp,
+           "same review at a later turn: same fingerprint");
+
+    res.peak_severity = 4;
+    fp2 = behave_review_conv_fingerprint(&res, 0, &f2);
+    ok(fp2 != fp, "peak severity moved: another fingerprint");
+
+    res.peak_severity = 3;
+    res.review_status = BEHAVE_REVIEW_ESCALATED;
+    ok(behave_review_conv_fingerprint(&res, 0, &f2) != fp, "status: another");
+
+    res.review_status = BEHAVE_REVIEW_NEEDS_REVIEW;
+    res.action = BEHAVE_ACTION_ROUTE;
+    ok(behave_review_conv_fingerprint(&res, 0, &f2) != fp, "action: another");
+
+    res.action = BEHAVE_ACTION_HANDOFF;
+    snprintf(res.reason, sizeof(res.reason), "high urgency: priority queue");
+    ok(behave_review_conv_fingerprint(&res, 0, &f2) != fp,
+       "the reason: another");
+
+    snprintf(res.reason, sizeof(res.reason),
+             "customer turn 57 signals a crisis or critical urgency");
+    ok(behave_review_conv_fingerprint(&res, 1, &f2) != fp,
+       "storage mode: another");
+
+    /* the findings stick in the record: bits, not the fingerprint */
+    res.escalating = 1;
+    res.false_resolution = 1;
+    snprintf(res.false_resolution_reason,
+             sizeof(res.false_resolution_reason), "agent turn 5 claimed it");
+    is_int(behave_review_conv_fingerprint(&res, 0, &f2), fp,
+           "findings are not in the fingerprint");
+    is_int(f2, 3, "they are bits: false_resolution 1, escalating 2");
+
+    behave_review_mark_make(mark, "", 0, fp, 0, 1732400000);
+    is_int(strlen(mark), BEHAVE_REVIEW_MARK_LEN, "mark length");
+    ok(!behave_review_mark_due(mark, strlen(mark), fp, 0, 1732400000, 60),
+       "same review, just filed: not due");
+    ok(behave_review_mark_due(mark, strlen(mark), fp, 2, 1732400000, 60),
+       "a new finding: due");
+
+    behave_review_mark_make(mark2, mark, strlen(mark), fp, 2, 1732400000);
+    ok(!behave_review_mark_due(mark2, strlen(mark2), fp, 0, 1732400001, 60),
+       "a turn without the finding filed: not due (it sticks)");
+    ok(!behave_review_mark_due(mark2, strlen(mark2), fp, 2, 1732400001, 60),
+       "a turn with it again: not due");
+    behave_review_mark_make(mark2, mark2, strlen(mark2), fp, 1, 1732400002);
+    ok(!behave_review_mark_due(mark2, strlen(mark2), fp, 3, 1732400003, 60),
+       "the mark keeps every finding filed");
+
+    ok(!behave_review_mark_due(mark, strlen(mark), fp, 0, 1732400059, 60),
+       "59 s later: not due");
+    ok(behave_review_mark_due(mark, strlen(mark), fp, 0, 1732400060, 60),
+       "60 s later: due (time, turns and TTL follow)");
+    ok(!behave_review_mark_due(mark, strlen(mark), fp, 0, 1732399990, 60),
+       "a clock 10 s behind: not due");
+    ok(behave_review_mark_due(mark, strlen(mark), fp, 0, 1732390000, 60),
+       "a clock far behind: due");
+    ok(behave_review_mark_due(mark, strlen(mark), fp2, 0, 1732400001, 60),
+       "changed review: due at once");
+    ok(behave_review_mark_due("", 0, fp, 0, 1732400000, 60),
+       "no mark (new review, older build, marked reviewed since): due");
+    ok(behave_review_mark_due("0123456789abcdefZ", 17, fp, 0, 1732400000,
+                              60),
+       "not a mark: due");
+    ok(behave_review_mark_due(mark, 16, fp, 0, 1732400000, 60),
+       "a cut mark: due");
+
+    is_int(behave_review_mark_refresh(86400), BEHAVE_REVIEW_REFRESH,
+           "refresh: 60 s");
+    is_int(behave_review_mark_refresh(30), 15, "refresh: half a short TTL");
+    is_int(behave_review_mark_refresh(1), 1, "refresh: at least 1 s");
+}
+
 int
 main(void)
 {
@@ -375,6 +476,7 @@ main(void)
     test_patch();
     test_detail();
     test_rec_call();
+    test_mark();
 
     return tap_done();
 }

@@ -217,6 +217,27 @@ behave_conv_hex(const char *s, size_t n, uint32_t *out)
 }
 
 
+size_t
+behave_conv_state_size(const char *s, size_t len)
+{
+    size_t    n;
+    uint32_t  nrec, nmean;
+
+    if (s == NULL || len < BEHAVE_CONV_HEADER_SIZE
+        || memcmp(s, BEHAVE_CONV_STATE_VERSION, 2) != 0
+        || behave_conv_hex(s + 50, 1, &nrec) != 0
+        || behave_conv_hex(s + 51, 1, &nmean) != 0)
+    {
+        return 0;
+    }
+
+    n = BEHAVE_CONV_HEADER_SIZE + nmean * BEHAVE_MEANING_DIM
+        + nrec * (4 + BEHAVE_CONV_REC_SIZE);
+
+    return n <= len ? n : 0;
+}
+
+
 int
 behave_conv_state_decode(const char *s, size_t len, behave_conv_state_t *st)
 {

@@ -28,6 +28,10 @@
  *     meanings  nmean x BEHAVE_MEANING_DIM bytes (int8), newest first
  *     records   nrec x (4-byte little-endian turn number +
  *               BEHAVE_CONV_REC_SIZE bytes), newest first
+ *     tail      what the glue keeps with the state (the review's filing
+ *               mark, behave_review.h), empty or not: the push carries
+ *               it over as it is, behave_conv_state_size() tells where
+ *               it starts
  *
  *   turns       turns so far (the next turn's number)
  *   customers   customer turns so far
@@ -144,6 +148,12 @@ size_t behave_conv_state_encode(const behave_conv_state_t *st, char *buf);
 /* 0, or -1 for anything that is not a valid stored state */
 int behave_conv_state_decode(const char *s, size_t len,
     behave_conv_state_t *st);
+
+/*
+ * The length of the state stored at s, from its header (the tail starts
+ * there), or 0 when the header is not one or len is shorter
+ */
+size_t behave_conv_state_size(const char *s, size_t len);
 
 
 #endif /* BEHAVE_CONV_STATE_H */

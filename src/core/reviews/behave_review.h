@@ -156,6 +156,35 @@ int behave_review_wanted(behave_review_e status);
 
 
 /*
+ * A conversation's filing mark, kept next to its state (same Redis
+ * slot) and read back with it: the fingerprint of what its review last
+ * showed (8 hex digits), the findings filed so far (1, bits), when it
+ * was filed (8, seconds).  A flagged turn files only when
+ * behave_review_mark_due() says so: the review changed or has a new
+ * finding, or has no mark, or was filed refresh seconds ago (so that its
+ * time, its turns and its TTL follow a conversation that goes on
+ * failing).  The mark is written only once a filing succeeded.
+ */
+#define BEHAVE_REVIEW_MARK_LEN     17
+#define BEHAVE_REVIEW_REFRESH      60       /* seconds, at most */
+
+#define BEHAVE_REVIEW_F_FALSE_RESOLUTION  0x1
+#define BEHAVE_REVIEW_F_ESCALATING        0x2
+#define BEHAVE_REVIEW_F_REPEAT_CONTACT    0x4
+
+/* of the record behave_review_rec_conv() would write; *findings: bits */
+uint32_t behave_review_conv_fingerprint(const behave_conv_result_t *res,
+    int redacted, unsigned *findings);
+/* out: BEHAVE_REVIEW_MARK_LEN + 1 bytes; old: the mark read, or "" */
+void behave_review_mark_make(char *out, const char *old, size_t old_len,
+    uint32_t fp, unsigned findings, int64_t now_sec);
+int behave_review_mark_due(const char *mark, size_t len, uint32_t fp,
+    unsigned findings, int64_t now_sec, int64_t refresh);
+/* the refresh for a review living ttl seconds: 60 s, or less if short */
+int64_t behave_review_mark_refresh(int64_t ttl);
+
+
+/*
  * The turns of a call as a turn log (behave_turn_log.h), malloc()ed;
  * with redact the text of each turn is stored redacted.  Turns whose
  * ts_ms is 0 get ts_ms.  NULL when out of memory.
