@@ -131,8 +131,8 @@ run() {
 : > "$BENCH_PREFIX/ceil-cmds.txt"
 declare -a r_ui r_ping r_first r_beh
 for round in $(seq "${BENCH_ROUNDS:-5}"); do
-    base=$(BENCH_LUA= run ok "$url/ok" "$body")
-    uiv=$(BENCH_LUA= run ui "$url/api/v1/adaptive-ui" "$ui")
+    base=$(BENCH_LUA='' run ok "$url/ok" "$body")
+    uiv=$(BENCH_LUA='' run ui "$url/api/v1/adaptive-ui" "$ui")
     ping=$(BENCH_LUA=$lua_get run redis1 "$url/api/v1/observability/traces" "$ui")
     first=$(BENCH_LUA=$lua_first run first "$url/v1/analyze" "$body")
     beh=$(BENCH_LUA=$lua_beh run behavior "$url/api/v1/analyze-behavior" "$body")
