@@ -17,6 +17,7 @@
 #include "convtest.h"
 #include "behave_annotate.h"
 #include "behave_conversation.h"
+#include "behave_model.h"
 
 
 typedef struct {
@@ -241,6 +242,8 @@ main(void)
     (void) tap_todo;
     (void) tap_skip;
 
+    /* the frames' quick rejection must not hide a frame */
+    ok(behave_model_frames_keyed(), "every frame has a frame key concept");
     test_crisis();
     test_false_resolution();
     test_unclear_opening();

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 
-#define BEHAVE_FRAMEWORK  "behave-annotator/2.0.0"
+#define BEHAVE_FRAMEWORK  "behave-annotator/2.1.0"
 
 
 typedef enum {

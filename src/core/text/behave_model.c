@@ -840,6 +840,22 @@ static const behave_frame_t  behave_frames[] = {
       0, 0 },
 };
 
+/*
+ * Every frame needs at least one of these rarer concepts: a clause with
+ * none of them (most clauses) skips the frames at once.  t/core checks
+ * that each frame has one (behave_model_frames_keyed()).
+ */
+#define BEHAVE_FRAME_KEYS                                                   \
+    (BEHAVE_C_SUICIDE | BEHAVE_C_DIE | BEHAVE_C_LIVE | BEHAVE_C_MEANS        \
+     | BEHAVE_C_HARM | BEHAVE_C_ENDLIFE | BEHAVE_C_BURDEN | BEHAVE_C_SYMPTOM \
+     | BEHAVE_C_BREATH | BEHAVE_C_WAKE | BEHAVE_C_CHILD | BEHAVE_C_LIFELINE  \
+     | BEHAVE_C_PARTNER | BEHAVE_C_FOLLOW | BEHAVE_C_WEAPON | BEHAVE_C_KILL  \
+     | BEHAVE_C_ACCOUNT | BEHAVE_C_MONEYOUT | BEHAVE_C_CALLER               \
+     | BEHAVE_C_GIFTCARD | BEHAVE_C_VEHICLE | BEHAVE_C_FIRE                 \
+     | BEHAVE_C_DEADLINE | BEHAVE_C_SEVERE | BEHAVE_C_INSURE | BEHAVE_C_GIVE \
+     | BEHAVE_C_SELFKILL | BEHAVE_C_ALIVE | BEHAVE_C_THREAT | BEHAVE_C_CARD  \
+     | BEHAVE_C_CODE | BEHAVE_C_PRETEND)
+
 /* m->frames has a bit a frame */
 _Static_assert(sizeof(behave_frames) / sizeof(behave_frames[0]) <= 64,
                "more frames than bits in behave_model_state_t.frames");
@@ -856,6 +872,10 @@ behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
     /* a death word about what it is hyperbole about: an idiom */
     if ((c & (BEHAVE_C_DIE | BEHAVE_C_KILL)) && (c & BEHAVE_C_HYPERBOLE)) {
         m->idioms++;
+    }
+
+    if (!(c & BEHAVE_FRAME_KEYS)) {
+        return;
     }
 
     /* over a whole message, "now" need not be about what was past */
@@ -1266,6 +1286,21 @@ behave_meaning_cosine(const int8_t *a, const int8_t *b)
     }
 
     return (double) ab / sqrt((double) aa * (double) bb);
+}
+
+
+int
+behave_model_frames_keyed(void)
+{
+    size_t  i;
+
+    for (i = 0; i < sizeof(behave_frames) / sizeof(behave_frames[0]); i++) {
+        if (!(behave_frames[i].all & BEHAVE_FRAME_KEYS)) {
+            return 0;
+        }
+    }
+
+    return 1;
 }
 
 

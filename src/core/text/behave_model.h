@@ -99,6 +99,8 @@ double behave_meaning_cosine(const int8_t *a, const int8_t *b);
 
 /* whether weights are compiled in */
 int behave_model_present(void);
+/* every crisis frame needs a concept of BEHAVE_FRAME_KEYS (a test) */
+int behave_model_frames_keyed(void);
 
 
 #endif /* BEHAVE_MODEL_H */
