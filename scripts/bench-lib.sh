@@ -160,3 +160,43 @@ bench_interleave() {
     echo "$label (best of ${BENCH_ROUNDS:-5} each): $(bench_ratio "$best_t" "$best_b") (target $target)"
     echo "$label (median of ${BENCH_ROUNDS:-5} interleaved rounds): $(bench_median "${ratios[@]}")"
 }
+
+# Seeds $1 analyze-behavior sessions beh-0..beh-N-1 with 1,000 events of
+# every type, 300 ms apart, through the gateway at $2 with the key $3
+# (45-behavior.sh, 47-ceiling.sh); prints the first session's event count.
+bench_seed_behavior() {
+    local k n
+    for k in $(seq 0 $(($1 - 1))); do
+        /usr/bin/python3 - "beh-$k" > "$BENCH_PREFIX/seed.json" <<'PY'
+import json, sys
+types = ["keystroke", "keystroke", "keystroke", "backspace", "pause",
+         "click", "hover", "scroll", "focus", "blur", "submit", "error"]
+ev = []
+for i in range(1000):
+    e = {"type": types[i % len(types)], "t": 1000000 + 300 * i}
+    if e["type"] in ("click", "hover"):
+        e["target"] = "b%d" % (i % 7)
+    if e["type"] == "scroll":
+        e["delta"] = 120 if i % 3 else -120
+    if e["type"] == "pause":
+        e["duration"] = 2500
+    ev.append(e)
+print(json.dumps({"session_id": sys.argv[1], "interaction_history": ev}))
+PY
+        n=$(curl -s -H "Authorization: Bearer $3" \
+            -H 'Content-Type: application/json' \
+            --data-binary @"$BENCH_PREFIX/seed.json" \
+            "$2/api/v1/analyze-behavior" \
+            | /usr/bin/python3 -c \
+              'import json,sys; print(json.load(sys.stdin)["events_analyzed"])')
+        if [ "$k" = 0 ]; then
+            echo "seeded $1 sessions of $n events"
+        fi
+    done
+}
+
+# A call's body of 5 events to session beh-0, into file $1 ("return 200"
+# gets one like the calls')
+bench_behavior_body() {
+    printf '%s' '{"session_id":"beh-0","interaction_history":[{"type":"keystroke","t":3000000},{"type":"pause","t":3000100,"duration":2500},{"type":"backspace","t":3002700},{"type":"click","t":3002900,"target":"buy"},{"type":"submit","t":3003400}]}' > "$1"
+}

@@ -37,33 +37,9 @@ url=http://127.0.0.1:$BENCH_PORT
 K=64
 rcli() { redis-cli -p "$BENCH_REDIS_PORT" "$@"; }
 
-# the sessions of 45-behavior.sh: 1,000 events of every type, 300 ms apart
-seed_body() {
-    /usr/bin/python3 - "$1" <<'PY'
-import json, sys
-types = ["keystroke", "keystroke", "keystroke", "backspace", "pause",
-         "click", "hover", "scroll", "focus", "blur", "submit", "error"]
-ev = []
-for i in range(1000):
-    e = {"type": types[i % len(types)], "t": 1000000 + 300 * i}
-    if e["type"] in ("click", "hover"):
-        e["target"] = "b%d" % (i % 7)
-    if e["type"] == "scroll":
-        e["delta"] = 120 if i % 3 else -120
-    if e["type"] == "pause":
-        e["duration"] = 2500
-    ev.append(e)
-print(json.dumps({"session_id": sys.argv[1], "interaction_history": ev}))
-PY
-}
-for k in $(seq 0 $((K - 1))); do
-    seed_body "beh-$k" > "$BENCH_PREFIX/seed.json"
-    curl -s -o /dev/null -H "$auth" -H 'Content-Type: application/json' \
-        --data-binary @"$BENCH_PREFIX/seed.json" "$url/api/v1/analyze-behavior"
-done
-
+bench_seed_behavior "$K" "$url" "$BENCH_KEY"
 body=$BENCH_PREFIX/behavior.json
-printf '%s' '{"session_id":"beh-0","interaction_history":[{"type":"keystroke","t":3000000},{"type":"pause","t":3000100,"duration":2500},{"type":"backspace","t":3002700},{"type":"click","t":3002900,"target":"buy"},{"type":"submit","t":3003400}]}' > "$body"
+bench_behavior_body "$body"
 ui=$BENCH_PREFIX/ui.json
 printf '%s' '{"behavioral_data":{}}' > "$ui"
 
