@@ -200,3 +200,38 @@ PY
 bench_behavior_body() {
     printf '%s' '{"session_id":"beh-0","interaction_history":[{"type":"keystroke","t":3000000},{"type":"pause","t":3000100,"duration":2500},{"type":"backspace","t":3002700},{"type":"click","t":3002900,"target":"buy"},{"type":"submit","t":3003400}]}' > "$1"
 }
+
+# wrk's Lua for analyze-behavior: each request 5 new events, after all
+# that its session (beh-0..beh-$1-1) has seen
+bench_behavior_lua() {
+    echo "
+local n, tid = 0, 0
+local ids = 0
+function setup(thread) ids = ids + 1; thread:set('tid', ids) end
+function init(args) tid = tonumber(wrk.thread:get('tid')) or 1 end
+request = function()
+    n = n + 1
+    local t = 2000000 + n * 4000 + tid * 1000
+    return wrk.format(nil, nil, nil, string.format(
+        '{\"session_id\":\"beh-%d\",\"interaction_history\":['
+        .. '{\"type\":\"keystroke\",\"t\":%d},'
+        .. '{\"type\":\"pause\",\"t\":%d,\"duration\":2500},'
+        .. '{\"type\":\"backspace\",\"t\":%d},'
+        .. '{\"type\":\"click\",\"t\":%d,\"target\":\"buy\"},'
+        .. '{\"type\":\"submit\",\"t\":%d}]}',
+        (n * 2 + tid) % $1, t, t + 100, t + 2700, t + 2900, t + 3400))
+end"
+}
+
+# CPU ticks (utime + stime) of nginx's workers, and of Redis: per request
+# they move far less with the machine's load than requests/s do
+bench_ticks() {
+    local pids
+    pids=$(pgrep -P "$(cat "$BENCH_PREFIX/logs/nginx.pid")" | tr '\n' ' ')
+    awk '{ t += $14 + $15 } END { print t + 0 }' \
+        $(for p in $pids; do echo /proc/$p/stat; done)
+}
+
+bench_rticks() {
+    awk '{ print $14 + $15 }' "/proc/$(cat "$BENCH_PREFIX/redis.pid")/stat"
+}

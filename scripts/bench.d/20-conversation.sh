@@ -91,14 +91,6 @@ echo "templates: h50 $(rcli GET 'behave:{bench:h50}:state' | wc -c) bytes" \
 net_out() { rcli INFO stats | awk -F: '/^total_net_output_bytes/ { print $2 + 0 }'; }
 net_in() { rcli INFO stats | awk -F: '/^total_net_input_bytes/ { print $2 + 0 }'; }
 
-# CPU ticks (utime + stime) of nginx's workers, and of Redis: per request
-# they move far less with the machine's load than requests/s do
-ticks() {
-    local pids
-    pids=$(pgrep -P "$(cat "$BENCH_PREFIX/logs/nginx.pid")" | tr '\n' ' ')
-    awk '{ t += $14 + $15 } END { print t + 0 }' $(for p in $pids; do echo /proc/$p/stat; done)
-}
-rticks() { awk '{ print $14 + $15 }' "/proc/$(cat "$BENCH_PREFIX/redis.pid")/stat"; }
 hz=$(getconf CLK_TCK)
 
 # Redis' own time inside scripts (EVALSHA: the turn's, and a flagged
@@ -113,9 +105,9 @@ script_us() {
 run() {
     local name=$1 before after in0 in1 reqs rps n0 n1 r0 r1
     rcli CONFIG RESETSTAT > /dev/null
-    before=$(net_out); in0=$(net_in); n0=$(ticks); r0=$(rticks)
+    before=$(net_out); in0=$(net_in); n0=$(bench_ticks); r0=$(bench_rticks)
     rps=$(bench_wrk "$url/v1/analyze" "$body" "$auth")
-    after=$(net_out); in1=$(net_in); n1=$(ticks); r1=$(rticks)
+    after=$(net_out); in1=$(net_in); n1=$(bench_ticks); r1=$(bench_rticks)
     reqs=$(awk '/requests in/ { print $1 }' "$BENCH_PREFIX/wrk.out")
     script_us | awk -v n="$name" -v r="$reqs" \
         '{ if (r > 0) printf "%s %.1f %.2f\n", n, $1 / r, $2 / r }' \

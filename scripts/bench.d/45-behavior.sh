@@ -19,23 +19,7 @@ body=$BENCH_PREFIX/behavior.json
 bench_behavior_body "$body"
 
 # each request: 5 events after everything its session has seen
-BENCH_LUA="
-local n, tid = 0, 0
-local ids = 0
-function setup(thread) ids = ids + 1; thread:set('tid', ids) end
-function init(args) tid = tonumber(wrk.thread:get('tid')) or 1 end
-request = function()
-    n = n + 1
-    local t = 2000000 + n * 4000 + tid * 1000
-    return wrk.format(nil, nil, nil, string.format(
-        '{\"session_id\":\"beh-%d\",\"interaction_history\":['
-        .. '{\"type\":\"keystroke\",\"t\":%d},'
-        .. '{\"type\":\"pause\",\"t\":%d,\"duration\":2500},'
-        .. '{\"type\":\"backspace\",\"t\":%d},'
-        .. '{\"type\":\"click\",\"t\":%d,\"target\":\"buy\"},'
-        .. '{\"type\":\"submit\",\"t\":%d}]}',
-        (n * 2 + tid) % $K, t, t + 100, t + 2700, t + 2900, t + 3400))
-end"
+BENCH_LUA=$(bench_behavior_lua "$K")
 # a call Redis did not answer in time is answered from its own events
 # ("history": "request_only", cheap): count only the calls whose script
 # ran, from Redis' own count of its scripts

@@ -43,23 +43,7 @@ bench_behavior_body "$body"
 ui=$BENCH_PREFIX/ui.json
 printf '%s' '{"behavioral_data":{}}' > "$ui"
 
-lua_beh="
-local n, tid = 0, 0
-local ids = 0
-function setup(thread) ids = ids + 1; thread:set('tid', ids) end
-function init(args) tid = tonumber(wrk.thread:get('tid')) or 1 end
-request = function()
-    n = n + 1
-    local t = 2000000 + n * 4000 + tid * 1000
-    return wrk.format(nil, nil, nil, string.format(
-        '{\"session_id\":\"beh-%d\",\"interaction_history\":['
-        .. '{\"type\":\"keystroke\",\"t\":%d},'
-        .. '{\"type\":\"pause\",\"t\":%d,\"duration\":2500},'
-        .. '{\"type\":\"backspace\",\"t\":%d},'
-        .. '{\"type\":\"click\",\"t\":%d,\"target\":\"buy\"},'
-        .. '{\"type\":\"submit\",\"t\":%d}]}',
-        (n * 2 + tid) % $K, t, t + 100, t + 2700, t + 2900, t + 3400))
-end"
+lua_beh=$(bench_behavior_lua "$K")
 msg='It is still not working after the reset, I need this fixed today please'
 lua_first="
 local n, start, tid = 0, os.time(), 0
@@ -74,21 +58,15 @@ request = function()
 end"
 lua_get='wrk.method = "GET"; wrk.body = nil; wrk.headers["Content-Type"] = nil'
 
-ticks() {
-    local pids
-    pids=$(pgrep -P "$(cat "$BENCH_PREFIX/logs/nginx.pid")" | tr '\n' ' ')
-    awk '{ t += $14 + $15 } END { print t + 0 }' $(for p in $pids; do echo /proc/$p/stat; done)
-}
-rticks() { awk '{ print $14 + $15 }' "/proc/$(cat "$BENCH_PREFIX/redis.pid")/stat"; }
 hz=$(getconf CLK_TCK)
 
 # one run: prints req/s; notes CPU per call and Redis commands per call
 run() {
     local name=$1 url=$2 b=$3 n0 n1 r0 r1 rps reqs
     rcli CONFIG RESETSTAT > /dev/null
-    n0=$(ticks); r0=$(rticks)
+    n0=$(bench_ticks); r0=$(bench_rticks)
     rps=$(bench_wrk "$url" "$b" "$auth")
-    n1=$(ticks); r1=$(rticks)
+    n1=$(bench_ticks); r1=$(bench_rticks)
     reqs=$(awk '/requests in/ { print $1 }' "$BENCH_PREFIX/wrk.out")
     # a row that answered errors would measure the errors
     if grep -q Non-2xx "$BENCH_PREFIX/wrk.out"; then
