@@ -3,8 +3,8 @@
  *
  * For unit tests of the conversation logic: a turn built from its text as
  * the handler builds it (annotated, then stored), and a short
- * conversation of such turns assessed at its last turn; a false-resolution
- * case (a claim and the customer's answer) assessed so.
+ * conversation of such turns assessed at its last turn; a set of
+ * false-resolution cases (a claim and the customer's answer) checked.
  */
 
 #ifndef CONVTEST_H
@@ -52,16 +52,31 @@ typedef struct {
 } fr_case_t;
 
 
+/*
+ * Each case's false resolution as expected, and with handoff set, a false
+ * resolution handed off (needs tap.h)
+ */
 static inline void
-fr_assess(const fr_case_t *c, behave_conv_result_t *r)
+fr_check(const fr_case_t *cases, size_t n, int handoff)
 {
-    const char  *texts[3];
+    size_t                 i;
+    const char            *texts[3];
+    behave_conv_result_t   r;
 
-    texts[0] = c->customer;
-    texts[1] = c->agent;
-    texts[2] = c->reply;
+    for (i = 0; i < n; i++) {
+        texts[0] = cases[i].customer;
+        texts[1] = cases[i].agent;
+        texts[2] = cases[i].reply;
+        conversation(texts, 3, &r);
 
-    conversation(texts, 3, r);
+        is_int(r.false_resolution, cases[i].false_resolution,
+               "false resolution %d: \"%s\" after \"%s\"",
+               cases[i].false_resolution, cases[i].reply, cases[i].agent);
+
+        if (handoff && cases[i].false_resolution) {
+            is_int(r.action, BEHAVE_ACTION_HANDOFF, "and handed off");
+        }
+    }
 }
 
 

@@ -150,21 +150,7 @@ static const fr_case_t  fr_cases[] = {
 static void
 test_false_resolution(void)
 {
-    size_t                 i;
-    behave_conv_result_t   r;
-    const fr_case_t       *c;
-
-    for (i = 0; i < sizeof(fr_cases) / sizeof(fr_cases[0]); i++) {
-        c = &fr_cases[i];
-        fr_assess(c, &r);
-        is_int(r.false_resolution, c->false_resolution,
-               "false resolution %d: \"%s\" after \"%s\"",
-               c->false_resolution, c->reply, c->agent);
-
-        if (c->false_resolution) {
-            is_int(r.action, BEHAVE_ACTION_HANDOFF, "and handed off");
-        }
-    }
+    fr_check(fr_cases, sizeof(fr_cases) / sizeof(fr_cases[0]), 1);
 }
 
 
