@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "behave_hex.h"
 #include "behave_conv_state.h"
 
 
 static void behave_conv_put32(unsigned char *p, uint32_t v);
 static uint32_t behave_conv_get32(const unsigned char *p);
-static int behave_conv_hex(const char *s, size_t n, uint32_t *out);
 static void behave_conv_rec_decode(const unsigned char *p,
     behave_conv_rec_t *rec);
 
@@ -191,32 +191,6 @@ behave_conv_state_encode(const behave_conv_state_t *st, char *buf)
 }
 
 
-/* n lowercase hex digits */
-static int
-behave_conv_hex(const char *s, size_t n, uint32_t *out)
-{
-    size_t    i;
-    uint32_t  v;
-
-    v = 0;
-
-    for (i = 0; i < n; i++) {
-        if (s[i] >= '0' && s[i] <= '9') {
-            v = v << 4 | (uint32_t) (s[i] - '0');
-
-        } else if (s[i] >= 'a' && s[i] <= 'f') {
-            v = v << 4 | (uint32_t) (s[i] - 'a' + 10);
-
-        } else {
-            return -1;
-        }
-    }
-
-    *out = v;
-    return 0;
-}
-
-
 size_t
 behave_conv_state_size(const char *s, size_t len)
 {
@@ -225,8 +199,8 @@ behave_conv_state_size(const char *s, size_t len)
 
     if (s == NULL || len < BEHAVE_CONV_HEADER_SIZE
         || memcmp(s, BEHAVE_CONV_STATE_VERSION, 2) != 0
-        || behave_conv_hex(s + 50, 1, &nrec) != 0
-        || behave_conv_hex(s + 51, 1, &nmean) != 0)
+        || behave_hex_field(s + 50, 1, &nrec) != 0
+        || behave_hex_field(s + 51, 1, &nmean) != 0)
     {
         return 0;
     }
@@ -259,7 +233,7 @@ behave_conv_state_decode(const char *s, size_t len, behave_conv_state_t *st)
     }
 
     for (i = 0; i < 13; i++) {
-        if (behave_conv_hex(s + at[i], width[i], &v[i]) != 0) {
+        if (behave_hex_field(s + at[i], width[i], &v[i]) != 0) {
             return -1;
         }
     }

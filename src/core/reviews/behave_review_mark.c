@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "behave_hex.h"
 #include "behave_review.h"
 
 
 static int behave_review_mark_read(const char *mark, size_t len,
     uint32_t *fp, unsigned *findings, uint32_t *t);
-static int behave_review_mark_hex(const char *s, int n, uint32_t *v);
 static uint32_t behave_review_fnv(uint32_t h, const char *s, int digits);
 
 
@@ -116,9 +116,9 @@ behave_review_mark_read(const char *mark, size_t len, uint32_t *fp,
     uint32_t  f;
 
     if (len != BEHAVE_REVIEW_MARK_LEN
-        || behave_review_mark_hex(mark, 8, fp) != 0
-        || behave_review_mark_hex(mark + 8, 1, &f) != 0
-        || behave_review_mark_hex(mark + 9, 8, t) != 0)
+        || behave_hex_field(mark, 8, fp) != 0
+        || behave_hex_field(mark + 8, 1, &f) != 0
+        || behave_hex_field(mark + 9, 8, t) != 0)
     {
         return -1;
     }
@@ -143,32 +143,4 @@ behave_review_fnv(uint32_t h, const char *s, int digits)
     }
 
     return (h ^ 0xffu) * 16777619u;
-}
-
-
-/* n lowercase hex digits, as behave_review_mark_make() writes them */
-
-static int
-behave_review_mark_hex(const char *s, int n, uint32_t *v)
-{
-    int       i;
-    uint32_t  x;
-
-    x = 0;
-
-    for (i = 0; i < n; i++) {
-        if (s[i] >= '0' && s[i] <= '9') {
-            x = (x << 4) | (uint32_t) (s[i] - '0');
-
-        } else if (s[i] >= 'a' && s[i] <= 'f') {
-            x = (x << 4) | (uint32_t) (s[i] - 'a' + 10);
-
-        } else {
-            return -1;
-        }
-    }
-
-    *v = x;
-
-    return 0;
 }
