@@ -24,8 +24,9 @@
 #include "behave_model_data.h"
 
 
-/* outputs, in this order: valence 4, urgency 5, load 4, engagement 4,
- * register 4, then one logit for "critical" */
+/* outputs, in this order: valence 4, urgency 5 (3 cumulative logits
+ * below critical, 2 unused), load 4, engagement 4, register 4, then one
+ * logit for "critical" */
 #define BEHAVE_MODEL_VAL    0
 #define BEHAVE_MODEL_URG    4
 #define BEHAVE_MODEL_LOAD   9
@@ -44,6 +45,7 @@ typedef struct {
     float                  logit[BEHAVE_MODEL_OUT];
     behave_cset_t          clause;          /* concepts of this clause */
     behave_cset_t          seen;            /* concepts of the message */
+    behave_cset_t          cues;            /* BEHAVE_CUE_CONCEPTS seen */
     uint32_t               prev;            /* previous word, 0 at a start */
     unsigned               words;
     unsigned               claims;          /* clauses claiming */
