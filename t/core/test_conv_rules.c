@@ -211,6 +211,89 @@ test_specialist(void)
 }
 
 
+/*
+ * A topic that needs care but no team (a prescription, a hospital letter,
+ * a funeral joke) is a clear ask: resolve; a team named after Portuguese's
+ * "no" ("in the") still routes
+ */
+static void
+test_no_team(void)
+{
+    size_t                 i;
+    behave_turn_t          t;
+    behave_conv_result_t   r;
+    static const char     *const plain[] = {
+        "Hi, is my dad's repeat prescription ready to pick up? Ordered it "
+        "on Monday.",
+        "Hola, ¿la receta de mi madre ya está lista para recoger?",
+        "Oi, a receita da minha mãe já está pronta para retirar?",
+        "Bonjour, l'ordonnance de ma mère est-elle prête à retirer ?",
+        "Hallo, ist das Rezept meiner Mutter schon zum Abholen bereit?",
+    };
+    static const char     *const team[] = {
+        "Caí no golpe do Pix ontem e quero contestar a transferência.",
+        "Recebi uma intimação no processo judicial sobre a conta antiga.",
+        "I've been scammed by a seller on your site, who do I talk to?",
+        "Me han estafado con una tienda falsa que usa vuestra pasarela.",
+        "J'ai été arnaquée par un faux vendeur, je veux signaler le compte.",
+        "Ich wurde von einem Verkäufer betrogen und will das melden.",
+        "I've had a County Court claim form about an account I closed.",
+    };
+
+    for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+        turn(&t, BEHAVE_SPEAKER_CUSTOMER, plain[i], 0);
+        behave_conversation_assess(&t, 0, &t, &r);
+        is_int(r.action, BEHAVE_ACTION_RESOLVE, "no team needed: %s",
+               plain[i]);
+    }
+
+    for (i = 0; i < sizeof(team) / sizeof(team[0]); i++) {
+        turn(&t, BEHAVE_SPEAKER_CUSTOMER, team[i], 0);
+        behave_conversation_assess(&t, 0, &t, &r);
+        ok(r.action == BEHAVE_ACTION_ROUTE
+           || r.action == BEHAVE_ACTION_HANDOFF,
+           "a team: route (or hand off): %s", team[i]);
+    }
+}
+
+
+/*
+ * After a claim, "I don't understand" says the answer did not land, not
+ * that the issue persists: no false resolution; with a cascade of
+ * questions, simplify
+ */
+static void
+test_lost_is_no_denial(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const replies[] = {
+        "Sorry, I don't understand. Which fee? Do I do anything? Is the "
+        "card charged?",
+        "Perdona, no entiendo nada. ¿Qué tasa? ¿Tengo que hacer algo? ¿Me "
+        "cobran en la tarjeta?",
+        "Desculpa, não entendi nada. Que taxa? Tenho que fazer alguma coisa? "
+        "Cobram no cartão?",
+        "Pardon, je ne comprends rien. Quels frais ? Je dois faire quelque "
+        "chose ? C'est débité sur la carte ?",
+        "Entschuldigung, ich verstehe gar nichts. Welche Gebühr? Muss ich "
+        "etwas tun? Wird die Karte belastet?",
+    };
+    const char            *texts[3];
+
+    texts[0] = "My order came damaged, can I get my money back?";
+    texts[1] = "I've processed a partial refund of 4.50 to your card; a full "
+               "refund needs the item back with a 1.99 handling fee.";
+
+    for (i = 0; i < sizeof(replies) / sizeof(replies[0]); i++) {
+        texts[2] = replies[i];
+        conversation(texts, 3, &r);
+        is_int(r.false_resolution, 0, "lost, not a denial: %s", replies[i]);
+        is_int(r.action, BEHAVE_ACTION_SIMPLIFY, "and simplify");
+    }
+}
+
+
 /* the second customer turn: valence falls and urgency rises into high */
 static void
 test_second_turn_escalation(void)
@@ -250,6 +333,8 @@ main(void)
     test_false_resolution();
     test_overload();
     test_specialist();
+    test_no_team();
+    test_lost_is_no_denial();
     test_second_turn_escalation();
 
     return tap_done();

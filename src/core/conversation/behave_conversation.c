@@ -90,6 +90,13 @@ typedef struct {
 /* behave_conv_match()'s "negatable" for claims: nor after a plan */
 #define BEHAVE_CONV_CLAIMED  2
 
+/*
+ * behave_conv_match()'s "negatable" for a topic (a specialist team): a
+ * "not" or "never" before it counts, a "no" does not: "caí no golpe",
+ * "no processo judicial" are Portuguese's "in the"
+ */
+#define BEHAVE_CONV_TOPIC    3
+
 
 /* agent turns: the issue is presented as settled */
 static const behave_conv_phrase_t  behave_conv_claims[] = {
@@ -427,7 +434,12 @@ static const behave_conv_phrase_t  behave_conv_confusion[] = {
     { "nao entendi", NULL },
     { "comprends pas", NULL },
     { "pas compris", NULL },
+    { "comprends rien", NULL },
+    { "rien compris", NULL },
     { "verstehe nicht", NULL },
+    { "verstehe nichts", NULL },
+    { "verstehe gar nichts", NULL },
+    { "verstehe kein wort", NULL },
     { "versteh nicht", NULL },
     { "verstehe das nicht", NULL },
     { "verstehe ich nicht", NULL },
@@ -577,10 +589,18 @@ static const behave_conv_phrase_t  behave_conv_specialist[] = {
     { "by mistake", "payment recovery" },
     { "wrong account", "payment recovery" },
     { "fraud", "the fraud team" },
+    { "fraudulent", "the fraud team" },
     { "scam", "the fraud team" },
+    { "scammed", "the fraud team" },
+    { "scammer", "the fraud team" },
     { "dispute", "the disputes team" },
     { "chargeback", "the disputes team" },
     { "legal action", "the legal team" },
+    { "county court", "the legal team" },
+    { "court claim", "the legal team" },
+    { "court order", "the legal team" },
+    { "take you to court", "the legal team" },
+    { "small claims", "the legal team" },
     { "solicitor", "the legal team" },
     { "lawyer", "the legal team" },
     { "ombudsman", "the complaints team" },
@@ -603,12 +623,20 @@ static const behave_conv_phrase_t  behave_conv_specialist[] = {
     { "recurso", "the appeals team" },
     { "recours", "the appeals team" },
     { "fraude", "the fraud team" },
+    { "fraudes", "the fraud team" },
     { "estafa", "the fraud team" },
+    { "estafado", "the fraud team" },
+    { "estafada", "the fraud team" },
     { "golpe", "the fraud team" },
+    { "golpista", "the fraud team" },
     { "arnaque", "the fraud team" },
+    { "arnaqué", "the fraud team" },
+    { "arnaquée", "the fraud team" },
     { "escroquerie", "the fraud team" },
+    { "escroc", "the fraud team" },
     { "betrug", "the fraud team" },
     { "betrüger", "the fraud team" },
+    { "betrogen", "the fraud team" },
     { "abogado", "the legal team" },
     { "advogado", "the legal team" },
     { "avocat", "the legal team" },
@@ -618,6 +646,16 @@ static const behave_conv_phrase_t  behave_conv_specialist[] = {
     { "processo judicial", "the legal team" },
     { "action en justice", "the legal team" },
     { "klage", "the legal team" },
+    { "juzgado", "the legal team" },
+    { "citación judicial", "the legal team" },
+    { "ação judicial", "the legal team" },
+    { "intimação", "the legal team" },
+    { "tribunal", "the legal team" },
+    { "huissier", "the legal team" },
+    { "mise en demeure", "the legal team" },
+    { "vor gericht", "the legal team" },
+    { "gerichtlich", "the legal team" },
+    { "mahnbescheid", "the legal team" },
     { "falleció", "the bereavement team" },
     { "faleceu", "the bereavement team" },
     { "décédé", "the bereavement team" },
@@ -700,7 +738,7 @@ static void behave_conv_normalize(const char *in, size_t len,
     behave_conv_norm_t *out);
 static void behave_conv_pairs(behave_conv_norm_t *t);
 static int behave_conv_is_word(unsigned char c);
-static int behave_conv_negated(const char *s, size_t at);
+static int behave_conv_negated(const char *s, size_t at, int topic);
 static int behave_conv_planned(const char *s, size_t at);
 static int behave_conv_at(const behave_conv_norm_t *t, const char *phrase,
     size_t plen, size_t at, int negatable);
@@ -718,7 +756,7 @@ static unsigned behave_conv_first(const behave_conv_norm_t *t,
     const behave_conv_phrase_t *tab, size_t ntab, int negatable,
     unsigned *count);
 static int behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
-    unsigned *quote);
+    int lost, unsigned *quote);
 static unsigned behave_conv_claim(const behave_conv_norm_t *t,
     unsigned cues);
 static const char *behave_conv_claim_what(unsigned k);
@@ -836,10 +874,13 @@ behave_conv_is_word(unsigned char c)
 
 /* "not fixed", "hasn't been resolved", "never worked": a denial */
 static int
-behave_conv_negated(const char *s, size_t at)
+behave_conv_negated(const char *s, size_t at, int topic)
 {
-    size_t       from, k;
+    size_t       from, k, nneg;
     static const char  *neg[] = { "not ", "n't ", "never ", "no " };
+
+    /* "no" is the last entry */
+    nneg = sizeof(neg) / sizeof(neg[0]) - (topic ? 1 : 0);
 
     from = at > 16 ? at - 16 : 0;
 
@@ -853,7 +894,7 @@ behave_conv_negated(const char *s, size_t at)
         }
     }
 
-    for (k = 0; k < sizeof(neg) / sizeof(neg[0]); k++) {
+    for (k = 0; k < nneg; k++) {
         const char  *p;
 
         p = memmem(s + from, at - from, neg[k], strlen(neg[k]));
@@ -928,7 +969,9 @@ behave_conv_at(const behave_conv_norm_t *t, const char *phrase, size_t plen,
         return 0;
     }
 
-    return !(negatable && behave_conv_negated(t->text, at));
+    return !(negatable
+             && behave_conv_negated(t->text, at,
+                                    negatable == BEHAVE_CONV_TOPIC));
 }
 
 
@@ -1255,7 +1298,7 @@ behave_conv_first(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
 
 /* 1 if customer text cur says the issue is not settled; *quote says how */
 static int
-behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
+behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
     unsigned *quote)
 {
     unsigned  neg, conf, strong;
@@ -1289,9 +1332,11 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
     /*
      * Right after a claim, a negation that nothing confirms answers it:
      * "no payment has been received", "nothing on file", "rien"; but not
-     * "thanks, nothing else"
+     * "thanks, nothing else", nor the negation of "I don't understand",
+     * "no entiendo nada": the answer did not land, which says nothing of
+     * whether the issue is settled (labels.md: clarify or simplify)
      */
-    if (neg == 0 && conf == 0 && (cues & BEHAVE_CUE_NEGATION)) {
+    if (neg == 0 && conf == 0 && !lost && (cues & BEHAVE_CUE_NEGATION)) {
         neg++;
     }
 
@@ -1341,6 +1386,7 @@ behave_conv_claim_what(unsigned k)
 void
 behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
 {
+    int                   lost;
     double                v;
     unsigned              f, q;
     behave_sim_set_t      set;
@@ -1376,7 +1422,14 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
                                        behave_conv_tab(behave_conv_confusion),
                                        0, NULL);
 
-    if (behave_conv_denies(&norm, t->cues, &rec->quote)) {
+    /* "I don't see it" after a claim says it is not there */
+    lost = rec->overload
+           || (rec->confusion
+               && rec->confusion < sizeof(behave_conv_confusion)
+                                   / sizeof(behave_conv_confusion[0]));
+
+    if (behave_conv_denies(&norm, t->cues, lost, &rec->quote))
+    {
         f |= BEHAVE_CONV_F_DENIES;
     }
 
@@ -1457,7 +1510,7 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
 
     rec->specialist = behave_conv_first(&norm,
                                         behave_conv_tab(behave_conv_specialist),
-                                        1, NULL);
+                                        BEHAVE_CONV_TOPIC, NULL);
     rec->vague = behave_conv_first(&norm, behave_conv_tab(behave_conv_vague),
                                    0, &rec->vague_n);
 
@@ -1839,12 +1892,16 @@ behave_conv_recommend(const behave_conv_rec_t *current,
         return;
     }
 
-    if (current->specialist || (current->cues & BEHAVE_CUE_SPECIALIST)) {
+    /*
+     * labels.md's teams (fraud, legal, a formal complaint, disputes,
+     * appeals, bereavement, data protection), named: not every topic the
+     * annotator marks for care ("prescription", "hospital", "funeral"),
+     * which a clear ask about answers
+     */
+    if (current->specialist) {
         out->action = BEHAVE_ACTION_ROUTE;
         snprintf(r, rl, "needs a specialist team (%s)",
-                 current->specialist
-                 ? behave_conv_specialist[current->specialist - 1].what
-                 : "specialist topic");
+                 behave_conv_specialist[current->specialist - 1].what);
         out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_ROUTE];
         return;
     }
@@ -1859,7 +1916,16 @@ behave_conv_recommend(const behave_conv_rec_t *current,
         return;
     }
 
-    if (current->urgency == BEHAVE_URGENCY_HIGH) {
+    /*
+     * The customer says or shows that the answer was too much ("das ist
+     * mir alles zu viel", "I don't understand" and question after
+     * question): labels.md's overload, not its "high" (blocked, money or
+     * access at stake, "asap"), which a cascade of questions makes the
+     * annotator read; a queue does not help, a simpler answer does
+     */
+    if (current->urgency == BEHAVE_URGENCY_HIGH
+        && !current->overload && !(current->flags & BEHAVE_CONV_F_OVERLOAD))
+    {
         out->action = BEHAVE_ACTION_ROUTE;
         snprintf(r, rl, "high urgency: priority queue");
         out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_ROUTE];
