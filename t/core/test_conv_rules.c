@@ -294,6 +294,69 @@ test_lost_is_no_denial(void)
 }
 
 
+/*
+ * "ok, but...": the customer takes the answer and says it is not the one
+ * asked for; the earlier question is asked again in other words (a
+ * repetition, clarify); thanks and a new question is none
+ */
+static void
+test_still_open(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const open[][3] = {
+        { "where is my parcel?", "Your order was dispatched on Friday.",
+          "ok but when will it actually turn up at my door?" },
+        { "¿dónde está mi paquete?", "Su pedido salió el viernes.",
+          "vale, pero ¿qué día llega a casa?" },
+        { "cadê minha encomenda?", "O seu pedido foi despachado na sexta.",
+          "tá, mas quando chega aqui em casa?" },
+        { "où est mon colis ?", "Votre commande est partie vendredi.",
+          "d'accord, mais quel jour est-ce qu'il arrive chez moi ?" },
+        { "wo ist mein Paket?", "Ihre Bestellung wurde am Freitag versandt.",
+          "ja, aber wann kommt es bei mir zu Hause an?" },
+        { "can my dog travel in the cabin to Madrid?",
+          "Please see our Travelling with Pets page.",
+          "ive read that page, it doesnt say anything about Madrid. so "
+          "yes or no?" },
+    };
+    static const char     *const fresh[][3] = {
+        { "¿puedo cambiar la fecha del vuelo?",
+          "Sí, desde Mis reservas, hasta 24 horas antes.",
+          "Gracias. Y mientras tanto, ¿puedo elegir asiento?" },
+        { "posso mudar a data do voo?",
+          "Sim, em Minhas reservas, até 24 horas antes.",
+          "Obrigada. E entretanto, posso escolher o lugar?" },
+        { "je peux changer la date du vol ?",
+          "Oui, depuis Mes réservations, jusqu'à 24 heures avant.",
+          "Merci. Et en attendant, je peux choisir ma place ?" },
+        { "kann ich das Flugdatum ändern?",
+          "Ja, unter Meine Buchung, bis 24 Stunden vorher.",
+          "Danke. Und kann ich dabei einen Sitzplatz wählen?" },
+    };
+    const char            *texts[3];
+
+    for (i = 0; i < sizeof(open) / sizeof(open[0]); i++) {
+        texts[0] = open[i][0];
+        texts[1] = open[i][1];
+        texts[2] = open[i][2];
+        conversation(texts, 3, &r);
+        is_int(r.repetition, 1, "still open: %s", open[i][2]);
+        is_int(r.repeated_turn, 0, "and the first question is named");
+        is_int(r.action, BEHAVE_ACTION_CLARIFY, "and clarify");
+    }
+
+    for (i = 0; i < sizeof(fresh) / sizeof(fresh[0]); i++) {
+        texts[0] = fresh[i][0];
+        texts[1] = fresh[i][1];
+        texts[2] = fresh[i][2];
+        conversation(texts, 3, &r);
+        is_int(r.repetition, 0, "thanks and a new question: %s",
+               fresh[i][2]);
+    }
+}
+
+
 /* the second customer turn: valence falls and urgency rises into high */
 static void
 test_second_turn_escalation(void)
@@ -335,6 +398,7 @@ main(void)
     test_specialist();
     test_no_team();
     test_lost_is_no_denial();
+    test_still_open();
     test_second_turn_escalation();
 
     return tap_done();

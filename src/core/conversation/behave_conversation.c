@@ -328,6 +328,13 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
     { "yes or no", NULL },
     { "a yes or a no", NULL },
     { "i've read", NULL },
+    { "ive read", NULL },
+    { "i have read", NULL },
+    { "doesn't say", NULL },
+    { "doesnt say", NULL },
+    { "doesnt answer", NULL },
+    { "didnt answer", NULL },
+    { "doesnt mention", NULL },
     { "didn't answer", NULL },
     { "doesn't answer", NULL },
     { "doesn't mention", NULL },
@@ -371,13 +378,6 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
 
 /* the customer contrasts with the answer given */
 static const behave_conv_phrase_t  behave_conv_reask[] = {
-    { "ok, but", NULL },
-    { "ok but", NULL },
-    { "okay, but", NULL },
-    { "okay but", NULL },
-    { "yes, but", NULL },
-    { "sure, but", NULL },
-    { "right, but", NULL },
     { "but where", NULL },
     { "but how", NULL },
     { "but when", NULL },
@@ -388,7 +388,29 @@ static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "again", NULL },
     { "i just want", NULL },
     { "i just need", NULL },
-    /* "ok, but..." in the other four languages */
+};
+
+
+/*
+ * the customer takes the answer and says it is not the one asked for: a
+ * concession, then "but" ("ok, but when does it get here", "tá, mas
+ * quanto custa", "Ja, aber"): the earlier question is still open
+ */
+static const behave_conv_phrase_t  behave_conv_yes_but[] = {
+    { "ok, but", NULL },
+    { "ok but", NULL },
+    { "okay, but", NULL },
+    { "okay but", NULL },
+    { "yes, but", NULL },
+    { "sure, but", NULL },
+    { "right, but", NULL },
+    { "yes but", NULL },
+    { "fine, but", NULL },
+    { "fine but", NULL },
+    { "got it, but", NULL },
+    { "i know, but", NULL },
+    { "i know that, but", NULL },
+    /* the same in the other four languages */
     { "ok pero", NULL },
     { "ok, pero", NULL },
     { "vale pero", NULL },
@@ -412,6 +434,17 @@ static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "ok, aber", NULL },
     { "ok aber", NULL },
     { "schon, aber", NULL },
+    { "entiendo, pero", NULL },
+    { "entendido, pero", NULL },
+    { "ya lo sé, pero", NULL },
+    { "entendo, mas", NULL },
+    { "entendi, mas", NULL },
+    { "eu sei, mas", NULL },
+    { "je sais, mais", NULL },
+    { "compris, mais", NULL },
+    { "verstanden, aber", NULL },
+    { "weiß ich, aber", NULL },
+    { "gut, aber", NULL },
 };
 
 
@@ -1465,6 +1498,12 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
         f |= BEHAVE_CONV_F_UNCLEAR;
     }
 
+    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_yes_but), 0,
+                          NULL))
+    {
+        f |= BEHAVE_CONV_F_OPEN | BEHAVE_CONV_F_REASK;
+    }
+
     if (behave_conv_match(&norm, behave_conv_tab(behave_conv_reask), 0, NULL)
         || behave_conv_match(&norm, behave_conv_tab(behave_conv_confusion), 0,
                              NULL)
@@ -1611,14 +1650,16 @@ behave_conv_repetition(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out,
     unsigned *similar)
 {
-    int                   strong, said, reask, best_turn;
+    int                   strong, said, reask, best_turn, open_turn;
     size_t                i, window;
-    double                best, need, cosine, score;
+    double                best, need, cosine, score, open_score;
     behave_similarity_t   sim;
 
     *similar = 0;
     best = 0.0;
     best_turn = -1;
+    open_turn = -1;
+    open_score = 0.0;
 
     strong = (cur->flags & BEHAVE_CONV_F_STRONG) != 0;
 
@@ -1651,6 +1692,22 @@ behave_conv_repetition(const behave_conv_state_t *st,
             out->repetition_similarity = score;
         }
 
+        /*
+         * "ok, but when does it get here", "that wasn't my question": the
+         * customer says the question is still open, so the newest earlier
+         * turn that asked something is asked again, in whatever words
+         * (labels.md: "in the same or other words")
+         */
+        if (open_turn < 0
+            && (strong || (cur->flags & BEHAVE_CONV_F_OPEN))
+            && ((st->rec[i].flags & BEHAVE_CONV_F_QUESTION)
+                || (st->rec[i].cues & (BEHAVE_CUE_QUESTION | BEHAVE_CUE_ASKS)))
+            && !behave_conv_ids_differ(cur, &st->rec[i]))
+        {
+            open_turn = (int) st->rec[i].turn;
+            open_score = score;
+        }
+
         /* a re-ask in so many words ("ok, but...", "that wasn't my
          * question") may use other words: its meaning counts as much as
          * its letters; a mere "but" or "though" does not */
@@ -1674,6 +1731,12 @@ behave_conv_repetition(const behave_conv_state_t *st,
         }
     }
 
+    if (best_turn < 0 && open_turn >= 0) {
+        best_turn = open_turn;
+        best = open_score;
+        (*similar)++;
+    }
+
     /* "Ich wollte aber wissen, ob ...": saying the question is still
      * open asks it, with or without a question mark */
     if (best_turn < 0
@@ -1683,8 +1746,12 @@ behave_conv_repetition(const behave_conv_state_t *st,
         return;
     }
 
-    /* "Thanks. And how much is...": the answer landed, this is new */
-    if ((cur->flags & BEHAVE_CONV_F_ACK) && !reask) {
+    /* "Thanks. And how much is...", "Obrigada. E entretanto...": the
+     * answer landed, this is new (the annotator's thanks, in any of the
+     * five languages) */
+    if (((cur->flags & BEHAVE_CONV_F_ACK) || (cur->cues & BEHAVE_CUE_THANKS))
+        && !reask)
+    {
         return;
     }
 
