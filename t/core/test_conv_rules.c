@@ -357,6 +357,64 @@ test_still_open(void)
 }
 
 
+/*
+ * A crisis told in the previous customer turn that the customer says is
+ * still going on, in calmer words, is still handed off; said to be over,
+ * it is not
+ */
+static void
+test_crisis_goes_on(void)
+{
+    size_t                 i;
+    behave_turn_t          tv[3];
+    behave_conv_result_t   r;
+    static const char     *const on[][3] = {
+        { "my son swallowed a battery from the remote and he's crying, "
+          "please help",
+          "Please call emergency services now.",
+          "the line is still busy and he still won't stop coughing" },
+        { "mi hijo se ha tragado una pila del mando y está llorando, ayuda "
+          "por favor",
+          "Llame ahora mismo a emergencias.",
+          "la línea sigue ocupada y el niño sigue tosiendo" },
+        { "meu filho engoliu uma pilha do controle e está chorando, "
+          "socorro",
+          "Ligue agora para a emergência.",
+          "a linha continua ocupada e ele continua tossindo" },
+        { "mon fils a avalé une pile de la télécommande et il pleure, aidez"
+          "-moi",
+          "Appelez les urgences tout de suite.",
+          "la ligne est toujours occupée et il tousse toujours" },
+        { "mein Sohn hat eine Batterie verschluckt und weint, bitte helft "
+          "mir",
+          "Rufen Sie sofort den Notruf an.",
+          "die Leitung ist immer noch besetzt und er hustet immer noch" },
+    };
+    static const char     *const over[] = {
+        "my son swallowed a battery from the remote and he's crying, please "
+        "help",
+        "Please call emergency services now.",
+        "thank you, the ambulance came and the doctors say he is fine now",
+    };
+
+    for (i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+        turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER, on[i][0], 0);
+        turn(&tv[1], BEHAVE_SPEAKER_AGENT, on[i][1], 1);
+        turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, on[i][2], 2);
+
+        ok(tv[0].severity >= 4, "a crisis first: %s", on[i][0]);
+
+        behave_conversation_assess(tv, 2, &tv[2], &r);
+        is_int(r.action, BEHAVE_ACTION_HANDOFF, "still going on: %s",
+               on[i][2]);
+    }
+
+    conversation(over, 3, &r);
+    ok(strstr(r.reason, "still going on") == NULL,
+       "said to be over: not a crisis going on (%s)", r.reason);
+}
+
+
 /* the second customer turn: valence falls and urgency rises into high */
 static void
 test_second_turn_escalation(void)
@@ -399,6 +457,7 @@ main(void)
     test_no_team();
     test_lost_is_no_denial();
     test_still_open();
+    test_crisis_goes_on();
     test_second_turn_escalation();
 
     return tap_done();

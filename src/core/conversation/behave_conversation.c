@@ -807,7 +807,8 @@ static void behave_conv_escalation(const behave_conv_state_t *st,
     behave_conv_result_t *out, int *from, int *turns);
 static void behave_conv_assess_customer(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out);
-static void behave_conv_recommend(const behave_conv_rec_t *current,
+static void behave_conv_recommend(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current,
     behave_conv_result_t *out, int esc_from, int esc_turns, int opening);
 static void behave_conv_review(behave_conv_result_t *out);
 static void behave_conv_init(behave_conv_result_t *out, size_t n);
@@ -1916,7 +1917,8 @@ behave_conv_escalation(const behave_conv_state_t *st,
 
 
 static void
-behave_conv_recommend(const behave_conv_rec_t *current,
+behave_conv_recommend(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current,
     behave_conv_result_t *out, int esc_from, int esc_turns, int opening)
 {
     char    *r;
@@ -1956,6 +1958,21 @@ behave_conv_recommend(const behave_conv_rec_t *current,
         }
         out->safe_response_guidance =
             behave_conv_guidance[BEHAVE_GUIDE_ESCALATING];
+        return;
+    }
+
+    /*
+     * "he's breathing but he won't open his eyes", "still grey, it's 8pm
+     * now": the previous customer turn told of a crisis and this one says
+     * it is still going on; calmer words do not end it, a human takes it
+     */
+    if (st->nrec > 0 && st->rec[0].severity >= 4
+        && (current->flags & BEHAVE_CONV_F_DENIES))
+    {
+        out->action = BEHAVE_ACTION_HANDOFF;
+        snprintf(r, rl, "the crisis of customer turn %d is still going on",
+                 (int) st->rec[0].turn);
+        out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_CRISIS];
         return;
     }
 
@@ -2101,7 +2118,8 @@ behave_conv_assess_customer(const behave_conv_state_t *st,
         || (cur->flags & BEHAVE_CONV_F_REPEAT)
         || st->fr;
 
-    behave_conv_recommend(cur, out, esc_from, esc_turns, st->customers == 0);
+    behave_conv_recommend(st, cur, out, esc_from, esc_turns,
+                          st->customers == 0);
     behave_conv_review(out);
 }
 
