@@ -358,6 +358,64 @@ test_still_open(void)
 
 
 /*
+ * Only what was asked can be asked again (labels.md): a customer turn
+ * that reported a step taken ("I've started the return, it wants a
+ * courier") asked nothing, however close a later question's words
+ */
+static void
+test_asked_nothing(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][5] = {
+        { "Hi, I'd like to send back a pair of boots from order 40-7781.",
+          "You can start a return from Your Orders.",
+          "Thanks, I've started the return. It's asking me to pick a "
+          "courier for the return label.",
+          "Choose whichever suits you.",
+          "I don't have a printer. Can I do the return without printing a "
+          "label?" },
+        { "Hola, quiero devolver unas botas del pedido 40-7781.",
+          "Puede iniciar la devolución desde Mis pedidos.",
+          "Gracias, ya he empezado la devolución. Me pide elegir un "
+          "mensajero para la etiqueta de devolución.",
+          "Elija el que prefiera.",
+          "No tengo impresora. ¿Puedo hacer la devolución sin imprimir la "
+          "etiqueta?" },
+        { "Olá, quero devolver umas botas da encomenda 40-7781.",
+          "Pode iniciar a devolução em As minhas encomendas.",
+          "Obrigado, já comecei a devolução. Está a pedir para escolher "
+          "uma transportadora para a etiqueta de devolução.",
+          "Escolha a que preferir.",
+          "Não tenho impressora. Posso fazer a devolução sem imprimir a "
+          "etiqueta?" },
+        { "Bonjour, je voudrais renvoyer des bottes de la commande "
+          "40-7781.",
+          "Vous pouvez lancer le retour depuis Mes commandes.",
+          "Merci, j'ai commencé le retour. Il me demande de choisir un "
+          "transporteur pour l'étiquette de retour.",
+          "Choisissez celui qui vous convient.",
+          "Je n'ai pas d'imprimante. Je peux faire le retour sans imprimer "
+          "l'étiquette ?" },
+        { "Hallo, ich möchte Stiefel aus Bestellung 40-7781 zurückschicken.",
+          "Sie können die Rücksendung unter Meine Bestellungen starten.",
+          "Danke, ich habe die Rücksendung gestartet. Jetzt soll ich einen "
+          "Versanddienst für das Rücksendeetikett wählen.",
+          "Wählen Sie, was Ihnen passt.",
+          "Ich habe keinen Drucker. Geht die Rücksendung auch ohne das "
+          "Etikett zu drucken?" },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        conversation(convs[i], 5, &r);
+        ok(!r.repetition || r.repeated_turn != 2,
+           "turn 2 asked nothing, so it is not asked again: %s (turn %d)",
+           convs[i][4], r.repeated_turn);
+    }
+}
+
+
+/*
  * A crisis told in the previous customer turn that the customer says is
  * still going on, in calmer words, is still handed off; said to be over,
  * it is not
@@ -458,6 +516,7 @@ main(void)
     test_lost_is_no_denial();
     test_still_open();
     test_crisis_goes_on();
+    test_asked_nothing();
     test_second_turn_escalation();
 
     return tap_done();

@@ -1719,6 +1719,14 @@ behave_conv_repetition(const behave_conv_state_t *st,
             continue;
         }
 
+        if (!((st->rec[i].flags & BEHAVE_CONV_F_QUESTION)
+              || (st->rec[i].cues & (BEHAVE_CUE_QUESTION | BEHAVE_CUE_ASKS))
+              || (st->rec[i].flags & BEHAVE_CONV_F_DENIES)
+              || st->rec[i].turn == 0))
+        {
+            continue;
+        }
+
         if (behave_conv_ids_differ(cur, &st->rec[i])) {
             continue;               /* same shape, another order or plan */
         }
