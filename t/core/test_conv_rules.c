@@ -144,6 +144,42 @@ static const fr_case_t  fr_cases[] = {
       "it's still not working", 0 },
     { "internet down", "I've managed to get it working again.",
       "it's still not working", 1 },
+    /* deeds that put right what was missing, in each language, and the
+     * answer that nothing is there (empty, not there, thanks but no) */
+    { "my loyalty points are missing",
+      "I've added the missing 1,500 points to your balance.",
+      "Cheers. Just checked and no, the points aren't there.", 1 },
+    { "faltan mis puntos", "Hemos abonado los puntos en su cuenta.",
+      "acabo de mirar y no aparece nada", 1 },
+    { "o valor não caiu", "Já devolvemos o dinheiro para o seu cartão.",
+      "olhei agora e não aparece no extrato", 1 },
+    { "mon colis n'arrive pas",
+      "Le colis a été déposé dans votre boîte aux lettres.",
+      "ma boîte aux lettres est vide", 1 },
+    { "mein Paket fehlt", "Das Paket wurde in Ihren Briefkasten gelegt.",
+      "der Briefkasten ist leer", 1 },
+    { "the heater is broken",
+      "The engineer replaced the faulty part this morning.",
+      "thanks, but it's not there, the room is freezing", 1 },
+    /* asked, planned or a rule: no claim */
+    { "my points are missing", "Has the refund been processed?",
+      "no, nothing yet", 0 },
+    { "my parcel is missing",
+      "I'll check whether it was left in your letterbox.",
+      "ok, it's not there", 0 },
+    { "my points are missing",
+      "Once the points have been added you'll get an email.",
+      "ok, nothing yet", 0 },
+    { "o valor não caiu",
+      "Devolvemos o dinheiro em até 7 dias úteis.",
+      "ok, ainda não aparece", 0 },
+    /* a polite close denies nothing */
+    { "I was charged twice", "I've refunded the duplicate charge.",
+      "Great, thanks, nothing else", 0 },
+    { "me cobraron dos veces", "Ya le hemos devuelto el cargo duplicado.",
+      "Perfecto, gracias, nada más", 0 },
+    { "doppelt abgebucht", "Wir haben die doppelte Abbuchung storniert.",
+      "Danke, kein Problem, das wäre alles", 0 },
 };
 
 

@@ -190,6 +190,51 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "tudo certo", "the issue was settled" },
     { "back up", "it works now" },
     { "fine now", "it works now" },
+    /* deeds that give back or put right what was missing, in the five
+     * languages: "I've added the missing points", "the parcel was left
+     * in your letterbox", "hemos abonado", "removemos a cobrança",
+     * "déposé dans votre boîte", "in Ihren Briefkasten gelegt" */
+    { "i've added", "it was added" },
+    { "we've added", "it was added" },
+    { "been added", "it was added" },
+    { "been returned", "the money was returned" },
+    { "i've replaced", "it was replaced" },
+    { "we've replaced", "it was replaced" },
+    { "replaced the", "it was replaced" },
+    { "been replaced", "it was replaced" },
+    { "left in your", "it was delivered" },
+    { "looks good now", "it works now" },
+    { "looks good on our side", "it works now" },
+    { "all good now", "it works now" },
+    { "abonado", "the account was credited" },
+    { "abonamos", "the account was credited" },
+    { "hemos añadido", "it was added" },
+    { "hemos sustituido", "it was replaced" },
+    { "hemos cambiado", "it was replaced" },
+    { "ya está todo bien", "it works now" },
+    /* Portuguese's first person plural past is its present ("devolvemos
+     * o dinheiro em até 7 dias"): with "já" only */
+    { "já devolvemos", "the money was returned" },
+    { "já removemos", "it was removed" },
+    { "já adicionamos", "it was added" },
+    { "já substituímos", "it was replaced" },
+    { "já está tudo bem", "it works now" },
+    { "foi deixada", "it was delivered" },
+    { "foi deixado", "it was delivered" },
+    { "été déposé", "it was delivered" },
+    { "été déposée", "it was delivered" },
+    { "avons ajouté", "it was added" },
+    { "été ajouté", "it was added" },
+    { "été ajoutée", "it was added" },
+    { "avons remplacé", "it was replaced" },
+    { "été remplacé", "it was replaced" },
+    { "tout est bon", "it works now" },
+    { "briefkasten gelegt", "it was delivered" },
+    { "eingeworfen", "it was delivered" },
+    { "hinzugefügt", "it was added" },
+    { "ausgetauscht", "it was replaced" },
+    { "ersetzt", "it was replaced" },
+    { "alles wieder in ordnung", "it works now" },
 };
 
 
@@ -274,6 +319,67 @@ static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
     { "got charged", NULL },
     { "been charged", NULL },
     { "new charge", NULL },
+    /* nothing where the claim put it: "my letterbox is empty", "the
+     * money's not there" */
+    { "not there", NULL },
+    { "isn't there", NULL },
+    { "aren't there", NULL },
+    { "no está ahí", NULL },
+    { "no aparece", NULL },
+    { "não está lá", NULL },
+    { "não aparece", NULL },
+    { "n'est pas là", NULL },
+    { "n'apparaît pas", NULL },
+    { "nicht da", NULL },
+    { "nicht angekommen", NULL },
+    { "taucht nicht auf", NULL },
+    { "is empty", NULL },
+    { "was empty", NULL },
+    { "está vacío", NULL },
+    { "está vacía", NULL },
+    { "estaba vacío", NULL },
+    { "estaba vacía", NULL },
+    { "está vazio", NULL },
+    { "está vazia", NULL },
+    { "estava vazio", NULL },
+    { "estava vazia", NULL },
+    { "est vide", NULL },
+    { "était vide", NULL },
+    { "ist leer", NULL },
+    { "war leer", NULL },
+};
+
+
+/*
+ * customer turns: a polite close whose negation denies nothing ("thanks,
+ * nothing else", "no, that's all"), in the five languages
+ */
+static const behave_conv_phrase_t  behave_conv_closing[] = {
+    { "nothing else", NULL },
+    { "anything else", NULL },
+    { "no problem", NULL },
+    { "no worries", NULL },
+    { "not at all", NULL },
+    { "sin problema", NULL },
+    { "no pasa nada", NULL },
+    { "sem problema", NULL },
+    { "pas de problème", NULL },
+    { "pas de souci", NULL },
+    { "kein problem", NULL },
+    { "that's all", NULL },
+    { "that is all", NULL },
+    { "that's everything", NULL },
+    { "nada más", NULL },
+    { "eso es todo", NULL },
+    { "nada mais", NULL },
+    { "só isso", NULL },
+    { "é tudo", NULL },
+    { "rien d'autre", NULL },
+    { "c'est tout", NULL },
+    { "nichts weiter", NULL },
+    { "sonst nichts", NULL },
+    { "das wäre alles", NULL },
+    { "das war's", NULL },
 };
 
 
@@ -953,6 +1059,11 @@ behave_conv_planned(const char *s, size_t at)
         "let's ", "let me ", "i'll ", "we'll ", "will ", "going to ",
         "try to ", "vamos a ", "vamos ", "on va ", "nous allons ",
         "wir werden ",
+        /* a condition or a rule, not a deed: "once the points have been
+         * added", "check whether it was left in your letterbox" */
+        "once ", "as soon as ", "until ", "unless ", "whether ", "if ",
+        "cuando ", "en cuanto ", "quando ", "assim que ", "lorsque ",
+        "quand ", "dès que ", "sobald ", "wenn ", "falls ", "ob ",
     };
 
     from = at > 24 ? at - 24 : 0;
@@ -968,8 +1079,35 @@ behave_conv_planned(const char *s, size_t at)
     }
 
     for (k = 0; k < sizeof(plan) / sizeof(plan[0]); k++) {
-        if (memmem(s + from, at - from, plan[k], strlen(plan[k])) != NULL) {
+        const char  *p, *e;
+
+        e = s + at;
+
+        for (p = s + from; p < e; p++) {
+            p = memmem(p, (size_t) (e - p), plan[k], strlen(plan[k]));
+            if (p == NULL) {
+                break;
+            }
+
+            /* a whole word: "if " is not the end of "tarif ", nor "ob "
+             * of "job " */
+            if (p == s || !behave_conv_is_word((unsigned char) p[-1])) {
+                return 1;
+            }
+        }
+    }
+
+    /* "Is it working now?", "Has the refund gone through?": asked, not
+     * claimed (the phrase's clause ends with a question mark) */
+    for (k = at; s[k] != '\0'; k++) {
+        if (s[k] == '?') {
             return 1;
+        }
+
+        if (s[k] == ',' || s[k] == '.' || s[k] == '!' || s[k] == ';'
+            || s[k] == ':')
+        {
+            break;
         }
     }
 
@@ -1335,15 +1473,12 @@ static int
 behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
     unsigned *quote)
 {
-    unsigned  neg, conf, strong;
+    unsigned  neg, strong;
 
     *quote = behave_conv_first(cur, behave_conv_tab(behave_conv_not_resolved),
                                0, &neg);
     strong = behave_conv_match(cur,
                                behave_conv_tab(behave_conv_confirm_strong),
-                               1, NULL);
-    conf = 2 * strong
-           + behave_conv_match(cur, behave_conv_tab(behave_conv_confirm_weak),
                                1, NULL);
 
     /* the annotator's clause, on the same footing when no confirmation
@@ -1365,12 +1500,18 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
 
     /*
      * Right after a claim, a negation that nothing confirms answers it:
-     * "no payment has been received", "nothing on file", "rien"; but not
-     * "thanks, nothing else", nor the negation of "I don't understand",
+     * "no payment has been received", "nothing on file", "rien", and
+     * after thanks too ("Cheers. Just looked and no, the money's not
+     * there": only a confirmation that it worked outweighs it); but not
+     * a polite close ("thanks, nothing else", "no worries"), nor the
+     * negation of "I don't understand",
      * "no entiendo nada": the answer did not land, which says nothing of
      * whether the issue is settled (labels.md: clarify or simplify)
      */
-    if (neg == 0 && conf == 0 && !lost && (cues & BEHAVE_CUE_NEGATION)) {
+    if (neg == 0 && strong == 0 && !lost && (cues & BEHAVE_CUE_NEGATION)
+        && !behave_conv_match(cur, behave_conv_tab(behave_conv_closing), 0,
+                              NULL))
+    {
         neg++;
     }
 
