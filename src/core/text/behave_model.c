@@ -1157,28 +1157,19 @@ behave_meaning_axis(const int8_t *s, unsigned i)
 
 
 /*
- * Urgency below critical is ordered, and a model that knows it errs less
- * and by less (development messages out of fold: exact 0.589 -> 0.602 on
- * the non-critical ones): the head holds three cumulative logits, "above
- * passive", "above low", "above medium", each a binary logistic
- * regression, and the level is the likeliest of the four they imply.
+ * Urgency below critical is ordered, and a model that knows it errs by
+ * less (development messages below critical, out of fold: within one
+ * level 0.927 -> 0.957, exact 0.589 -> 0.592): the head holds three
+ * cumulative logits, "above passive", "above low", "above medium", each
+ * a binary logistic regression, and the level is how many of them say
+ * yes (the median of the distribution they imply).  The likeliest level
+ * instead is 0.01 more exact but 0.01 less often within one, and flips on
+ * near-flat logits: "I want a manager NOW!!" read as low.
  */
 static unsigned
 behave_model_urgency(const float *g)
 {
-    unsigned  i;
-    float     p[3], q[4];
-
-    for (i = 0; i < 3; i++) {
-        p[i] = 1.0f / (1.0f + expf(-g[i]));
-    }
-
-    q[0] = 1.0f - p[0];
-    q[1] = p[0] - p[1];
-    q[2] = p[1] - p[2];
-    q[3] = p[2];
-
-    return behave_argmax(q, 4);
+    return (g[0] > 0) + (g[1] > 0) + (g[2] > 0);
 }
 
 
