@@ -1156,23 +1156,6 @@ behave_meaning_axis(const int8_t *s, unsigned i)
 }
 
 
-/*
- * Urgency below critical is ordered, and a model that knows it errs by
- * less (development messages below critical, out of fold: within one
- * level 0.927 -> 0.957, exact 0.589 -> 0.592): the head holds three
- * cumulative logits, "above passive", "above low", "above medium", each
- * a binary logistic regression, and the level is how many of them say
- * yes (the median of the distribution they imply).  The likeliest level
- * instead is 0.01 more exact but 0.01 less often within one, and flips on
- * near-flat logits: "I want a manager NOW!!" read as low.
- */
-static unsigned
-behave_model_urgency(const float *g)
-{
-    return (g[0] > 0) + (g[1] > 0) + (g[2] > 0);
-}
-
-
 static void
 behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 {
@@ -1190,7 +1173,7 @@ behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
         a->cues |= BEHAVE_CUE_CRISIS;
 
     } else {
-        a->urgency = behave_model_urgency(m->logit + BEHAVE_MODEL_URG);
+        a->urgency = behave_argmax(m->logit + BEHAVE_MODEL_URG, 4);
         a->cues &= ~BEHAVE_CUE_CRISIS;
     }
 

@@ -24,9 +24,8 @@
 #include "behave_model_data.h"
 
 
-/* outputs, in this order: valence 4, urgency 5 (3 cumulative logits
- * below critical, 2 unused), load 4, engagement 4, register 4, then one
- * logit for "critical" */
+/* outputs, in this order: valence 4, urgency 5, load 4, engagement 4,
+ * register 4, then one logit for "critical" */
 #define BEHAVE_MODEL_VAL    0
 #define BEHAVE_MODEL_URG    4
 #define BEHAVE_MODEL_LOAD   9
