@@ -273,6 +273,9 @@ static const char *const  modes[] = { "in order", "shuffled nearby",
 
 static behave_gw_event_t  sess[MAX_EVENTS], acc[MAX_EVENTS];
 
+/* calls answered from a checkpoint, and those whose whole-window fold differs */
+static size_t  ck_calls, ck_differ;
+
 
 /*
  * One session through the stored state, calls of batch events each;
@@ -381,6 +384,19 @@ replay(size_t n, int mode, size_t *late_out, size_t *calls_out,
             fate = malloc((ne + 1) * sizeof(*fate));
             behave_gw_session_apply(&s, ev, ne, 1, fate);
 
+            /* from the checkpoint, and again over the whole window */
+            if (r == 0) {
+                behave_gw_session_t   whole;
+                behave_gw_behavior_t  from_ck, from_all;
+
+                whole = s;
+                whole.ck = 0;
+                behave_gw_session_measure(&s, &from_ck);
+                behave_gw_session_measure(&whole, &from_all);
+                ck_calls += s.ck != 0;
+                ck_differ += !same_measures(&from_ck, &from_all);
+            }
+
             for (j = 0; j < ne; j++) {
                 if (fate[j] == BEHAVE_GW_ACCEPTED) {
                     cJSON_AddItemToArray(all, event_json(&ev[j]));
@@ -475,8 +491,21 @@ test_replay(void)
     for (mode = 0; mode < 3; mode++) {
         for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
             max_state = 0;
+            ck_calls = 0;
+            ck_differ = 0;
             d = replay(sizes[i], mode, &late, &calls, &max_state);
             total_calls = calls;
+
+            ok(ck_differ == 0, "%s, %zu events: the measures from the "
+               "checkpoint equal the whole window's fold (%zu of %zu calls "
+               "from one, %zu differ)", modes[mode], sizes[i], ck_calls,
+               calls, ck_differ);
+
+            if (mode == 0 && sizes[i] >= 1000) {
+                ok(ck_calls * 2 > calls, "in order, %zu events: most calls "
+                   "fold from a checkpoint (%zu of %zu)", sizes[i], ck_calls,
+                   calls);
+            }
 
             ok(d == 0, "%s, %zu events in %zu calls: every answer equals "
                "the recompute from the accepted events (%d differ)",

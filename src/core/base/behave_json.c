@@ -390,6 +390,14 @@ behave_jw_value_fixed3(behave_jw_t *w, double v)
 }
 
 
+void
+behave_jw_fixed3(behave_jw_t *w, const char *key, double v)
+{
+    behave_jw_key(w, key);
+    behave_jw_value_fixed3(w, v);
+}
+
+
 /*
  * Room for the worst case is made once (every byte as \u00XX), so that the
  * loops write straight into the buffer; most strings here are labels and

@@ -72,6 +72,8 @@ void behave_jw_value_label(behave_jw_t *w, const char *v);
 void behave_jw_value_number(behave_jw_t *w, double v);
 /* v rounded to three decimals, as behave_round3() */
 void behave_jw_value_fixed3(behave_jw_t *w, double v);
+/* a member: "key":behave_round3(v), as behave_jw_number() would write it */
+void behave_jw_fixed3(behave_jw_t *w, const char *key, double v);
 
 
 /* the tree as compact JSON, malloc()ed and NUL-terminated; NULL on OOM */

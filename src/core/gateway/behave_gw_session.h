@@ -48,7 +48,8 @@ typedef struct {
     size_t          target_len;
     size_t          seq;            /* input order, for a stable sort */
     int             type;           /* behave_gw_event_e */
-    int             consumed;       /* click already in a rage burst */
+    unsigned char   consumed;       /* click already in a rage burst */
+    unsigned char   ck_consumed;    /* the same, at the checkpoint */
 } behave_gw_event_t;
 
 
@@ -110,9 +111,26 @@ int behave_gw_event_same(const behave_gw_event_t *a,
     const behave_gw_event_t *b);
 
 
-/* a session: its state decoded, and what the last batch did */
+/*
+ * A session: its state decoded, and what the last batch did.
+ *
+ * The checkpoint (ck) is the fold of the window's first ck_at events,
+ * win[ck_at - 1].t < win[ck_at].t, none of whose steps an event from
+ * ck_t on can change: while every event accepted is that late, the
+ * measures are the checkpoint's fold carried over win[ck_at..nwin)
+ * alone (a few events, not the window's hundreds), with the consumed
+ * marks that its steps left (ck_consumed).  An earlier event, or a
+ * settle past it, drops it (ck_lost), and the measures fold the whole
+ * window again until the next rewrite sets one.
+ */
 typedef struct {
     behave_gw_fold_t    fold;
+    behave_gw_fold_t    ck_fold;
+    int                 ck;
+    int                 ck_lost;
+    size_t              ck_at;
+    double              ck_need;        /* latest need of its steps */
+    double              ck_t;
     double              frontier;       /* -INFINITY: none yet */
     uint64_t            epoch;
     uint32_t            gen;
@@ -151,6 +169,13 @@ int behave_gw_session_apply(behave_gw_session_t *s, behave_gw_event_t *ev,
 /* the measures of everything accepted so far; s is not changed */
 int behave_gw_session_measure(const behave_gw_session_t *s,
     behave_gw_behavior_t *m);
+
+/*
+ * Moves the checkpoint to the newest cut whose steps no event from the
+ * newest event's time on can change (from the window's start when there
+ * is none); kept as it is when no later cut qualifies.  -1 out of memory.
+ */
+int behave_gw_session_checkpoint(behave_gw_session_t *s);
 
 /*
  * Encoding (docs/DESIGN.md): a state is a blob (header, context,
