@@ -947,7 +947,11 @@ behave_gw_rd_event(behave_gw_rd_t *r, behave_gw_event_t *e)
 {
     unsigned  head;
 
-    memset(e, 0, sizeof(*e));
+    /* every field set below: no memset of the whole event */
+    e->target = NULL;
+    e->target_len = 0;
+    e->seq = 0;
+    e->ck_consumed = 0;
 
     head = (unsigned) behave_gw_rd_n(r, 1);
     e->type = head & 0x0f;
