@@ -70,6 +70,10 @@ static behave_err_e behave_gw_behavior_run(const cJSON *req, int64_t now_ms,
     uint64_t epoch, const char **sid, int64_t *ts, behave_gw_behavior_t *m,
     behave_gw_rewrite_t *rw, behave_error_t *err);
 static cJSON *behave_gw_event_json(const behave_gw_event_t *e);
+static char *behave_gw_hot_encode(const behave_gw_session_t *s, size_t base,
+    size_t full_max, size_t *len);
+static void behave_gw_put_le(unsigned char *p, uint64_t v, size_t size);
+static size_t behave_gw_get_le(const char *p, size_t size);
 
 static int behave_gw_rule_hesitation(const behave_gw_behavior_t *m);
 static void behave_gw_why_hesitation(const behave_gw_behavior_t *m, char *reason,
@@ -314,7 +318,9 @@ behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
 
     if (*resp == NULL) {
         free(rw->blob);
+        free(rw->hot);
         rw->blob = NULL;
+        rw->hot = NULL;
         return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
     }
 
@@ -347,7 +353,9 @@ behave_gw_behavior_session_text(const cJSON *req, int64_t now_ms,
 
     if (*text == NULL) {
         free(rw->blob);
+        free(rw->hot);
         rw->blob = NULL;
+        rw->hot = NULL;
         return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
     }
 
@@ -362,8 +370,9 @@ behave_gw_behavior_run(const cJSON *req, int64_t now_ms, const char *state,
     const char **sid, int64_t *ts, behave_gw_behavior_t *m,
     behave_gw_rewrite_t *rw, behave_error_t *err)
 {
-    int                    rc;
-    size_t                 n, used, blob_len, batches, prior;
+    int                    rc, hot;
+    size_t                 n, used, blob_len, batches, prior, base, head,
+                           full_max;
     const cJSON           *events;
     behave_gw_event_t     *ev;
     behave_gw_session_t    s;
@@ -379,10 +388,22 @@ behave_gw_behavior_run(const cJSON *req, int64_t now_ms, const char *state,
     behave_gw_session_init(&s, epoch);
     blob_len = 0;
     batches = 0;
+    base = 0;
+    full_max = 0;
+    hot = state != NULL && state_len > 0 && state[0] == 'G';
+    head = hot ? BEHAVE_GW_HOT_HEAD : 0;
 
     if (state != NULL) {
-        rc = behave_gw_session_decode(&s, state, state_len, &blob_len,
-                                      &batches);
+        rc = -1;
+
+        if (state_len >= head) {
+            base = hot ? behave_gw_get_le(state + 13, 4) : 0;
+            full_max = hot ? behave_gw_get_le(state + 17, 4) : 0;
+            rc = behave_gw_session_decode(&s, state + head,
+                                          state_len - head, &blob_len,
+                                          &batches);
+        }
+
         if (rc == -2) {
             goto oom;
         }
@@ -391,6 +412,7 @@ behave_gw_behavior_run(const cJSON *req, int64_t now_ms, const char *state,
             /* damaged: replaced by this call's events alone */
             behave_gw_session_init(&s, epoch);
             rw->reset = 1;
+            rw->drop_hot = hot;
         }
     }
 
@@ -413,25 +435,61 @@ behave_gw_behavior_run(const cJSON *req, int64_t now_ms, const char *state,
     m->new_events = s.accepted;
     m->late_events = s.late;
 
+    if (state == NULL || (hot && rw->reset)) {
+        behave_gw_session_free(&s);
+        return BEHAVE_OK;
+    }
+
     /*
      * Batches pile up behind the blob until one call writes it again,
      * with its checkpoint moved up to the newest events.  A checkpoint
      * lost to an earlier event waits for that too: events that keep
      * coming out of order would otherwise cost a rewrite every call.
+     * A call that read the full state writes it at once when it can
+     * give the hot state, so that the next calls read that instead.
      */
-    if (state != NULL
-        && (rw->reset || s.cut
-            || batches + 1 >= BEHAVE_GW_REWRITE_BATCHES
-            || state_len - blob_len + batch_len > BEHAVE_GW_REWRITE_BYTES))
+    rc = 0;
+
+    if (hot) {
+        if (s.ck && (batches + 1 >= BEHAVE_GW_REWRITE_BATCHES
+                     || state_len - head - blob_len + batch_len
+                        > BEHAVE_GW_REWRITE_BYTES))
+        {
+            s.gen++;
+            rc = behave_gw_session_checkpoint(&s);
+            rw->hot = rc == 0 ? behave_gw_hot_encode(&s, base, full_max,
+                                                     &rw->hot_len)
+                              : NULL;
+            rw->hot_consumed = state_len + batch_len;
+            rc = rw->hot == NULL ? -1 : 0;
+        }
+
+    } else if (behave_gw_session_checkpoint(&s) != 0) {
+        rc = -1;
+
+    } else if (s.ck || rw->reset || s.cut
+               || batches + 1 >= BEHAVE_GW_REWRITE_BATCHES
+               || state_len - blob_len + batch_len > BEHAVE_GW_REWRITE_BYTES)
     {
         s.gen++;
-        rw->blob = behave_gw_session_checkpoint(&s) == 0
-                   ? behave_gw_session_encode(&s, &rw->len) : NULL;
+        rw->blob = behave_gw_session_encode(&s, &rw->len);
         rw->consumed = state_len + batch_len;
+        rc = rw->blob == NULL ? -1 : 0;
 
-        if (rw->blob == NULL) {
-            goto oom;
+        if (rc == 0 && s.ck) {
+            rw->hot = behave_gw_hot_encode(&s, 0,
+                                           rw->len + BEHAVE_GW_HOT_LAG,
+                                           &rw->hot_len);
+            rc = rw->hot == NULL ? -1 : 0;
         }
+    }
+
+    if (rc != 0) {
+        free(rw->blob);
+        free(rw->hot);
+        rw->blob = NULL;
+        rw->hot = NULL;
+        goto oom;
     }
 
     behave_gw_session_free(&s);
@@ -442,6 +500,100 @@ oom:
 
     behave_gw_session_free(&s);
     return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+}
+
+
+/*
+ * The hot state of s (which has a checkpoint): "G", then room: the
+ * length the hot state may reach with the batches appended to it (an
+ * event is 9 bytes at least), then gate: the time from which events
+ * keep the checkpoint, then base: how many of the full window's events
+ * come before the view's, then full_max: the length past which the full
+ * state is read again (and rewritten: it only grows behind the hot
+ * one); then the view's blob (behave_gw_session_view()).  The glue's
+ * script appends a batch to the hot state only when the batch fits in
+ * the room and its first (earliest) event is at the gate or later.
+ *
+ * The room keeps the view at most BEHAVE_GW_WINDOW events and the full
+ * window at most BEHAVE_GW_WINDOW_FLOOD: a settle of the full state then
+ * cuts before the checkpoint (it keeps BEHAVE_GW_WINDOW events), so its
+ * frontier stays at or below the gate and the full state decides every
+ * event past the gate as the hot one does (docs/DESIGN.md).
+ */
+static char *
+behave_gw_hot_encode(const behave_gw_session_t *s, size_t base,
+    size_t full_max, size_t *len)
+{
+    char                 *blob, *out;
+    size_t                blen, total, room, nwin, free_view, free_full;
+    uint64_t              u;
+    unsigned char        *p;
+    behave_gw_session_t   v;
+
+    if (behave_gw_session_view(s, &v) != 0) {
+        behave_gw_session_free(&v);
+        return NULL;
+    }
+
+    blob = behave_gw_session_encode(&v, &blen);
+    out = blob ? malloc(BEHAVE_GW_HOT_HEAD + blen) : NULL;
+
+    if (out == NULL) {
+        behave_gw_session_free(&v);
+        free(blob);
+        return NULL;
+    }
+
+    base += s->ck_at;
+    nwin = base + v.nwin;
+    total = BEHAVE_GW_HOT_HEAD + blen;
+    free_view = v.nwin < BEHAVE_GW_WINDOW ? BEHAVE_GW_WINDOW - v.nwin : 0;
+    free_full = nwin < BEHAVE_GW_WINDOW_FLOOD
+                ? BEHAVE_GW_WINDOW_FLOOD - nwin : 0;
+    room = free_view && free_full
+           ? total + 9 * (free_view < free_full ? free_view : free_full) : 0;
+
+    p = (unsigned char *) out;
+    p[0] = 'G';
+    behave_gw_put_le(p + 1, room, 4);
+    memcpy(&u, &v.ck_t, sizeof(u));
+    behave_gw_put_le(p + 5, u, 8);
+    behave_gw_put_le(p + 13, base, 4);
+    behave_gw_put_le(p + 17, full_max, 4);
+    memcpy(out + BEHAVE_GW_HOT_HEAD, blob, blen);
+
+    behave_gw_session_free(&v);
+    free(blob);
+
+    *len = total;
+    return out;
+}
+
+
+static void
+behave_gw_put_le(unsigned char *p, uint64_t v, size_t size)
+{
+    size_t  i;
+
+    for (i = 0; i < size; i++) {
+        p[i] = (unsigned char) ((v >> (8 * i)) & 0xff);
+    }
+}
+
+
+static size_t
+behave_gw_get_le(const char *state, size_t size)
+{
+    size_t                i, v;
+    const unsigned char  *p = (const unsigned char *) state;
+
+    v = 0;
+
+    for (i = 0; i < size; i++) {
+        v |= (size_t) p[i] << (8 * i);
+    }
+
+    return v;
 }
 
 

@@ -483,6 +483,43 @@ behave_gw_session_checkpoint(behave_gw_session_t *s)
 }
 
 
+int
+behave_gw_session_view(const behave_gw_session_t *s, behave_gw_session_t *v)
+{
+    size_t  i, n;
+
+    behave_gw_session_init(v, s->epoch);
+
+    if (!s->ck) {
+        return -1;
+    }
+
+    n = s->nwin - s->ck_at;
+
+    if (behave_gw_session_reserve(v, n) != 0) {
+        return -1;
+    }
+
+    memcpy(v->win, s->win + s->ck_at, n * sizeof(behave_gw_event_t));
+
+    for (i = 0; i < n; i++) {
+        v->win[i].consumed = v->win[i].ck_consumed;
+    }
+
+    v->nwin = n;
+    v->gen = s->gen;
+    v->fold = s->ck_fold;
+    v->frontier = s->frontier;
+    v->ck = 1;
+    v->ck_at = 0;
+    v->ck_need = s->ck_need;
+    v->ck_fold = s->ck_fold;
+    v->ck_t = fmax(v->win[0].t, s->ck_need);
+
+    return 0;
+}
+
+
 /*
  * Exact duplicates inside one batch: sorted by the whole event, equal
  * neighbours; the later one (in the batch's order) is the duplicate.

@@ -39,6 +39,16 @@
 /* the state's first bytes: magic, epoch, generation (compare-and-set) */
 #define BEHAVE_GW_STATE_PREFIX    14
 
+/*
+ * The hot state (behave_gw_behavior.c): "G" room:u32 gate:f64 base:u32
+ * full_max:u32, then a blob and batches; its compare-and-set takes the
+ * head and the blob's prefix.
+ */
+#define BEHAVE_GW_HOT_HEAD        21
+/* the full state may grow by this much behind the hot one */
+#define BEHAVE_GW_HOT_LAG         4096
+#define BEHAVE_GW_HOT_PREFIX      (BEHAVE_GW_HOT_HEAD + BEHAVE_GW_STATE_PREFIX)
+
 
 typedef struct {
     double          t;
@@ -176,6 +186,17 @@ int behave_gw_session_measure(const behave_gw_session_t *s,
  * is none); kept as it is when no later cut qualifies.  -1 out of memory.
  */
 int behave_gw_session_checkpoint(behave_gw_session_t *s);
+
+/*
+ * The hot view of s, which has a checkpoint: the checkpoint's fold as
+ * the fold, the events after its cut as the window (marks as the
+ * checkpoint left them) and a checkpoint at 0.  Its measures, and those
+ * of any batch applied to it whose accepted events are all at v->ck_t or
+ * later, are s's.  v->win is malloc()ed (behave_gw_session_free()), its
+ * targets point where s's do.  -1 out of memory.
+ */
+int behave_gw_session_view(const behave_gw_session_t *s,
+    behave_gw_session_t *v);
 
 /*
  * Encoding (docs/DESIGN.md): a state is a blob (header, context,
