@@ -45,8 +45,9 @@
 
 typedef struct {
     ngx_http_behave_gw_t   *gw;
-    const char             *argv[7];
-    size_t                  len[7];
+    const char             *argv[8];
+    size_t                  len[8];
+    char                    last_t[8];
     u_char                 *batch;
     size_t                  batch_len;
     uint64_t                epoch;
@@ -69,12 +70,13 @@ typedef struct {
 /*
  * KEYS: state, older list, hot state.  ARGV: 1 ttl, 2 this call's batch,
  * 3 the state to start with (empty, or seeded from the older list), 4
- * "1" when 3 is a seed.  Returns 0, having stored nothing, when there
+ * "1" when 3 is a seed, 5 the batch's latest t ("" without events).  Returns 0, having stored nothing, when there
  * is no state and 3 is empty (the glue sends a new session's state only
  * then, not with every call); {1, the hot state before the batch}
  * when the batch passes the hot state's gate (BEHAVE_GW_HOT_HEAD: room
- * at byte 2, gate at 6, the full state's limit at 18; the batch's
- * first event's t at its byte 6), else the state before the batch (the
+ * at byte 2, gate at 6, the full state's limit at 18, the frontier at
+ * 22; the batch's first event's t at its byte 6): it fits in the room
+ * and comes after the gate, or before the frontier (all late), else the state before the batch (the
  * hot one is dropped), or the older list when there is no state and no
  * seed yet.
  */
@@ -83,8 +85,10 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_beh_script = {
     "local h = redis.call('GET', KEYS[3])\n"
     "if h then\n"
     "  local room, gate = struct.unpack('<I4d', h, 2)\n"
-    "  if #h + #ARGV[2] <= room and (#ARGV[2] < 13\n"
-    "      or struct.unpack('<d', ARGV[2], 6) >= gate) then\n"
+    "  if #h + #ARGV[2] <= room and (#ARGV[5] < 8\n"
+    "      or struct.unpack('<d', ARGV[2], 6) >= gate\n"
+    "      or struct.unpack('<d', ARGV[5]) < struct.unpack('<d', h, 22))\n"
+    "  then\n"
     "    local n = redis.call('APPEND', KEYS[1], ARGV[2])\n"
     "    if n > #ARGV[2] then\n"
     "      redis.call('EXPIRE', KEYS[1], ARGV[1])\n"
@@ -304,6 +308,10 @@ ngx_http_behave_beh_batched(ngx_http_request_t *r, void *data)
     b->argv[6] = "0";
     b->len[6] = 1;
 
+    b->argv[7] = b->last_t;
+    b->len[7] = behave_gw_batch_last_t((char *) b->batch, b->batch_len,
+                                       b->last_t) == 0 ? 8 : 0;
+
     rc = ngx_http_behave_beh_send(r, b, &reason);
 
     if (rc != NGX_OK) {
@@ -320,7 +328,7 @@ ngx_http_behave_beh_send(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
     const char **reason)
 {
     /* the command copies its arguments */
-    return ngx_http_behave_redis_eval(r, &ngx_http_behave_beh_script, 3, 7,
+    return ngx_http_behave_redis_eval(r, &ngx_http_behave_beh_script, 3, 8,
                                       b->argv, b->len,
                                       ngx_http_behave_beh_reply, b, reason);
 }

@@ -289,7 +289,8 @@ le_f64(const char *p)
 
 /*
  * The call's script: the hot state when the batch passes its gate (fits
- * in its room, its first event at the gate or later) and the full state
+ * in its room, its first event at the gate or later or its last before
+ * the frontier) and the full state
  * exists; else the hot state is dropped and the full one is read (made
  * when there is none).  The batch is appended to what exists.  Returns
  * a copy of the state read; *full_before gets the full state as it was.
@@ -312,8 +313,12 @@ script(store_t *st, const char *enc, size_t elen, size_t *len, int *hot,
     }
 
     if (hs.buf != NULL) {
+        char  last[8];
+
         if (hs.len + elen <= le(hs.buf + 1, 4)
-            && (elen < 13 || le_f64(enc + 5) >= le_f64(hs.buf + 5)))
+            && (behave_gw_batch_last_t(enc, elen, last) != 0
+                || le_f64(enc + 5) >= le_f64(hs.buf + 5)
+                || le_f64(last) < le_f64(hs.buf + 21)))
         {
             if (st->buf == NULL) {
                 store_del(&hs);

@@ -131,6 +131,8 @@ typedef struct {
 behave_err_e behave_gw_behavior_batch(const cJSON *req, char **batch,
     size_t *len, behave_error_t *err);
 char *behave_gw_behavior_new_state(uint64_t epoch, size_t *len);
+/* the batch's latest t, 8 bytes little-endian as stored; -1: no event */
+int behave_gw_batch_last_t(const char *batch, size_t len, char *t);
 char *behave_gw_behavior_seed(const cJSON *prior, uint64_t epoch,
     size_t *len);
 behave_err_e behave_gw_behavior_session(const cJSON *req, int64_t now_ms,

@@ -510,9 +510,11 @@ oom:
  * keep the checkpoint, then base: how many of the full window's events
  * come before the view's, then full_max: the length past which the full
  * state is read again (and rewritten: it only grows behind the hot
- * one); then the view's blob (behave_gw_session_view()).  The glue's
- * script appends a batch to the hot state only when the batch fits in
- * the room and its first (earliest) event is at the gate or later.
+ * one), then the frontier; then the view's blob
+ * (behave_gw_session_view()).  The glue's script appends a batch to the
+ * hot state only when the batch fits in the room and its first
+ * (earliest) event is at the gate or later, or its last is before the
+ * frontier (all late: the full state does not change).
  *
  * The room keeps the view at most BEHAVE_GW_WINDOW events and the full
  * window at most BEHAVE_GW_WINDOW_FLOOD: a settle of the full state then
@@ -560,6 +562,8 @@ behave_gw_hot_encode(const behave_gw_session_t *s, size_t base,
     behave_gw_put_le(p + 5, u, 8);
     behave_gw_put_le(p + 13, base, 4);
     behave_gw_put_le(p + 17, full_max, 4);
+    memcpy(&u, &v.frontier, sizeof(u));
+    behave_gw_put_le(p + 21, u, 8);
     memcpy(out + BEHAVE_GW_HOT_HEAD, blob, blen);
 
     behave_gw_session_free(&v);
@@ -594,6 +598,37 @@ behave_gw_get_le(const char *state, size_t size)
     }
 
     return v;
+}
+
+
+int
+behave_gw_batch_last_t(const char *batch, size_t len, char *t)
+{
+    size_t              i, n, used;
+    double              last;
+    uint64_t            u;
+    behave_gw_event_t  *ev;
+
+    if (behave_gw_batch_decode(batch, len, &used, &ev, &n) != 0) {
+        return -1;
+    }
+
+    last = -INFINITY;
+
+    for (i = 0; i < n; i++) {
+        last = fmax(last, ev[i].t);
+    }
+
+    free(ev);
+
+    if (n == 0) {
+        return -1;
+    }
+
+    memcpy(&u, &last, sizeof(u));
+    behave_gw_put_le((unsigned char *) t, u, 8);
+
+    return 0;
 }
 
 

@@ -41,10 +41,10 @@
 
 /*
  * The hot state (behave_gw_behavior.c): "G" room:u32 gate:f64 base:u32
- * full_max:u32, then a blob and batches; its compare-and-set takes the
- * head and the blob's prefix.
+ * full_max:u32 frontier:f64, then a blob and batches; its
+ * compare-and-set takes the head and the blob's prefix.
  */
-#define BEHAVE_GW_HOT_HEAD        21
+#define BEHAVE_GW_HOT_HEAD        29
 /* the full state may grow by this much behind the hot one */
 #define BEHAVE_GW_HOT_LAG         4096
 #define BEHAVE_GW_HOT_PREFIX      (BEHAVE_GW_HOT_HEAD + BEHAVE_GW_STATE_PREFIX)
