@@ -1170,8 +1170,8 @@ behave_gw_behavior_text(const char *session_id, const behave_gw_behavior_t *m,
     behave_jw_fixed3(&w, "mean_focus_seconds",
                      m->mean_focus_s);
     behave_jw_fixed3(&w, "focus_ratio", m->focus_ratio);
-    behave_jw_number(&w, "blur_count", m->blurs);
-    behave_jw_number(&w, "idle_gaps", m->idle_gaps);
+    behave_jw_uint(&w, "blur_count", m->blurs);
+    behave_jw_uint(&w, "idle_gaps", m->idle_gaps);
     behave_jw_close(&w);
 
     behave_jw_fixed3(&w, "cognitive_friction", m->friction);
@@ -1201,28 +1201,35 @@ behave_gw_behavior_text(const char *session_id, const behave_gw_behavior_t *m,
     behave_jw_close_array(&w);
 
     behave_jw_open(&w, "signals");
-    behave_jw_number(&w, "long_pauses", m->long_pauses);
-    behave_jw_number(&w, "pauses_before_commit", m->pauses_before_commit);
+    behave_jw_uint(&w, "long_pauses", m->long_pauses);
+    behave_jw_uint(&w, "pauses_before_commit", m->pauses_before_commit);
     behave_jw_fixed3(&w, "pause_seconds", m->pause_s);
     behave_jw_fixed3(&w, "hover_without_click_seconds",
                      m->hover_unclicked_s);
-    behave_jw_number(&w, "keystrokes", m->keystrokes);
-    behave_jw_number(&w, "backspaces", m->backspaces);
+    behave_jw_uint(&w, "keystrokes", m->keystrokes);
+    behave_jw_uint(&w, "backspaces", m->backspaces);
     behave_jw_fixed3(&w, "backspace_ratio", m->backspace_ratio);
-    behave_jw_number(&w, "errors", m->errors);
-    behave_jw_number(&w, "clicks", m->clicks);
-    behave_jw_number(&w, "rage_click_bursts", m->rage_bursts);
-    behave_jw_number(&w, "scrolls", m->scrolls);
-    behave_jw_number(&w, "scroll_reversals", m->scroll_reversals);
+    behave_jw_uint(&w, "errors", m->errors);
+    behave_jw_uint(&w, "clicks", m->clicks);
+    behave_jw_uint(&w, "rage_click_bursts", m->rage_bursts);
+    behave_jw_uint(&w, "scrolls", m->scrolls);
+    behave_jw_uint(&w, "scroll_reversals", m->scroll_reversals);
     behave_jw_close(&w);
 
-    behave_jw_number(&w, "events_analyzed", (double) m->events);
-    behave_jw_number(&w, "events_new", (double) m->new_events);
-    behave_jw_number(&w, "events_prior", (double) m->prior_events);
-    behave_jw_number(&w, "events_late", (double) m->late_events);
+    behave_jw_uint(&w, "events_analyzed", m->events);
+    behave_jw_uint(&w, "events_new", m->new_events);
+    behave_jw_uint(&w, "events_prior", m->prior_events);
+    behave_jw_uint(&w, "events_late", m->late_events);
     behave_jw_fixed3(&w, "observed_seconds", m->observed_s);
     behave_jw_string(&w, "model_id", BEHAVE_GW_BEHAVIOR_MODEL);
-    behave_jw_number(&w, "timestamp", (double) ts);
+
+    /* the general number writer formats 13 digits through snprintf() */
+    if (ts >= 0) {
+        behave_jw_uint(&w, "timestamp", (uint64_t) ts);
+
+    } else {
+        behave_jw_number(&w, "timestamp", (double) ts);
+    }
 
     if (history != NULL) {
         behave_jw_string(&w, "history", history);
