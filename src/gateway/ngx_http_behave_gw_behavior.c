@@ -389,10 +389,11 @@ ngx_http_behave_beh_ttl_due(ngx_http_behave_beh_t *b, time_t ttl)
 
     /*
      * set at "at" to ttl + ttl / 64: it still outlives this call by ttl
-     * while less than the slack has passed since
+     * while less than the slack has passed since (a clock set back makes
+     * it due at once)
      */
     return !(e->key == b->ttl_key && e->ttl == ttl
-             && b->ttl_at - e->at < ttl / 64);
+             && b->ttl_at >= e->at && b->ttl_at - e->at < ttl / 64);
 }
 
 
