@@ -144,6 +144,42 @@ static const fr_case_t  fr_cases[] = {
       "it's still not working", 0 },
     { "internet down", "I've managed to get it working again.",
       "it's still not working", 1 },
+    /* deeds that put right what was missing, in each language, and the
+     * answer that nothing is there (empty, not there, thanks but no) */
+    { "my loyalty points are missing",
+      "I've added the missing 1,500 points to your balance.",
+      "Cheers. Just checked and no, the points aren't there.", 1 },
+    { "faltan mis puntos", "Hemos abonado los puntos en su cuenta.",
+      "acabo de mirar y no aparece nada", 1 },
+    { "o valor não caiu", "Já devolvemos o dinheiro para o seu cartão.",
+      "olhei agora e não aparece no extrato", 1 },
+    { "mon colis n'arrive pas",
+      "Le colis a été déposé dans votre boîte aux lettres.",
+      "ma boîte aux lettres est vide", 1 },
+    { "mein Paket fehlt", "Das Paket wurde in Ihren Briefkasten gelegt.",
+      "der Briefkasten ist leer", 1 },
+    { "the heater is broken",
+      "The engineer replaced the faulty part this morning.",
+      "thanks, but it's not there, the room is freezing", 1 },
+    /* asked, planned or a rule: no claim */
+    { "my points are missing", "Has the refund been processed?",
+      "no, nothing yet", 0 },
+    { "my parcel is missing",
+      "I'll check whether it was left in your letterbox.",
+      "ok, it's not there", 0 },
+    { "my points are missing",
+      "Once the points have been added you'll get an email.",
+      "ok, nothing yet", 0 },
+    { "o valor não caiu",
+      "Devolvemos o dinheiro em até 7 dias úteis.",
+      "ok, ainda não aparece", 0 },
+    /* a polite close denies nothing */
+    { "I was charged twice", "I've refunded the duplicate charge.",
+      "Great, thanks, nothing else", 0 },
+    { "me cobraron dos veces", "Ya le hemos devuelto el cargo duplicado.",
+      "Perfecto, gracias, nada más", 0 },
+    { "doppelt abgebucht", "Wir haben die doppelte Abbuchung storniert.",
+      "Danke, kein Problem, das wäre alles", 0 },
 };
 
 
@@ -211,6 +247,268 @@ test_specialist(void)
 }
 
 
+/*
+ * A topic that needs care but no team (a prescription, a hospital letter,
+ * a funeral joke) is a clear ask: resolve; a team named after Portuguese's
+ * "no" ("in the") still routes
+ */
+static void
+test_no_team(void)
+{
+    size_t                 i;
+    behave_turn_t          t;
+    behave_conv_result_t   r;
+    static const char     *const plain[] = {
+        "Hi, is my dad's repeat prescription ready to pick up? Ordered it "
+        "on Monday.",
+        "Hola, ¿la receta de mi madre ya está lista para recoger?",
+        "Oi, a receita da minha mãe já está pronta para retirar?",
+        "Bonjour, l'ordonnance de ma mère est-elle prête à retirer ?",
+        "Hallo, ist das Rezept meiner Mutter schon zum Abholen bereit?",
+    };
+    static const char     *const team[] = {
+        "Caí no golpe do Pix ontem e quero contestar a transferência.",
+        "Recebi uma intimação no processo judicial sobre a conta antiga.",
+        "I've been scammed by a seller on your site, who do I talk to?",
+        "Me han estafado con una tienda falsa que usa vuestra pasarela.",
+        "J'ai été arnaquée par un faux vendeur, je veux signaler le compte.",
+        "Ich wurde von einem Verkäufer betrogen und will das melden.",
+        "I've had a County Court claim form about an account I closed.",
+    };
+
+    for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+        turn(&t, BEHAVE_SPEAKER_CUSTOMER, plain[i], 0);
+        behave_conversation_assess(&t, 0, &t, &r);
+        is_int(r.action, BEHAVE_ACTION_RESOLVE, "no team needed: %s",
+               plain[i]);
+    }
+
+    for (i = 0; i < sizeof(team) / sizeof(team[0]); i++) {
+        turn(&t, BEHAVE_SPEAKER_CUSTOMER, team[i], 0);
+        behave_conversation_assess(&t, 0, &t, &r);
+        ok(r.action == BEHAVE_ACTION_ROUTE
+           || r.action == BEHAVE_ACTION_HANDOFF,
+           "a team: route (or hand off): %s", team[i]);
+    }
+}
+
+
+/*
+ * After a claim, "I don't understand" says the answer did not land, not
+ * that the issue persists: no false resolution; with a cascade of
+ * questions, simplify
+ */
+static void
+test_lost_is_no_denial(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const replies[] = {
+        "Sorry, I don't understand. Which fee? Do I do anything? Is the "
+        "card charged?",
+        "Perdona, no entiendo nada. ¿Qué tasa? ¿Tengo que hacer algo? ¿Me "
+        "cobran en la tarjeta?",
+        "Desculpa, não entendi nada. Que taxa? Tenho que fazer alguma coisa? "
+        "Cobram no cartão?",
+        "Pardon, je ne comprends rien. Quels frais ? Je dois faire quelque "
+        "chose ? C'est débité sur la carte ?",
+        "Entschuldigung, ich verstehe gar nichts. Welche Gebühr? Muss ich "
+        "etwas tun? Wird die Karte belastet?",
+    };
+    const char            *texts[3];
+
+    texts[0] = "My order came damaged, can I get my money back?";
+    texts[1] = "I've processed a partial refund of 4.50 to your card; a full "
+               "refund needs the item back with a 1.99 handling fee.";
+
+    for (i = 0; i < sizeof(replies) / sizeof(replies[0]); i++) {
+        texts[2] = replies[i];
+        conversation(texts, 3, &r);
+        is_int(r.false_resolution, 0, "lost, not a denial: %s", replies[i]);
+        is_int(r.action, BEHAVE_ACTION_SIMPLIFY, "and simplify");
+    }
+}
+
+
+/*
+ * "ok, but...": the customer takes the answer and says it is not the one
+ * asked for; the earlier question is asked again in other words (a
+ * repetition, clarify); thanks and a new question is none
+ */
+static void
+test_still_open(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const open[][3] = {
+        { "where is my parcel?", "Your order was dispatched on Friday.",
+          "ok but when will it actually turn up at my door?" },
+        { "¿dónde está mi paquete?", "Su pedido salió el viernes.",
+          "vale, pero ¿qué día llega a casa?" },
+        { "cadê minha encomenda?", "O seu pedido foi despachado na sexta.",
+          "tá, mas quando chega aqui em casa?" },
+        { "où est mon colis ?", "Votre commande est partie vendredi.",
+          "d'accord, mais quel jour est-ce qu'il arrive chez moi ?" },
+        { "wo ist mein Paket?", "Ihre Bestellung wurde am Freitag versandt.",
+          "ja, aber wann kommt es bei mir zu Hause an?" },
+        { "can my dog travel in the cabin to Madrid?",
+          "Please see our Travelling with Pets page.",
+          "ive read that page, it doesnt say anything about Madrid. so "
+          "yes or no?" },
+    };
+    static const char     *const fresh[][3] = {
+        { "¿puedo cambiar la fecha del vuelo?",
+          "Sí, desde Mis reservas, hasta 24 horas antes.",
+          "Gracias. Y mientras tanto, ¿puedo elegir asiento?" },
+        { "posso mudar a data do voo?",
+          "Sim, em Minhas reservas, até 24 horas antes.",
+          "Obrigada. E entretanto, posso escolher o lugar?" },
+        { "je peux changer la date du vol ?",
+          "Oui, depuis Mes réservations, jusqu'à 24 heures avant.",
+          "Merci. Et en attendant, je peux choisir ma place ?" },
+        { "kann ich das Flugdatum ändern?",
+          "Ja, unter Meine Buchung, bis 24 Stunden vorher.",
+          "Danke. Und kann ich dabei einen Sitzplatz wählen?" },
+    };
+    const char            *texts[3];
+
+    for (i = 0; i < sizeof(open) / sizeof(open[0]); i++) {
+        texts[0] = open[i][0];
+        texts[1] = open[i][1];
+        texts[2] = open[i][2];
+        conversation(texts, 3, &r);
+        is_int(r.repetition, 1, "still open: %s", open[i][2]);
+        is_int(r.repeated_turn, 0, "and the first question is named");
+        is_int(r.action, BEHAVE_ACTION_CLARIFY, "and clarify");
+    }
+
+    for (i = 0; i < sizeof(fresh) / sizeof(fresh[0]); i++) {
+        texts[0] = fresh[i][0];
+        texts[1] = fresh[i][1];
+        texts[2] = fresh[i][2];
+        conversation(texts, 3, &r);
+        is_int(r.repetition, 0, "thanks and a new question: %s",
+               fresh[i][2]);
+    }
+}
+
+
+/*
+ * Only what was asked can be asked again (labels.md): a customer turn
+ * that reported a step taken ("I've started the return, it wants a
+ * courier") asked nothing, however close a later question's words
+ */
+static void
+test_asked_nothing(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][5] = {
+        { "Hi, I'd like to send back a pair of boots from order 40-7781.",
+          "You can start a return from Your Orders.",
+          "Thanks, I've started the return. It's asking me to pick a "
+          "courier for the return label.",
+          "Choose whichever suits you.",
+          "I don't have a printer. Can I do the return without printing a "
+          "label?" },
+        { "Hola, quiero devolver unas botas del pedido 40-7781.",
+          "Puede iniciar la devolución desde Mis pedidos.",
+          "Gracias, ya he empezado la devolución. Me pide elegir un "
+          "mensajero para la etiqueta de devolución.",
+          "Elija el que prefiera.",
+          "No tengo impresora. ¿Puedo hacer la devolución sin imprimir la "
+          "etiqueta?" },
+        { "Olá, quero devolver umas botas da encomenda 40-7781.",
+          "Pode iniciar a devolução em As minhas encomendas.",
+          "Obrigado, já comecei a devolução. Está a pedir para escolher "
+          "uma transportadora para a etiqueta de devolução.",
+          "Escolha a que preferir.",
+          "Não tenho impressora. Posso fazer a devolução sem imprimir a "
+          "etiqueta?" },
+        { "Bonjour, je voudrais renvoyer des bottes de la commande "
+          "40-7781.",
+          "Vous pouvez lancer le retour depuis Mes commandes.",
+          "Merci, j'ai commencé le retour. Il me demande de choisir un "
+          "transporteur pour l'étiquette de retour.",
+          "Choisissez celui qui vous convient.",
+          "Je n'ai pas d'imprimante. Je peux faire le retour sans imprimer "
+          "l'étiquette ?" },
+        { "Hallo, ich möchte Stiefel aus Bestellung 40-7781 zurückschicken.",
+          "Sie können die Rücksendung unter Meine Bestellungen starten.",
+          "Danke, ich habe die Rücksendung gestartet. Jetzt soll ich einen "
+          "Versanddienst für das Rücksendeetikett wählen.",
+          "Wählen Sie, was Ihnen passt.",
+          "Ich habe keinen Drucker. Geht die Rücksendung auch ohne das "
+          "Etikett zu drucken?" },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        conversation(convs[i], 5, &r);
+        ok(!r.repetition || r.repeated_turn != 2,
+           "turn 2 asked nothing, so it is not asked again: %s (turn %d)",
+           convs[i][4], r.repeated_turn);
+    }
+}
+
+
+/*
+ * A crisis told in the previous customer turn that the customer says is
+ * still going on, in calmer words, is still handed off; said to be over,
+ * it is not
+ */
+static void
+test_crisis_goes_on(void)
+{
+    size_t                 i;
+    behave_turn_t          tv[3];
+    behave_conv_result_t   r;
+    static const char     *const on[][3] = {
+        { "my son swallowed a battery from the remote and he's crying, "
+          "please help",
+          "Please call emergency services now.",
+          "the line is still busy and he still won't stop coughing" },
+        { "mi hijo se ha tragado una pila del mando y está llorando, ayuda "
+          "por favor",
+          "Llame ahora mismo a emergencias.",
+          "la línea sigue ocupada y el niño sigue tosiendo" },
+        { "meu filho engoliu uma pilha do controle e está chorando, "
+          "socorro",
+          "Ligue agora para a emergência.",
+          "a linha continua ocupada e ele continua tossindo" },
+        { "mon fils a avalé une pile de la télécommande et il pleure, aidez"
+          "-moi",
+          "Appelez les urgences tout de suite.",
+          "la ligne est toujours occupée et il tousse toujours" },
+        { "mein Sohn hat eine Batterie verschluckt und weint, bitte helft "
+          "mir",
+          "Rufen Sie sofort den Notruf an.",
+          "die Leitung ist immer noch besetzt und er hustet immer noch" },
+    };
+    static const char     *const over[] = {
+        "my son swallowed a battery from the remote and he's crying, please "
+        "help",
+        "Please call emergency services now.",
+        "thank you, the ambulance came and the doctors say he is fine now",
+    };
+
+    for (i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+        turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER, on[i][0], 0);
+        turn(&tv[1], BEHAVE_SPEAKER_AGENT, on[i][1], 1);
+        turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, on[i][2], 2);
+
+        ok(tv[0].severity >= 4, "a crisis first: %s", on[i][0]);
+
+        behave_conversation_assess(tv, 2, &tv[2], &r);
+        is_int(r.action, BEHAVE_ACTION_HANDOFF, "still going on: %s",
+               on[i][2]);
+    }
+
+    conversation(over, 3, &r);
+    ok(strstr(r.reason, "still going on") == NULL,
+       "said to be over: not a crisis going on (%s)", r.reason);
+}
+
+
 /* the second customer turn: valence falls and urgency rises into high */
 static void
 test_second_turn_escalation(void)
@@ -250,6 +548,11 @@ main(void)
     test_false_resolution();
     test_overload();
     test_specialist();
+    test_no_team();
+    test_lost_is_no_denial();
+    test_still_open();
+    test_crisis_goes_on();
+    test_asked_nothing();
     test_second_turn_escalation();
 
     return tap_done();

@@ -321,10 +321,13 @@ test_actions(void)
     is_str(behave_action_name(r.action), "route", "complaint: route");
     ok(strstr(r.reason, "complaints") != NULL, "reason names the team");
 
+    /* the annotator's topic cue (a prescription, a hospital) names no
+     * team: a clear ask is answered */
     turn(2, C, "Can you look at this for me?", 0);
     tv[2].cues = BEHAVE_CUE_SPECIALIST;
     assess(2);
-    is_str(behave_action_name(r.action), "route", "specialist cue: route");
+    is_str(behave_action_name(r.action), "resolve",
+           "specialist topic cue alone: resolve");
 
     turn(2, C, "I need this today.", 3);
     tv[2].urgency = BEHAVE_URGENCY_HIGH;

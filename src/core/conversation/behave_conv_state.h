@@ -90,6 +90,7 @@
 #define BEHAVE_CONV_F_UNCLEAR     0x0040  /* short, "the thing", no detail */
 #define BEHAVE_CONV_F_ANGER       0x0080  /* "unacceptable", "I'm reporting" */
 #define BEHAVE_CONV_F_OVERLOAD    0x0100  /* lost, and a cascade of asks */
+#define BEHAVE_CONV_F_OPEN        0x0200  /* "ok, but", "sí, pero", "ja, aber" */
 
 
 typedef struct {

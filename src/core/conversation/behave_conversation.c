@@ -90,6 +90,13 @@ typedef struct {
 /* behave_conv_match()'s "negatable" for claims: nor after a plan */
 #define BEHAVE_CONV_CLAIMED  2
 
+/*
+ * behave_conv_match()'s "negatable" for a topic (a specialist team): a
+ * "not" or "never" before it counts, a "no" does not: "caí no golpe",
+ * "no processo judicial" are Portuguese's "in the"
+ */
+#define BEHAVE_CONV_TOPIC    3
+
 
 /* agent turns: the issue is presented as settled */
 static const behave_conv_phrase_t  behave_conv_claims[] = {
@@ -183,6 +190,51 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "tudo certo", "the issue was settled" },
     { "back up", "it works now" },
     { "fine now", "it works now" },
+    /* deeds that give back or put right what was missing, in the five
+     * languages: "I've added the missing points", "the parcel was left
+     * in your letterbox", "hemos abonado", "removemos a cobrança",
+     * "déposé dans votre boîte", "in Ihren Briefkasten gelegt" */
+    { "i've added", "it was added" },
+    { "we've added", "it was added" },
+    { "been added", "it was added" },
+    { "been returned", "the money was returned" },
+    { "i've replaced", "it was replaced" },
+    { "we've replaced", "it was replaced" },
+    { "replaced the", "it was replaced" },
+    { "been replaced", "it was replaced" },
+    { "left in your", "it was delivered" },
+    { "looks good now", "it works now" },
+    { "looks good on our side", "it works now" },
+    { "all good now", "it works now" },
+    { "abonado", "the account was credited" },
+    { "abonamos", "the account was credited" },
+    { "hemos añadido", "it was added" },
+    { "hemos sustituido", "it was replaced" },
+    { "hemos cambiado", "it was replaced" },
+    { "ya está todo bien", "it works now" },
+    /* Portuguese's first person plural past is its present ("devolvemos
+     * o dinheiro em até 7 dias"): with "já" only */
+    { "já devolvemos", "the money was returned" },
+    { "já removemos", "it was removed" },
+    { "já adicionamos", "it was added" },
+    { "já substituímos", "it was replaced" },
+    { "já está tudo bem", "it works now" },
+    { "foi deixada", "it was delivered" },
+    { "foi deixado", "it was delivered" },
+    { "été déposé", "it was delivered" },
+    { "été déposée", "it was delivered" },
+    { "avons ajouté", "it was added" },
+    { "été ajouté", "it was added" },
+    { "été ajoutée", "it was added" },
+    { "avons remplacé", "it was replaced" },
+    { "été remplacé", "it was replaced" },
+    { "tout est bon", "it works now" },
+    { "briefkasten gelegt", "it was delivered" },
+    { "eingeworfen", "it was delivered" },
+    { "hinzugefügt", "it was added" },
+    { "ausgetauscht", "it was replaced" },
+    { "ersetzt", "it was replaced" },
+    { "alles wieder in ordnung", "it works now" },
 };
 
 
@@ -267,6 +319,67 @@ static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
     { "got charged", NULL },
     { "been charged", NULL },
     { "new charge", NULL },
+    /* nothing where the claim put it: "my letterbox is empty", "the
+     * money's not there" */
+    { "not there", NULL },
+    { "isn't there", NULL },
+    { "aren't there", NULL },
+    { "no está ahí", NULL },
+    { "no aparece", NULL },
+    { "não está lá", NULL },
+    { "não aparece", NULL },
+    { "n'est pas là", NULL },
+    { "n'apparaît pas", NULL },
+    { "nicht da", NULL },
+    { "nicht angekommen", NULL },
+    { "taucht nicht auf", NULL },
+    { "is empty", NULL },
+    { "was empty", NULL },
+    { "está vacío", NULL },
+    { "está vacía", NULL },
+    { "estaba vacío", NULL },
+    { "estaba vacía", NULL },
+    { "está vazio", NULL },
+    { "está vazia", NULL },
+    { "estava vazio", NULL },
+    { "estava vazia", NULL },
+    { "est vide", NULL },
+    { "était vide", NULL },
+    { "ist leer", NULL },
+    { "war leer", NULL },
+};
+
+
+/*
+ * customer turns: a polite close whose negation denies nothing ("thanks,
+ * nothing else", "no, that's all"), in the five languages
+ */
+static const behave_conv_phrase_t  behave_conv_closing[] = {
+    { "nothing else", NULL },
+    { "anything else", NULL },
+    { "no problem", NULL },
+    { "no worries", NULL },
+    { "not at all", NULL },
+    { "sin problema", NULL },
+    { "no pasa nada", NULL },
+    { "sem problema", NULL },
+    { "pas de problème", NULL },
+    { "pas de souci", NULL },
+    { "kein problem", NULL },
+    { "that's all", NULL },
+    { "that is all", NULL },
+    { "that's everything", NULL },
+    { "nada más", NULL },
+    { "eso es todo", NULL },
+    { "nada mais", NULL },
+    { "só isso", NULL },
+    { "é tudo", NULL },
+    { "rien d'autre", NULL },
+    { "c'est tout", NULL },
+    { "nichts weiter", NULL },
+    { "sonst nichts", NULL },
+    { "das wäre alles", NULL },
+    { "das war's", NULL },
 };
 
 
@@ -321,6 +434,13 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
     { "yes or no", NULL },
     { "a yes or a no", NULL },
     { "i've read", NULL },
+    { "ive read", NULL },
+    { "i have read", NULL },
+    { "doesn't say", NULL },
+    { "doesnt say", NULL },
+    { "doesnt answer", NULL },
+    { "didnt answer", NULL },
+    { "doesnt mention", NULL },
     { "didn't answer", NULL },
     { "doesn't answer", NULL },
     { "doesn't mention", NULL },
@@ -364,13 +484,6 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
 
 /* the customer contrasts with the answer given */
 static const behave_conv_phrase_t  behave_conv_reask[] = {
-    { "ok, but", NULL },
-    { "ok but", NULL },
-    { "okay, but", NULL },
-    { "okay but", NULL },
-    { "yes, but", NULL },
-    { "sure, but", NULL },
-    { "right, but", NULL },
     { "but where", NULL },
     { "but how", NULL },
     { "but when", NULL },
@@ -381,7 +494,29 @@ static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "again", NULL },
     { "i just want", NULL },
     { "i just need", NULL },
-    /* "ok, but..." in the other four languages */
+};
+
+
+/*
+ * the customer takes the answer and says it is not the one asked for: a
+ * concession, then "but" ("ok, but when does it get here", "tá, mas
+ * quanto custa", "Ja, aber"): the earlier question is still open
+ */
+static const behave_conv_phrase_t  behave_conv_yes_but[] = {
+    { "ok, but", NULL },
+    { "ok but", NULL },
+    { "okay, but", NULL },
+    { "okay but", NULL },
+    { "yes, but", NULL },
+    { "sure, but", NULL },
+    { "right, but", NULL },
+    { "yes but", NULL },
+    { "fine, but", NULL },
+    { "fine but", NULL },
+    { "got it, but", NULL },
+    { "i know, but", NULL },
+    { "i know that, but", NULL },
+    /* the same in the other four languages */
     { "ok pero", NULL },
     { "ok, pero", NULL },
     { "vale pero", NULL },
@@ -405,6 +540,17 @@ static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "ok, aber", NULL },
     { "ok aber", NULL },
     { "schon, aber", NULL },
+    { "entiendo, pero", NULL },
+    { "entendido, pero", NULL },
+    { "ya lo sé, pero", NULL },
+    { "entendo, mas", NULL },
+    { "entendi, mas", NULL },
+    { "eu sei, mas", NULL },
+    { "je sais, mais", NULL },
+    { "compris, mais", NULL },
+    { "verstanden, aber", NULL },
+    { "weiß ich, aber", NULL },
+    { "gut, aber", NULL },
 };
 
 
@@ -427,7 +573,12 @@ static const behave_conv_phrase_t  behave_conv_confusion[] = {
     { "nao entendi", NULL },
     { "comprends pas", NULL },
     { "pas compris", NULL },
+    { "comprends rien", NULL },
+    { "rien compris", NULL },
     { "verstehe nicht", NULL },
+    { "verstehe nichts", NULL },
+    { "verstehe gar nichts", NULL },
+    { "verstehe kein wort", NULL },
     { "versteh nicht", NULL },
     { "verstehe das nicht", NULL },
     { "verstehe ich nicht", NULL },
@@ -577,10 +728,18 @@ static const behave_conv_phrase_t  behave_conv_specialist[] = {
     { "by mistake", "payment recovery" },
     { "wrong account", "payment recovery" },
     { "fraud", "the fraud team" },
+    { "fraudulent", "the fraud team" },
     { "scam", "the fraud team" },
+    { "scammed", "the fraud team" },
+    { "scammer", "the fraud team" },
     { "dispute", "the disputes team" },
     { "chargeback", "the disputes team" },
     { "legal action", "the legal team" },
+    { "county court", "the legal team" },
+    { "court claim", "the legal team" },
+    { "court order", "the legal team" },
+    { "take you to court", "the legal team" },
+    { "small claims", "the legal team" },
     { "solicitor", "the legal team" },
     { "lawyer", "the legal team" },
     { "ombudsman", "the complaints team" },
@@ -603,12 +762,20 @@ static const behave_conv_phrase_t  behave_conv_specialist[] = {
     { "recurso", "the appeals team" },
     { "recours", "the appeals team" },
     { "fraude", "the fraud team" },
+    { "fraudes", "the fraud team" },
     { "estafa", "the fraud team" },
+    { "estafado", "the fraud team" },
+    { "estafada", "the fraud team" },
     { "golpe", "the fraud team" },
+    { "golpista", "the fraud team" },
     { "arnaque", "the fraud team" },
+    { "arnaqué", "the fraud team" },
+    { "arnaquée", "the fraud team" },
     { "escroquerie", "the fraud team" },
+    { "escroc", "the fraud team" },
     { "betrug", "the fraud team" },
     { "betrüger", "the fraud team" },
+    { "betrogen", "the fraud team" },
     { "abogado", "the legal team" },
     { "advogado", "the legal team" },
     { "avocat", "the legal team" },
@@ -618,6 +785,16 @@ static const behave_conv_phrase_t  behave_conv_specialist[] = {
     { "processo judicial", "the legal team" },
     { "action en justice", "the legal team" },
     { "klage", "the legal team" },
+    { "juzgado", "the legal team" },
+    { "citación judicial", "the legal team" },
+    { "ação judicial", "the legal team" },
+    { "intimação", "the legal team" },
+    { "tribunal", "the legal team" },
+    { "huissier", "the legal team" },
+    { "mise en demeure", "the legal team" },
+    { "vor gericht", "the legal team" },
+    { "gerichtlich", "the legal team" },
+    { "mahnbescheid", "the legal team" },
     { "falleció", "the bereavement team" },
     { "faleceu", "the bereavement team" },
     { "décédé", "the bereavement team" },
@@ -700,7 +877,7 @@ static void behave_conv_normalize(const char *in, size_t len,
     behave_conv_norm_t *out);
 static void behave_conv_pairs(behave_conv_norm_t *t);
 static int behave_conv_is_word(unsigned char c);
-static int behave_conv_negated(const char *s, size_t at);
+static int behave_conv_negated(const char *s, size_t at, int topic);
 static int behave_conv_planned(const char *s, size_t at);
 static int behave_conv_at(const behave_conv_norm_t *t, const char *phrase,
     size_t plen, size_t at, int negatable);
@@ -718,7 +895,7 @@ static unsigned behave_conv_first(const behave_conv_norm_t *t,
     const behave_conv_phrase_t *tab, size_t ntab, int negatable,
     unsigned *count);
 static int behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
-    unsigned *quote);
+    int lost, unsigned *quote);
 static unsigned behave_conv_claim(const behave_conv_norm_t *t,
     unsigned cues);
 static const char *behave_conv_claim_what(unsigned k);
@@ -736,7 +913,8 @@ static void behave_conv_escalation(const behave_conv_state_t *st,
     behave_conv_result_t *out, int *from, int *turns);
 static void behave_conv_assess_customer(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out);
-static void behave_conv_recommend(const behave_conv_rec_t *current,
+static void behave_conv_recommend(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current,
     behave_conv_result_t *out, int esc_from, int esc_turns, int opening);
 static void behave_conv_review(behave_conv_result_t *out);
 static void behave_conv_init(behave_conv_result_t *out, size_t n);
@@ -836,10 +1014,13 @@ behave_conv_is_word(unsigned char c)
 
 /* "not fixed", "hasn't been resolved", "never worked": a denial */
 static int
-behave_conv_negated(const char *s, size_t at)
+behave_conv_negated(const char *s, size_t at, int topic)
 {
-    size_t       from, k;
+    size_t       from, k, nneg;
     static const char  *neg[] = { "not ", "n't ", "never ", "no " };
+
+    /* "no" is the last entry */
+    nneg = sizeof(neg) / sizeof(neg[0]) - (topic ? 1 : 0);
 
     from = at > 16 ? at - 16 : 0;
 
@@ -853,7 +1034,7 @@ behave_conv_negated(const char *s, size_t at)
         }
     }
 
-    for (k = 0; k < sizeof(neg) / sizeof(neg[0]); k++) {
+    for (k = 0; k < nneg; k++) {
         const char  *p;
 
         p = memmem(s + from, at - from, neg[k], strlen(neg[k]));
@@ -878,6 +1059,11 @@ behave_conv_planned(const char *s, size_t at)
         "let's ", "let me ", "i'll ", "we'll ", "will ", "going to ",
         "try to ", "vamos a ", "vamos ", "on va ", "nous allons ",
         "wir werden ",
+        /* a condition or a rule, not a deed: "once the points have been
+         * added", "check whether it was left in your letterbox" */
+        "once ", "as soon as ", "until ", "unless ", "whether ", "if ",
+        "cuando ", "en cuanto ", "quando ", "assim que ", "lorsque ",
+        "quand ", "dès que ", "sobald ", "wenn ", "falls ", "ob ",
     };
 
     from = at > 24 ? at - 24 : 0;
@@ -893,8 +1079,35 @@ behave_conv_planned(const char *s, size_t at)
     }
 
     for (k = 0; k < sizeof(plan) / sizeof(plan[0]); k++) {
-        if (memmem(s + from, at - from, plan[k], strlen(plan[k])) != NULL) {
+        const char  *p, *e;
+
+        e = s + at;
+
+        for (p = s + from; p < e; p++) {
+            p = memmem(p, (size_t) (e - p), plan[k], strlen(plan[k]));
+            if (p == NULL) {
+                break;
+            }
+
+            /* a whole word: "if " is not the end of "tarif ", nor "ob "
+             * of "job " */
+            if (p == s || !behave_conv_is_word((unsigned char) p[-1])) {
+                return 1;
+            }
+        }
+    }
+
+    /* "Is it working now?", "Has the refund gone through?": asked, not
+     * claimed (the phrase's clause ends with a question mark) */
+    for (k = at; s[k] != '\0'; k++) {
+        if (s[k] == '?') {
             return 1;
+        }
+
+        if (s[k] == ',' || s[k] == '.' || s[k] == '!' || s[k] == ';'
+            || s[k] == ':')
+        {
+            break;
         }
     }
 
@@ -928,7 +1141,9 @@ behave_conv_at(const behave_conv_norm_t *t, const char *phrase, size_t plen,
         return 0;
     }
 
-    return !(negatable && behave_conv_negated(t->text, at));
+    return !(negatable
+             && behave_conv_negated(t->text, at,
+                                    negatable == BEHAVE_CONV_TOPIC));
 }
 
 
@@ -1255,18 +1470,15 @@ behave_conv_first(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
 
 /* 1 if customer text cur says the issue is not settled; *quote says how */
 static int
-behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
+behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
     unsigned *quote)
 {
-    unsigned  neg, conf, strong;
+    unsigned  neg, strong;
 
     *quote = behave_conv_first(cur, behave_conv_tab(behave_conv_not_resolved),
                                0, &neg);
     strong = behave_conv_match(cur,
                                behave_conv_tab(behave_conv_confirm_strong),
-                               1, NULL);
-    conf = 2 * strong
-           + behave_conv_match(cur, behave_conv_tab(behave_conv_confirm_weak),
                                1, NULL);
 
     /* the annotator's clause, on the same footing when no confirmation
@@ -1288,10 +1500,18 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
 
     /*
      * Right after a claim, a negation that nothing confirms answers it:
-     * "no payment has been received", "nothing on file", "rien"; but not
-     * "thanks, nothing else"
+     * "no payment has been received", "nothing on file", "rien", and
+     * after thanks too ("Cheers. Just looked and no, the money's not
+     * there": only a confirmation that it worked outweighs it); but not
+     * a polite close ("thanks, nothing else", "no worries"), nor the
+     * negation of "I don't understand",
+     * "no entiendo nada": the answer did not land, which says nothing of
+     * whether the issue is settled (labels.md: clarify or simplify)
      */
-    if (neg == 0 && conf == 0 && (cues & BEHAVE_CUE_NEGATION)) {
+    if (neg == 0 && strong == 0 && !lost && (cues & BEHAVE_CUE_NEGATION)
+        && !behave_conv_match(cur, behave_conv_tab(behave_conv_closing), 0,
+                              NULL))
+    {
         neg++;
     }
 
@@ -1341,6 +1561,7 @@ behave_conv_claim_what(unsigned k)
 void
 behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
 {
+    int                   lost;
     double                v;
     unsigned              f, q;
     behave_sim_set_t      set;
@@ -1376,7 +1597,14 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
                                        behave_conv_tab(behave_conv_confusion),
                                        0, NULL);
 
-    if (behave_conv_denies(&norm, t->cues, &rec->quote)) {
+    /* "I don't see it" after a claim says it is not there */
+    lost = rec->overload
+           || (rec->confusion
+               && rec->confusion < sizeof(behave_conv_confusion)
+                                   / sizeof(behave_conv_confusion[0]));
+
+    if (behave_conv_denies(&norm, t->cues, lost, &rec->quote))
+    {
         f |= BEHAVE_CONV_F_DENIES;
     }
 
@@ -1410,6 +1638,12 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
                              NULL))
     {
         f |= BEHAVE_CONV_F_UNCLEAR;
+    }
+
+    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_yes_but), 0,
+                          NULL))
+    {
+        f |= BEHAVE_CONV_F_OPEN | BEHAVE_CONV_F_REASK;
     }
 
     if (behave_conv_match(&norm, behave_conv_tab(behave_conv_reask), 0, NULL)
@@ -1457,7 +1691,7 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
 
     rec->specialist = behave_conv_first(&norm,
                                         behave_conv_tab(behave_conv_specialist),
-                                        1, NULL);
+                                        BEHAVE_CONV_TOPIC, NULL);
     rec->vague = behave_conv_first(&norm, behave_conv_tab(behave_conv_vague),
                                    0, &rec->vague_n);
 
@@ -1558,14 +1792,16 @@ behave_conv_repetition(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out,
     unsigned *similar)
 {
-    int                   strong, said, reask, best_turn;
+    int                   strong, said, reask, best_turn, open_turn;
     size_t                i, window;
-    double                best, need, cosine, score;
+    double                best, need, cosine, score, open_score;
     behave_similarity_t   sim;
 
     *similar = 0;
     best = 0.0;
     best_turn = -1;
+    open_turn = -1;
+    open_score = 0.0;
 
     strong = (cur->flags & BEHAVE_CONV_F_STRONG) != 0;
 
@@ -1598,12 +1834,36 @@ behave_conv_repetition(const behave_conv_state_t *st,
             out->repetition_similarity = score;
         }
 
+        /*
+         * "ok, but when does it get here", "that wasn't my question": the
+         * customer says the question is still open, so the newest earlier
+         * turn that asked something is asked again, in whatever words
+         * (labels.md: "in the same or other words")
+         */
+        if (open_turn < 0
+            && (strong || (cur->flags & BEHAVE_CONV_F_OPEN))
+            && ((st->rec[i].flags & BEHAVE_CONV_F_QUESTION)
+                || (st->rec[i].cues & (BEHAVE_CUE_QUESTION | BEHAVE_CUE_ASKS)))
+            && !behave_conv_ids_differ(cur, &st->rec[i]))
+        {
+            open_turn = (int) st->rec[i].turn;
+            open_score = score;
+        }
+
         /* a re-ask in so many words ("ok, but...", "that wasn't my
          * question") may use other words: its meaning counts as much as
          * its letters; a mere "but" or "though" does not */
         if ((said ? score : sim.score) < need
             && cosine < (said ? BEHAVE_CONV_MEANING_SAID
                               : BEHAVE_CONV_MEANING_REPEAT))
+        {
+            continue;
+        }
+
+        if (!((st->rec[i].flags & BEHAVE_CONV_F_QUESTION)
+              || (st->rec[i].cues & (BEHAVE_CUE_QUESTION | BEHAVE_CUE_ASKS))
+              || (st->rec[i].flags & BEHAVE_CONV_F_DENIES)
+              || st->rec[i].turn == 0))
         {
             continue;
         }
@@ -1621,6 +1881,12 @@ behave_conv_repetition(const behave_conv_state_t *st,
         }
     }
 
+    if (best_turn < 0 && open_turn >= 0) {
+        best_turn = open_turn;
+        best = open_score;
+        (*similar)++;
+    }
+
     /* "Ich wollte aber wissen, ob ...": saying the question is still
      * open asks it, with or without a question mark */
     if (best_turn < 0
@@ -1630,8 +1896,12 @@ behave_conv_repetition(const behave_conv_state_t *st,
         return;
     }
 
-    /* "Thanks. And how much is...": the answer landed, this is new */
-    if ((cur->flags & BEHAVE_CONV_F_ACK) && !reask) {
+    /* "Thanks. And how much is...", "Obrigada. E entretanto...": the
+     * answer landed, this is new (the annotator's thanks, in any of the
+     * five languages) */
+    if (((cur->flags & BEHAVE_CONV_F_ACK) || (cur->cues & BEHAVE_CUE_THANKS))
+        && !reask)
+    {
         return;
     }
 
@@ -1796,7 +2066,8 @@ behave_conv_escalation(const behave_conv_state_t *st,
 
 
 static void
-behave_conv_recommend(const behave_conv_rec_t *current,
+behave_conv_recommend(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current,
     behave_conv_result_t *out, int esc_from, int esc_turns, int opening)
 {
     char    *r;
@@ -1839,12 +2110,31 @@ behave_conv_recommend(const behave_conv_rec_t *current,
         return;
     }
 
-    if (current->specialist || (current->cues & BEHAVE_CUE_SPECIALIST)) {
+    /*
+     * "he's breathing but he won't open his eyes", "still grey, it's 8pm
+     * now": the previous customer turn told of a crisis and this one says
+     * it is still going on; calmer words do not end it, a human takes it
+     */
+    if (st->nrec > 0 && st->rec[0].severity >= 4
+        && (current->flags & BEHAVE_CONV_F_DENIES))
+    {
+        out->action = BEHAVE_ACTION_HANDOFF;
+        snprintf(r, rl, "the crisis of customer turn %d is still going on",
+                 (int) st->rec[0].turn);
+        out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_CRISIS];
+        return;
+    }
+
+    /*
+     * labels.md's teams (fraud, legal, a formal complaint, disputes,
+     * appeals, bereavement, data protection), named: not every topic the
+     * annotator marks for care ("prescription", "hospital", "funeral"),
+     * which a clear ask about answers
+     */
+    if (current->specialist) {
         out->action = BEHAVE_ACTION_ROUTE;
         snprintf(r, rl, "needs a specialist team (%s)",
-                 current->specialist
-                 ? behave_conv_specialist[current->specialist - 1].what
-                 : "specialist topic");
+                 behave_conv_specialist[current->specialist - 1].what);
         out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_ROUTE];
         return;
     }
@@ -1859,7 +2149,16 @@ behave_conv_recommend(const behave_conv_rec_t *current,
         return;
     }
 
-    if (current->urgency == BEHAVE_URGENCY_HIGH) {
+    /*
+     * The customer says or shows that the answer was too much ("das ist
+     * mir alles zu viel", "I don't understand" and question after
+     * question): labels.md's overload, not its "high" (blocked, money or
+     * access at stake, "asap"), which a cascade of questions makes the
+     * annotator read; a queue does not help, a simpler answer does
+     */
+    if (current->urgency == BEHAVE_URGENCY_HIGH
+        && !current->overload && !(current->flags & BEHAVE_CONV_F_OVERLOAD))
+    {
         out->action = BEHAVE_ACTION_ROUTE;
         snprintf(r, rl, "high urgency: priority queue");
         out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_ROUTE];
@@ -1968,7 +2267,8 @@ behave_conv_assess_customer(const behave_conv_state_t *st,
         || (cur->flags & BEHAVE_CONV_F_REPEAT)
         || st->fr;
 
-    behave_conv_recommend(cur, out, esc_from, esc_turns, st->customers == 0);
+    behave_conv_recommend(st, cur, out, esc_from, esc_turns,
+                          st->customers == 0);
     behave_conv_review(out);
 }
 

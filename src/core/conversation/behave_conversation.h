@@ -52,10 +52,13 @@
  * recommendation.action, first that applies (labels.md):
  *
  *   handoff   crisis or critical urgency (severity 4), false resolution,
- *             escalating, or context unavailable (degraded)
- *   route     a specialist team (BEHAVE_CUE_SPECIALIST or our own phrases:
- *             complaint, appeal, payment sent to the wrong account...) or
- *             the priority queue (urgency high)
+ *             escalating, the previous customer turn's crisis said to go
+ *             on (this turn denies it is over), or context unavailable
+ *             (degraded)
+ *   route     a specialist team the customer names (our own phrases:
+ *             complaint, appeal, fraud, court, payment sent to the wrong
+ *             account...; not the annotator's topic cue alone) or the
+ *             priority queue (urgency high), after an explicit overload
  *   simplify  cognitive load high or overload, or the customer says the
  *             answer was too much ("I'm lost", "too many steps")
  *   clarify   the ask is unclear ("sort of", "hard to say"), the answer was

@@ -509,9 +509,12 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
                 (*act_right)++;
 
             } else if (ev->verbose) {
-                printf("  %-4s turn %-2d %-16s want %-8s got %-8s | %.70s\n",
-                       cc.id, t, "action", w->valuestring,
+                printf("  %-4s turn %-2d %-16s want %-8s got %-8s | %.70s"
+                       "\n", cc.id, t, "action", w->valuestring,
                        behave_action_name(r.action), tv[t].text);
+                if (ev->verbose > 1) {
+                    printf("        (%s)\n", r.reason);
+                }
             }
         }
     }
