@@ -124,6 +124,28 @@ main(void)
         ok(fine, "fixed3 equals round3 on 200,000 values, halves included");
     }
 
+    /* the keyed writers of labels: uint and fixed3 members */
+    {
+        char         *got;
+        size_t        n;
+        behave_jw_t   w;
+
+        got = NULL;
+        if (behave_jw_init(&w, 4)) {
+            behave_jw_open(&w, NULL);
+            behave_jw_uint(&w, "a", 0);
+            behave_jw_uint(&w, "b", 4294967295u);
+            behave_jw_fixed3(&w, "c", 1.0005421936511993);
+            behave_jw_number(&w, "d", 7);
+            behave_jw_close(&w);
+            got = behave_jw_finish(&w, &n);
+        }
+
+        is_str(got, "{\"a\":0,\"b\":4294967295,\"c\":1.001,\"d\":7}",
+               "uint and fixed3 members, commas as the other writers'");
+        free(got);
+    }
+
     {
         char         *got;
         size_t        n;

@@ -390,6 +390,44 @@ behave_jw_value_fixed3(behave_jw_t *w, double v)
 }
 
 
+static void
+behave_jw_key_label(behave_jw_t *w, const char *key)
+{
+    if (!w->first) {
+        behave_jbuf_put(w, ",", 1);
+    }
+
+    w->first = 0;
+    behave_jw_value_label(w, key);
+    behave_jbuf_put(w, ":", 1);
+}
+
+
+void
+behave_jw_fixed3(behave_jw_t *w, const char *key, double v)
+{
+    behave_jw_key_label(w, key);
+    behave_jw_value_fixed3(w, v);
+}
+
+
+void
+behave_jw_uint(behave_jw_t *w, const char *key, uint64_t v)
+{
+    char  buf[24], *p;
+
+    p = buf + sizeof(buf);
+
+    do {
+        *--p = (char) ('0' + v % 10);
+        v /= 10;
+    } while (v);
+
+    behave_jw_key_label(w, key);
+    behave_jbuf_put(w, p, (size_t) (buf + sizeof(buf) - p));
+}
+
+
 /*
  * Room for the worst case is made once (every byte as \u00XX), so that the
  * loops write straight into the buffer; most strings here are labels and
