@@ -208,6 +208,20 @@ refuses_all('webhook receiver', $call, sub {
     my $hot = @hot ? redis_cli('GET', "'$hot[0]'") : '';
     ok($hot ne '' && $hot !~ /evil|xxxxx|more|deep/,
        'the hot state holds no unknown field either');
+
+    # kept behave_conversation_ttl (24h here) after the last call, and at
+    # most 1/64 more: a worker sets it again only once that slack has run
+    # out (docs/API.md, analyze-behavior history)
+    $r = req_json(POST => '/api/v1/analyze-behavior', key => KEY_GATEWAY,
+                  body => { session_id => $sid, interaction_history =>
+                            [ { type => 'click', t => 5000 } ] });
+    is($r->{json}{history}, 'session', 'a second call, from the session');
+    my $ttl = redis_cli('TTL', "'$keys[-1]'");
+    ok($ttl >= 86400 - 2 && $ttl <= 86400 + 86400 / 64,
+       "the state outlives the last call by the TTL, at most 1/64 more ($ttl s)");
+    my $hot_ttl = @hot ? redis_cli('TTL', "'$hot[0]'") : -2;
+    ok($hot_ttl == -2 || ($hot_ttl > 0 && $hot_ttl <= $ttl),
+       "the hot state expires no later than the state ($hot_ttl s)");
 }
 
 # issue #18 item 1: one answer to a bad body, never "header already sent"

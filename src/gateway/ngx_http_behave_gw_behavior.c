@@ -45,14 +45,17 @@
 
 typedef struct {
     ngx_http_behave_gw_t   *gw;
-    const char             *argv[8];
-    size_t                  len[8];
+    const char             *argv[9];
+    size_t                  len[9];
     char                    last_t[8];
     u_char                 *batch;
     size_t                  batch_len;
     uint64_t                epoch;
     ngx_uint_t              seeded;
     ngx_uint_t              fresh;
+    uint64_t                ttl_key;        /* the state's, hashed */
+    time_t                  ttl_at;         /* when the script was sent */
+    time_t                  ttl;            /* behave_conversation_ttl */
 
     /* what the steps that may run in a thread read and write */
     char                   *made;           /* malloc()ed batch */
@@ -68,17 +71,20 @@ typedef struct {
 
 
 /*
- * KEYS: state, older list, hot state.  ARGV: 1 ttl, 2 this call's batch,
- * 3 the state to start with (empty, or seeded from the older list), 4
- * "1" when 3 is a seed, 5 the batch's latest t ("" without events).  Returns 0, having stored nothing, when there
+ * KEYS: state, older list, hot state.  ARGV: 1 the state's TTL
+ * (behave_conversation_ttl and its slack), 2 this call's batch, 3 the
+ * state to start with (empty, or seeded from the older list), 4 "1" when
+ * 3 is a seed, 5 the batch's latest t ("" without events), 6 "1" when
+ * the state's TTL is due to be set again (ngx_http_behave_beh_ttl_due()).
+ * Returns 0, having stored nothing, when there
  * is no state and 3 is empty (the glue sends a new session's state only
  * then, not with every call); {1, the hot state before the batch}
  * when the batch passes the hot state's gate (BEHAVE_GW_HOT_HEAD: room
  * at byte 2, gate at 6, the full state's limit at 18, the frontier at
  * 22; the batch's first event's t at its byte 6): it fits in the room
- * and comes after the gate, or before the frontier (all late), else the state before the batch (the
- * hot one is dropped), or the older list when there is no state and no
- * seed yet.
+ * and comes after the gate, or before the frontier (all late), else the
+ * state before the batch (the hot one is dropped), or the older list
+ * when there is no state and no seed yet.
  */
 static ngx_http_behave_redis_script_t  ngx_http_behave_beh_script = {
     "redis.behavior-append",
@@ -91,7 +97,9 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_beh_script = {
     "  then\n"
     "    local n = redis.call('APPEND', KEYS[1], ARGV[2])\n"
     "    if n > #ARGV[2] then\n"
-    "      redis.call('EXPIRE', KEYS[1], ARGV[1])\n"
+    "      if ARGV[6] == '1' then\n"
+    "        redis.call('EXPIRE', KEYS[1], ARGV[1])\n"
+    "      end\n"
     "      if n <= struct.unpack('<I4', h, 18) then\n"
     "        redis.call('APPEND', KEYS[3], ARGV[2])\n"
     "        return {1, h}\n"
@@ -115,7 +123,9 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_beh_script = {
     "  return s\n"
     "end\n"
     "redis.call('APPEND', KEYS[1], ARGV[2])\n"
-    "redis.call('EXPIRE', KEYS[1], ARGV[1])\n"
+    "if ARGV[6] == '1' then\n"
+    "  redis.call('EXPIRE', KEYS[1], ARGV[1])\n"
+    "end\n"
     "return s\n",
     ""
 };
@@ -158,8 +168,34 @@ static const char  ngx_http_behave_beh_hot_rewrite[] =
     "return 1\n";
 
 
+/*
+ * The state's TTL: it is kept at least behave_conversation_ttl after the
+ * last call, and at most 1/64 of it more.  Setting it costs the script a
+ * Redis command (~6k instructions in Redis, as much as an APPEND of any
+ * size), so a worker sets it to the TTL and that slack, and not again for
+ * that session until the slack has run out: meanwhile the key outlives
+ * any call by the TTL.  A worker remembers the sessions it refreshed in a
+ * small direct-mapped table; a session it forgot (another one took its
+ * slot, or another worker serves it) is refreshed again, which costs only
+ * speed.  A TTL under 64 s has no slack: every call sets it.
+ */
+#define NGX_HTTP_BEHAVE_BEH_TTL_SLOTS  4096
+
+typedef struct {
+    uint64_t                key;
+    time_t                  ttl;
+    time_t                  at;
+} ngx_http_behave_beh_ttl_t;
+
+static ngx_http_behave_beh_ttl_t
+    ngx_http_behave_beh_ttls[NGX_HTTP_BEHAVE_BEH_TTL_SLOTS];
+
+
 static ngx_int_t ngx_http_behave_beh_send(ngx_http_request_t *r,
     ngx_http_behave_beh_t *b, const char **reason);
+static ngx_uint_t ngx_http_behave_beh_ttl_due(ngx_http_behave_beh_t *b,
+    time_t ttl);
+static void ngx_http_behave_beh_ttl_set(ngx_http_behave_beh_t *b);
 static void ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason);
 static ngx_int_t ngx_http_behave_beh_seed(ngx_http_request_t *r,
@@ -295,7 +331,8 @@ ngx_http_behave_beh_batched(ngx_http_request_t *r, void *data)
     b->len[2] = p - (u_char *) b->argv[2];
 
     b->argv[3] = (char *) p;
-    p = ngx_sprintf(p, "%T", blcf->conversation_ttl);
+    p = ngx_sprintf(p, "%T",
+                    blcf->conversation_ttl + blcf->conversation_ttl / 64);
     b->len[3] = p - (u_char *) b->argv[3];
 
     b->argv[4] = (char *) b->batch;
@@ -312,6 +349,10 @@ ngx_http_behave_beh_batched(ngx_http_request_t *r, void *data)
     b->len[7] = behave_gw_batch_last_t((char *) b->batch, b->batch_len,
                                        b->last_t) == 0 ? 8 : 0;
 
+    b->argv[8] = ngx_http_behave_beh_ttl_due(b, blcf->conversation_ttl)
+                 ? "1" : "0";
+    b->len[8] = 1;
+
     rc = ngx_http_behave_beh_send(r, b, &reason);
 
     if (rc != NGX_OK) {
@@ -323,12 +364,64 @@ ngx_http_behave_beh_batched(ngx_http_request_t *r, void *data)
 }
 
 
+static ngx_uint_t
+ngx_http_behave_beh_ttl_due(ngx_http_behave_beh_t *b, time_t ttl)
+{
+    size_t                      i;
+    uint64_t                    h;
+    const u_char               *k;
+    ngx_http_behave_beh_ttl_t  *e;
+
+    /* FNV-1a of the state's key (its tenant and session digest) */
+    h = 0xcbf29ce484222325ULL;
+    k = (const u_char *) b->argv[0];
+
+    for (i = 0; i < b->len[0]; i++) {
+        h = (h ^ k[i]) * 0x100000001b3ULL;
+    }
+
+    b->ttl_key = h | 1;
+    b->ttl_at = ngx_time();
+
+    b->ttl = ttl;
+    e = &ngx_http_behave_beh_ttls[b->ttl_key
+                                  % NGX_HTTP_BEHAVE_BEH_TTL_SLOTS];
+
+    /*
+     * set at "at" to ttl + ttl / 64: it still outlives this call by ttl
+     * while less than the slack has passed since (a clock set back makes
+     * it due at once)
+     */
+    return !(e->key == b->ttl_key && e->ttl == ttl
+             && b->ttl_at >= e->at && b->ttl_at - e->at < ttl / 64);
+}
+
+
+/* the script ran with ARGV 6 "1": the state's TTL was set when sent */
+
+static void
+ngx_http_behave_beh_ttl_set(ngx_http_behave_beh_t *b)
+{
+    ngx_http_behave_beh_ttl_t  *e;
+
+    if (b->argv[8][0] != '1') {
+        return;
+    }
+
+    e = &ngx_http_behave_beh_ttls[b->ttl_key
+                                  % NGX_HTTP_BEHAVE_BEH_TTL_SLOTS];
+    e->key = b->ttl_key;
+    e->ttl = b->ttl;
+    e->at = b->ttl_at;
+}
+
+
 static ngx_int_t
 ngx_http_behave_beh_send(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
     const char **reason)
 {
     /* the command copies its arguments */
-    return ngx_http_behave_redis_eval(r, &ngx_http_behave_beh_script, 3, 8,
+    return ngx_http_behave_redis_eval(r, &ngx_http_behave_beh_script, 3, 9,
                                       b->argv, b->len,
                                       ngx_http_behave_beh_reply, b, reason);
 }
@@ -346,6 +439,7 @@ ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
         && reply->element[0]->type == REDIS_REPLY_INTEGER
         && reply->element[1]->type == REDIS_REPLY_STRING)
     {
+        ngx_http_behave_beh_ttl_set(b);
         ngx_http_behave_finish(r,
             ngx_http_behave_beh_compute(r, b, reply->element[1], "session"));
         return;
@@ -371,6 +465,7 @@ ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
         return;
     }
 
+    ngx_http_behave_beh_ttl_set(b);
     ngx_http_behave_finish(r,
         ngx_http_behave_beh_compute(r, b, reply, "session"));
 }

@@ -89,6 +89,12 @@ char *behave_json_print(const cJSON *item, size_t *len);
 size_t behave_json_number(char *buf, double v);
 
 /*
+ * writes v into buf (at least 32 bytes) as snprintf("%.*f", decimals, v)
+ * does, byte for byte, for decimals 0..3; returns the length (no NUL)
+ */
+size_t behave_json_fixed(char *buf, double v, unsigned decimals);
+
+/*
  * The raw bytes of the value of the first top-level member called name
  * in the JSON object text[0..len), as they were sent: what an echo must
  * copy rather than print again (a re-print turns 1e400 into null and 1.50

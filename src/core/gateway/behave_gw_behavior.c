@@ -1011,6 +1011,71 @@ behave_gw_event_cmp(const void *a, const void *b)
 
 
 
+/*
+ * A reason, written piece by piece as snprintf() would (truncated to the
+ * buffer, NUL-terminated): its "%.2f" alone cost ~2k instructions, and
+ * the rules that fire write one to three of them at every call.
+ */
+typedef struct {
+    char    *p;
+    char    *last;                   /* where the NUL goes at the latest */
+} behave_gw_why_t;
+
+
+static void
+behave_gw_why_init(behave_gw_why_t *y, char *reason, size_t size)
+{
+    y->p = reason;
+    y->last = reason + size - 1;
+    *y->p = '\0';
+}
+
+
+static void
+behave_gw_why_put(behave_gw_why_t *y, const char *s, size_t n)
+{
+    if (n > (size_t) (y->last - y->p)) {
+        n = (size_t) (y->last - y->p);
+    }
+
+    memcpy(y->p, s, n);
+    y->p += n;
+    *y->p = '\0';
+}
+
+
+static void
+behave_gw_why_str(behave_gw_why_t *y, const char *s)
+{
+    behave_gw_why_put(y, s, strlen(s));
+}
+
+
+static void
+behave_gw_why_uint(behave_gw_why_t *y, unsigned v)
+{
+    char  buf[16], *p;
+
+    p = buf + sizeof(buf);
+
+    do {
+        *--p = (char) ('0' + v % 10);
+        v /= 10;
+    } while (v);
+
+    behave_gw_why_put(y, p, (size_t) (buf + sizeof(buf) - p));
+}
+
+
+static void
+behave_gw_why_fixed(behave_gw_why_t *y, double v, unsigned decimals)
+{
+    char  buf[32];
+
+    behave_gw_why_put(y, buf, behave_json_fixed(buf, v, decimals));
+}
+
+
 static int
 behave_gw_rule_hesitation(const behave_gw_behavior_t *m)
 {
@@ -1022,9 +1087,16 @@ static void
 behave_gw_why_hesitation(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "hesitation %.2f >= 0.6 (%u long pauses, %u "
-             "right before a commit)", m->hesitation, m->long_pauses,
-             m->pauses_before_commit);
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_str(&y, "hesitation ");
+    behave_gw_why_fixed(&y, m->hesitation, 2);
+    behave_gw_why_str(&y, " >= 0.6 (");
+    behave_gw_why_uint(&y, m->long_pauses);
+    behave_gw_why_str(&y, " long pauses, ");
+    behave_gw_why_uint(&y, m->pauses_before_commit);
+    behave_gw_why_str(&y, " right before a commit)");
 }
 
 
@@ -1039,8 +1111,11 @@ static void
 behave_gw_why_hover(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "%.1f s of hovering without a click (>= 3 s)",
-             m->hover_unclicked_s);
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_fixed(&y, m->hover_unclicked_s, 1);
+    behave_gw_why_str(&y, " s of hovering without a click (>= 3 s)");
 }
 
 
@@ -1055,9 +1130,15 @@ static void
 behave_gw_why_backspace(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "%u of %u keys were backspaces (ratio %.2f >= "
-             "0.25)", m->backspaces, m->keystrokes + m->backspaces,
-             m->backspace_ratio);
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_uint(&y, m->backspaces);
+    behave_gw_why_str(&y, " of ");
+    behave_gw_why_uint(&y, m->keystrokes + m->backspaces);
+    behave_gw_why_str(&y, " keys were backspaces (ratio ");
+    behave_gw_why_fixed(&y, m->backspace_ratio, 2);
+    behave_gw_why_str(&y, " >= 0.25)");
 }
 
 
@@ -1090,7 +1171,11 @@ static void
 behave_gw_why_errors(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "%u errors in the session (>= 2)", m->errors);
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_uint(&y, m->errors);
+    behave_gw_why_str(&y, " errors in the session (>= 2)");
 }
 
 
@@ -1105,7 +1190,11 @@ static void
 behave_gw_why_scroll(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "%u scroll reversals (>= 3)", m->scroll_reversals);
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_uint(&y, m->scroll_reversals);
+    behave_gw_why_str(&y, " scroll reversals (>= 3)");
 }
 
 
@@ -1121,9 +1210,16 @@ static void
 behave_gw_why_attention(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "over %.0f s: focus ratio %.2f (< 0.6) or "
-             "longest focus %.0f s (< 20 s)", m->observed_s, m->focus_ratio,
-             m->sustained_focus_s);
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_str(&y, "over ");
+    behave_gw_why_fixed(&y, m->observed_s, 0);
+    behave_gw_why_str(&y, " s: focus ratio ");
+    behave_gw_why_fixed(&y, m->focus_ratio, 2);
+    behave_gw_why_str(&y, " (< 0.6) or longest focus ");
+    behave_gw_why_fixed(&y, m->sustained_focus_s, 0);
+    behave_gw_why_str(&y, " s (< 20 s)");
 }
 
 
@@ -1138,8 +1234,14 @@ static void
 behave_gw_why_assist(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "friction %.2f (>= 0.7) or hesitation %.2f "
-             "(>= 0.8)", m->friction, m->hesitation);
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_str(&y, "friction ");
+    behave_gw_why_fixed(&y, m->friction, 2);
+    behave_gw_why_str(&y, " (>= 0.7) or hesitation ");
+    behave_gw_why_fixed(&y, m->hesitation, 2);
+    behave_gw_why_str(&y, " (>= 0.8)");
 }
 
 
