@@ -159,6 +159,7 @@ fuzz_gw_session(const cJSON *req, const cJSON *prior)
     fuzz_gw_answer(rc, resp, &err);
     FUZZ_CHECK(!rw.reset);
     free(rw.blob);
+    free(rw.hot);
 
     resp = NULL;
     rc = behave_gw_behavior_session(req, FUZZ_NOW_MS, st, len + blen, batch,
@@ -169,6 +170,7 @@ fuzz_gw_session(const cJSON *req, const cJSON *prior)
                       resp, "events_new")) == 0);
     fuzz_gw_answer(rc, resp, &err);
     free(rw.blob);
+    free(rw.hot);
 
     raw = cJSON_GetObjectItemCaseSensitive(req, "fuzz_state");
 
@@ -179,6 +181,7 @@ fuzz_gw_session(const cJSON *req, const cJSON *prior)
                                         blen, 7, &resp, &rw, &err);
         fuzz_gw_answer(rc, resp, &err);
         free(rw.blob);
+        free(rw.hot);
     }
 
     free(st);

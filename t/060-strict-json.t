@@ -169,7 +169,8 @@ refuses_all('webhook receiver', $call, sub {
         my $out = redis_cli('--scan', '--pattern', "'behave:beh:*'");
         return [ grep { length } split /\n/, $out ];
     };
-    my $before = scalar @{ $key_of->() };
+    my %had = map { $_ => 1 } @{ $key_of->() };
+    my $before = scalar keys %had;
 
     my @events = map { { type => 'keystroke', t => 1000 + $_, evil => 'x' x 50 } } 1 .. 20;
     my $r = req_json(POST => '/api/v1/analyze-behavior', key => KEY_GATEWAY,
@@ -192,8 +193,11 @@ refuses_all('webhook receiver', $call, sub {
                                 more => { deep => [1] } } ] });
     is($r->{status}, 200, 'analyze-behavior: a good request');
     is($r->{json}{history}, 'session', 'with the stored history');
-    my @keys = @{ $key_of->() };
-    is(scalar @keys, $before + 1, 'one session state stored');
+    my @new = sort grep { !$had{$_} } @{ $key_of->() };
+    is(scalar @new, 2, 'one session state stored, and its hot state');
+    my @keys = grep { /:s$/ } @new;
+    my @hot = grep { /:h$/ } @new;
+    is(scalar @keys + scalar @hot, 2, 'the state (:s) and the hot state (:h)');
     is($r->{json}{events_new}, 21, 'the events counted once each (a duplicate dropped)');
     is($r->{json}{observed_seconds}, 0.021, 'placed by time: 999 .. 1020 ms');
     my $stored = redis_cli('GET', "'$keys[-1]'");
@@ -201,6 +205,23 @@ refuses_all('webhook receiver', $call, sub {
     ok($stored !~ /evil|xxxxx|more|deep|page\W*page/,
        'no unknown field stored, the target once');
     ok($stored =~ /page/, 'the fields the analysis reads are stored');
+    my $hot = @hot ? redis_cli('GET', "'$hot[0]'") : '';
+    ok($hot ne '' && $hot !~ /evil|xxxxx|more|deep/,
+       'the hot state holds no unknown field either');
+
+    # kept behave_conversation_ttl (24h here) after the last call, and at
+    # most 1/64 more: a worker sets it again only once that slack has run
+    # out (docs/API.md, analyze-behavior history)
+    $r = req_json(POST => '/api/v1/analyze-behavior', key => KEY_GATEWAY,
+                  body => { session_id => $sid, interaction_history =>
+                            [ { type => 'click', t => 5000 } ] });
+    is($r->{json}{history}, 'session', 'a second call, from the session');
+    my $ttl = redis_cli('TTL', "'$keys[-1]'");
+    ok($ttl >= 86400 - 2 && $ttl <= 86400 + 86400 / 64,
+       "the state outlives the last call by the TTL, at most 1/64 more ($ttl s)");
+    my $hot_ttl = @hot ? redis_cli('TTL', "'$hot[0]'") : -2;
+    ok($hot_ttl == -2 || ($hot_ttl > 0 && $hot_ttl <= $ttl),
+       "the hot state expires no later than the state ($hot_ttl s)");
 }
 
 # issue #18 item 1: one answer to a bad body, never "header already sent"

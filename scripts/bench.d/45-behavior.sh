@@ -46,7 +46,8 @@ for round in $(seq "${BENCH_ROUNDS:-5}"); do
 done
 echo "analyze-behavior, 1,000-event sessions, answered from the session/return200 (median of ${BENCH_ROUNDS:-5}): $(bench_median "${r_beh[@]}") (target >= 0.40)"
 echo "bytes per call: to Redis $(bench_median $(awk '{ print $1 }' "$BENCH_PREFIX/beh-bytes.txt")), from Redis $(bench_median $(awk '{ print $2 }' "$BENCH_PREFIX/beh-bytes.txt")) (medians; a call's request is $(wc -c < "$body") bytes of 5 events, its answer ~1.3 KB)"
-echo "session state: $(rcli --scan --pattern 'behave:beh:*' | head -1 | xargs -r -I{} redis-cli -p "$BENCH_REDIS_PORT" MEMORY USAGE {}) bytes in Redis (one key)"
+skey=$(rcli --scan --pattern 'behave:beh:*:s' | head -1)
+echo "session state: $(rcli MEMORY USAGE "$skey") bytes in Redis (the state), $(rcli MEMORY USAGE "${skey%:s}:h") (its hot state, what most calls read)"
 curl -s -H "$auth" -H 'Content-Type: application/json' \
     -d '{"session_id":"beh-1","interaction_history":[]}' \
     "$url/api/v1/analyze-behavior" | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print("a session after the run: events_analyzed", d["events_analyzed"], "history", d["history"])'

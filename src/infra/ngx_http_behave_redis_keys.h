@@ -40,6 +40,7 @@
  * sha256(id), one slot for both
  */
 #define NGX_HTTP_BEHAVE_KEY_BEHAVIOR_STATE "behave:beh:{%s:%*s}:s"
+#define NGX_HTTP_BEHAVE_KEY_BEHAVIOR_HOT   "behave:beh:{%s:%*s}:h"
 #define NGX_HTTP_BEHAVE_KEY_BEHAVIOR       "behave:beh:{%s:%*s}"
 
 /* the fleet's heartbeats: a hash, field = node name */

@@ -234,6 +234,7 @@ main(void)
 
     /* the frames' quick rejection must not hide a frame */
     ok(behave_model_frames_keyed(), "every frame has a frame key concept");
+    ok(behave_model_stack_sound(), "the critical stack's trees are sound");
     test_crisis();
     test_false_resolution();
     test_unclear_opening();

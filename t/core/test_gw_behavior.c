@@ -519,6 +519,8 @@ text_answer(void)
 
         free(rw1.blob);
         free(rw2.blob);
+        free(rw1.hot);
+        free(rw2.hot);
         cJSON_Delete(resp);
         cJSON_Delete(req);
         free(batch);

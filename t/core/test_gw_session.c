@@ -220,15 +220,168 @@ same_answer(cJSON *resp, const cJSON *all)
 }
 
 
-/* a stored state as the glue's scripts leave it */
+/* a stored state (full or hot) as the glue's scripts leave it */
 typedef struct {
-    char    *buf;
+    char    *buf;               /* NULL: no such key */
     size_t   len;
     char    *blob;              /* a rewrite not applied yet */
     size_t   blob_len;
     size_t   consumed;
-    char     prefix[BEHAVE_GW_STATE_PREFIX];
+    char    *hot;               /* the hot state that goes with it */
+    size_t   hot_len;
+    char     prefix[BEHAVE_GW_HOT_PREFIX];
 } store_t;
+
+/* the session's hot state, and the calls answered from it */
+static store_t  hs;
+static size_t   hot_calls;
+
+/* calls of 1..max_batch events (0: the mix of sizes) */
+static size_t   max_batch;
+
+
+static void store_append(store_t *st, const char *p, size_t n);
+
+
+static void
+store_set(store_t *st, const char *p, size_t n)
+{
+    free(st->buf);
+    st->buf = malloc(n + 1);
+    memcpy(st->buf, p, n);
+    st->len = n;
+}
+
+
+static void
+store_del(store_t *st)
+{
+    free(st->buf);
+    st->buf = NULL;
+    st->len = 0;
+}
+
+
+static uint64_t
+le(const char *p, size_t n)
+{
+    size_t    i;
+    uint64_t  v = 0;
+
+    for (i = 0; i < n; i++) {
+        v |= (uint64_t) (unsigned char) p[i] << (8 * i);
+    }
+
+    return v;
+}
+
+
+static double
+le_f64(const char *p)
+{
+    double    d;
+    uint64_t  u = le(p, 8);
+
+    memcpy(&d, &u, sizeof(d));
+    return d;
+}
+
+
+/*
+ * The call's script: the hot state when the batch passes its gate (fits
+ * in its room, its first event at the gate or later or its last before
+ * the frontier) and the full state
+ * exists; else the hot state is dropped and the full one is read (made
+ * when there is none).  The batch is appended to what exists.  Returns
+ * a copy of the state read; *full_before gets the full state as it was.
+ */
+static char *
+script(store_t *st, const char *enc, size_t elen, size_t *len, int *hot,
+    char **full_before, size_t *full_len)
+{
+    char    *out, *blob;
+    size_t   k;
+
+    *full_before = NULL;
+    *full_len = 0;
+    *hot = 0;
+
+    if (st->buf != NULL) {
+        *full_before = malloc(st->len + 1);
+        memcpy(*full_before, st->buf, st->len);
+        *full_len = st->len;
+    }
+
+    if (hs.buf != NULL) {
+        char  last[8];
+
+        if (hs.len + elen <= le(hs.buf + 1, 4)
+            && (behave_gw_batch_last_t(enc, elen, last) != 0
+                || le_f64(enc + 5) >= le_f64(hs.buf + 5)
+                || le_f64(last) < le_f64(hs.buf + 21)))
+        {
+            if (st->buf == NULL) {
+                store_del(&hs);
+
+            } else if (st->len + elen > le(hs.buf + 17, 4)) {
+                /* the full state grew too far: read (and rewritten) */
+                store_del(&hs);
+                out = malloc(st->len + 1);
+                memcpy(out, st->buf, st->len);
+                *len = st->len;
+                store_append(st, enc, elen);
+                return out;
+
+            } else {
+                out = malloc(hs.len + 1);
+                memcpy(out, hs.buf, hs.len);
+                *len = hs.len;
+                *hot = 1;
+                store_append(st, enc, elen);
+                store_append(&hs, enc, elen);
+                return out;
+            }
+        }
+
+        store_del(&hs);
+    }
+
+    if (st->buf == NULL) {
+        blob = behave_gw_behavior_new_state(7, &k);
+        store_append(st, blob, k);
+        free(blob);
+        *full_before = malloc(st->len + 1);
+        memcpy(*full_before, st->buf, st->len);
+        *full_len = st->len;
+    }
+
+    out = malloc(st->len + 1);
+    memcpy(out, st->buf, st->len);
+    *len = st->len;
+    store_append(st, enc, elen);
+
+    return out;
+}
+
+
+/* the hot state's rewrite: only while nothing was appended to it since */
+static int
+store_rewrite_hot(void)
+{
+    int  done = 0;
+
+    if (hs.blob && hs.buf && hs.len == hs.consumed
+        && memcmp(hs.buf, hs.prefix, BEHAVE_GW_HOT_PREFIX) == 0)
+    {
+        store_set(&hs, hs.blob, hs.blob_len);
+        done = 1;
+    }
+
+    free(hs.blob);
+    hs.blob = NULL;
+
+    return done;
+}
 
 
 static void
@@ -259,10 +412,17 @@ store_rewrite(store_t *st)
         st->buf = buf;
         st->len = st->blob_len + rest;
         done = 1;
+
+        /* the hot state only when no batch came since the state read */
+        if (st->hot && rest == 0) {
+            store_set(&hs, st->hot, st->hot_len);
+        }
     }
 
     free(st->blob);
+    free(st->hot);
     st->blob = NULL;
+    st->hot = NULL;
 
     return done;
 }
@@ -273,6 +433,9 @@ static const char *const  modes[] = { "in order", "shuffled nearby",
 
 static behave_gw_event_t  sess[MAX_EVENTS], acc[MAX_EVENTS];
 
+/* calls answered from a checkpoint, and those whose whole-window fold differs */
+static size_t  ck_calls, ck_differ;
+
 
 /*
  * One session through the stored state, calls of batch events each;
@@ -282,10 +445,10 @@ static int
 replay(size_t n, int mode, size_t *late_out, size_t *calls_out,
     size_t *max_state)
 {
-    int                   differ, r;
-    char                 *enc, *blob, *stbuf;
+    int                   differ, r, hot;
+    char                 *enc, *stbuf, *full;
     size_t                i, j, k, nb, nacc, len, calls, late, blob_len,
-                          batches, *start, *order;
+                          batches, *start, *order, full_len;
     cJSON                *req, *hist, *resp, *all;
     behave_err_e          rc;
     behave_error_t        err;
@@ -304,7 +467,8 @@ replay(size_t n, int mode, size_t *late_out, size_t *calls_out,
     nb = 0;
 
     for (i = 0; i < n; i += len) {
-        len = chance(0.05) ? 200 + rnd() % 400 : 1 + rnd() % 48;
+        len = max_batch ? 1 + rnd() % max_batch
+              : chance(0.05) ? 200 + rnd() % 400 : 1 + rnd() % 48;
         start[nb++] = i;
     }
 
@@ -353,25 +517,21 @@ replay(size_t n, int mode, size_t *late_out, size_t *calls_out,
         }
 
         /* the script: the state before, then the batch appended */
-        if (st.buf == NULL) {
-            blob = behave_gw_behavior_new_state(7, &k);
-            store_append(&st, blob, k);
-            free(blob);
-        }
-
-        stbuf = malloc(st.len + 1);
-        memcpy(stbuf, st.buf, st.len);
-        k = st.len;
-        store_append(&st, enc, blob_len);
+        stbuf = script(&st, enc, blob_len, &k, &hot, &full, &full_len);
+        hot_calls += hot;
 
         /* a rewrite that was late lands now, if it still may */
         if (st.blob) {
             store_rewrite(&st);
         }
 
-        /* the fate of each event, for the recompute */
+        if (hs.blob) {
+            store_rewrite_hot();
+        }
+
+        /* the fate of each event, for the recompute: from the full state */
         behave_gw_session_init(&s, 0);
-        r = behave_gw_session_decode(&s, stbuf, k, &len, &batches);
+        r = behave_gw_session_decode(&s, full, full_len, &len, &batches);
         {
             behave_gw_event_t  *ev;
             size_t              used, ne;
@@ -380,6 +540,19 @@ replay(size_t n, int mode, size_t *late_out, size_t *calls_out,
             behave_gw_events_sort(ev, ne);
             fate = malloc((ne + 1) * sizeof(*fate));
             behave_gw_session_apply(&s, ev, ne, 1, fate);
+
+            /* from the checkpoint, and again over the whole window */
+            if (r == 0) {
+                behave_gw_session_t   whole;
+                behave_gw_behavior_t  from_ck, from_all;
+
+                whole = s;
+                whole.ck = 0;
+                behave_gw_session_measure(&s, &from_ck);
+                behave_gw_session_measure(&whole, &from_all);
+                ck_calls += s.ck != 0;
+                ck_differ += !same_measures(&from_ck, &from_all);
+            }
 
             for (j = 0; j < ne; j++) {
                 if (fate[j] == BEHAVE_GW_ACCEPTED) {
@@ -405,10 +578,36 @@ replay(size_t n, int mode, size_t *late_out, size_t *calls_out,
             differ++;
 
         } else {
+            if (rw.drop_hot) {
+                store_del(&hs);
+            }
+
+            if (rw.hot && hot) {
+                hs.blob = rw.hot;
+                hs.blob_len = rw.hot_len;
+                hs.consumed = rw.hot_consumed;
+                memcpy(hs.prefix, stbuf, BEHAVE_GW_HOT_PREFIX);
+                rw.hot = NULL;
+
+                /* most land at once, some after the next call, some never */
+                j = rnd() % 10;
+
+                if (j < 7) {
+                    store_rewrite_hot();
+
+                } else if (j == 9) {
+                    free(hs.blob);
+                    hs.blob = NULL;
+                }
+            }
+
             if (rw.blob) {
                 st.blob = rw.blob;
                 st.blob_len = rw.len;
                 st.consumed = rw.consumed;
+                st.hot = rw.hot;
+                st.hot_len = rw.hot_len;
+                rw.hot = NULL;
                 memcpy(st.prefix, stbuf, BEHAVE_GW_STATE_PREFIX);
 
                 /* most land at once, some after the next call, some never */
@@ -419,7 +618,9 @@ replay(size_t n, int mode, size_t *late_out, size_t *calls_out,
 
                 } else if (j == 9) {
                     free(st.blob);
+                    free(st.hot);
                     st.blob = NULL;
+                    st.hot = NULL;
                 }
             }
 
@@ -446,17 +647,24 @@ replay(size_t n, int mode, size_t *late_out, size_t *calls_out,
             *max_state = st.len;
         }
 
+        free(rw.hot);
         cJSON_Delete(resp);
         cJSON_Delete(req);
         free(enc);
         free(stbuf);
+        free(full);
     }
+
+    store_del(&hs);
+    free(hs.blob);
+    hs.blob = NULL;
 
     *late_out = late;
     *calls_out = calls;
 
     free(st.buf);
     free(st.blob);
+    free(st.hot);
     cJSON_Delete(all);
     free(start);
     free(order);
@@ -475,8 +683,29 @@ test_replay(void)
     for (mode = 0; mode < 3; mode++) {
         for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
             max_state = 0;
+            ck_calls = 0;
+            ck_differ = 0;
+            hot_calls = 0;
             d = replay(sizes[i], mode, &late, &calls, &max_state);
             total_calls = calls;
+
+            ok(ck_differ == 0, "%s, %zu events: the measures from the "
+               "checkpoint equal the whole window's fold (%zu of %zu calls "
+               "from one, %zu differ)", modes[mode], sizes[i], ck_calls,
+               calls, ck_differ);
+
+            if (mode == 0 && sizes[i] >= 1000) {
+                ok(ck_calls * 2 > calls, "in order, %zu events: most calls "
+                   "fold from a checkpoint (%zu of %zu)", sizes[i], ck_calls,
+                   calls);
+                ok(hot_calls * 2 > calls, "in order, %zu events: most calls "
+                   "read the hot state (%zu of %zu)", sizes[i], hot_calls,
+                   calls);
+
+            } else {
+                printf("# %s, %zu events: %zu of %zu calls read the hot "
+                       "state\n", modes[mode], sizes[i], hot_calls, calls);
+            }
 
             ok(d == 0, "%s, %zu events in %zu calls: every answer equals "
                "the recompute from the accepted events (%d differ)",
@@ -496,6 +725,30 @@ test_replay(void)
                max_state);
         }
     }
+
+    /* a client sending a few events a call, as the bench does */
+    max_batch = 8;
+
+    for (mode = 0; mode < 2; mode++) {
+        max_state = 0;
+        ck_calls = 0;
+        ck_differ = 0;
+        hot_calls = 0;
+        d = replay(2500, mode, &late, &calls, &max_state);
+
+        ok(d == 0 && ck_differ == 0, "%s, 2,500 events in %zu calls of 1..8: "
+           "every answer equals the recompute (%d differ), the checkpoint's "
+           "measures the whole window's (%zu differ)", modes[mode], calls,
+           d, ck_differ);
+        ok(hot_calls * 10 > calls * (mode == 0 ? 8 : 5), "%s, calls of 1..8 "
+           "(one in nine a retry, whose events are old): "
+           "%zu of %zu calls read the hot state", modes[mode], hot_calls,
+           calls);
+        ok(max_state < 16384, "%s, calls of 1..8: the stored state stays "
+           "small (%zu bytes at most)", modes[mode], max_state);
+    }
+
+    max_batch = 0;
 }
 
 
@@ -605,6 +858,7 @@ test_answer(void)
     behave_gw_behavior_session(req, 1, blob, len, enc, elen, 9, &resp, &rw,
                                &err);
     free(rw.blob);
+    free(rw.hot);
 
     for (i = 500; i < 700; i++) {
         cJSON_AddItemToArray(prior, event_json(&sess[i]));
@@ -638,6 +892,7 @@ test_answer(void)
            201, "... and the call is answered from its own events");
 
     free(rw.blob);
+    free(rw.hot);
     free(st);
     cJSON_Delete(resp);
     cJSON_Delete(req);

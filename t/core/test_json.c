@@ -3,6 +3,7 @@
  * what it prints through cJSON's parser.
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -122,6 +123,69 @@ main(void)
         }
 
         ok(fine, "fixed3 equals round3 on 200,000 values, halves included");
+    }
+
+    /* behave_json_fixed() is printf's "%.Nf", ties and edges included */
+    {
+        int           fine = 1, d;
+        char          got[32], want[32];
+        size_t        n, k;
+        double        v;
+        unsigned      seed = 11;
+
+        static const double  edges[] = {
+            0.0, -0.0, 0.5, 1.5, 2.5, 0.125, 0.375, 0.005, 0.015, 0.045,
+            1.005, 2.675, 0.0625, 9.995, 99.5, 0.94999999999999996,
+            0.95, 1e11, 999999999999.5, 1e12, 1e13, -1.25, 0.25,
+            0.0049999999999999992, 5799.4, 3.4, 0.6, 0.7, 0.8
+        };
+
+        for (k = 0; k < 2 * 400000 + 4 * 29 && fine; k++) {
+            if (k < 4 * 29) {
+                v = edges[k / 4];
+                d = (int) (k % 4);
+            } else {
+                seed = seed * 1103515245u + 12345u;
+                v = (double) (seed >> 4) / (1u << 28)
+                    * (k % 3 == 0 ? 1.0 : k % 3 == 1 ? 100.0 : 1e5);
+                if (k % 5 == 0) {
+                    v = (double) (long) (v * 2000) / 2000;   /* ties */
+                }
+                d = (int) (k % 4);
+            }
+
+            n = behave_json_fixed(got, v, (unsigned) d);
+            got[n] = '\0';
+            snprintf(want, sizeof(want), "%.*f", d, v);
+            fine = strcmp(got, want) == 0;
+            if (!fine) {
+                printf("# %.17g %%.%df: %s, want %s\n", v, d, got, want);
+            }
+        }
+
+        ok(fine, "behave_json_fixed equals snprintf %%.Nf on 800,000 values");
+    }
+
+    /* the keyed writers of labels: uint and fixed3 members */
+    {
+        char         *got;
+        size_t        n;
+        behave_jw_t   w;
+
+        got = NULL;
+        if (behave_jw_init(&w, 4)) {
+            behave_jw_open(&w, NULL);
+            behave_jw_uint(&w, "a", 0);
+            behave_jw_uint(&w, "b", 4294967295u);
+            behave_jw_fixed3(&w, "c", 1.0005421936511993);
+            behave_jw_number(&w, "d", 7);
+            behave_jw_close(&w);
+            got = behave_jw_finish(&w, &n);
+        }
+
+        is_str(got, "{\"a\":0,\"b\":4294967295,\"c\":1.001,\"d\":7}",
+               "uint and fixed3 members, commas as the other writers'");
+        free(got);
     }
 
     {

@@ -89,6 +89,7 @@ answer(int which, const char *body, size_t len)
                == BEHAVE_OK)
         {
             free(rw.blob);
+            free(rw.hot);
         }
 
         free(state);

@@ -391,6 +391,104 @@ behave_jw_value_fixed3(behave_jw_t *w, double v)
 
 
 /*
+ * printf's "%.Nf" costs ~2k instructions (a reason of analyze-behavior's
+ * rule has one to three); integers do it for a few hundred.  printf
+ * rounds the double's exact value, ties to even: fma() finds which side
+ * of n + 0.5 that exact value is on (one rounding, so its sign is
+ * exact), where v * scale rounded first could land on the wrong one.
+ */
+size_t
+behave_json_fixed(char *buf, double v, unsigned decimals)
+{
+    int       i;
+    char      tmp[32], *p;
+    double    scale, r;
+    uint64_t  n, u;
+
+    static const double  scales[] = { 1.0, 10.0, 100.0, 1000.0 };
+
+    if (decimals > 3 || signbit(v) || !(v < 1.0e12)) {
+        return (size_t) snprintf(buf, 32, "%.*f", (int) decimals, v);
+    }
+
+    scale = scales[decimals];
+    n = (uint64_t) (v * scale);
+
+    /* n = floor(v * scale), exactly */
+    while (fma(v, scale, -(double) (n + 1)) >= 0.0) {
+        n++;
+    }
+
+    while (n > 0 && fma(v, scale, -(double) n) < 0.0) {
+        n--;
+    }
+
+    r = fma(v, scale, -((double) n + 0.5));
+    n += r > 0.0 || (r == 0.0 && (n & 1));
+
+    p = tmp + sizeof(tmp);
+
+    for (i = 0; i < (int) decimals; i++) {
+        *--p = (char) ('0' + n % 10);
+        n /= 10;
+    }
+
+    if (decimals) {
+        *--p = '.';
+    }
+
+    u = n;
+
+    do {
+        *--p = (char) ('0' + u % 10);
+        u /= 10;
+    } while (u);
+
+    memcpy(buf, p, (size_t) (tmp + sizeof(tmp) - p));
+
+    return (size_t) (tmp + sizeof(tmp) - p);
+}
+
+
+static void
+behave_jw_key_label(behave_jw_t *w, const char *key)
+{
+    if (!w->first) {
+        behave_jbuf_put(w, ",", 1);
+    }
+
+    w->first = 0;
+    behave_jw_value_label(w, key);
+    behave_jbuf_put(w, ":", 1);
+}
+
+
+void
+behave_jw_fixed3(behave_jw_t *w, const char *key, double v)
+{
+    behave_jw_key_label(w, key);
+    behave_jw_value_fixed3(w, v);
+}
+
+
+void
+behave_jw_uint(behave_jw_t *w, const char *key, uint64_t v)
+{
+    char  buf[24], *p;
+
+    p = buf + sizeof(buf);
+
+    do {
+        *--p = (char) ('0' + v % 10);
+        v /= 10;
+    } while (v);
+
+    behave_jw_key_label(w, key);
+    behave_jbuf_put(w, p, (size_t) (buf + sizeof(buf) - p));
+}
+
+
+/*
  * Room for the worst case is made once (every byte as \u00XX), so that the
  * loops write straight into the buffer; most strings here are labels and
  * keys with nothing to escape, copied eight bytes at a time.

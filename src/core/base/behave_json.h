@@ -72,6 +72,14 @@ void behave_jw_value_label(behave_jw_t *w, const char *v);
 void behave_jw_value_number(behave_jw_t *w, double v);
 /* v rounded to three decimals, as behave_round3() */
 void behave_jw_value_fixed3(behave_jw_t *w, double v);
+/*
+ * Members whose key is a label of our own (nothing to escape, as
+ * behave_jw_value_label()): "key":behave_round3(v), the value as
+ * behave_jw_value_fixed3() writes it; "key":v, an unsigned integer as
+ * behave_jw_number() writes it.
+ */
+void behave_jw_fixed3(behave_jw_t *w, const char *key, double v);
+void behave_jw_uint(behave_jw_t *w, const char *key, uint64_t v);
 
 
 /* the tree as compact JSON, malloc()ed and NUL-terminated; NULL on OOM */
@@ -79,6 +87,12 @@ char *behave_json_print(const cJSON *item, size_t *len);
 
 /* writes v into buf (at least 32 bytes) as JSON; returns the length */
 size_t behave_json_number(char *buf, double v);
+
+/*
+ * writes v into buf (at least 32 bytes) as snprintf("%.*f", decimals, v)
+ * does, byte for byte, for decimals 0..3; returns the length (no NUL)
+ */
+size_t behave_json_fixed(char *buf, double v, unsigned decimals);
 
 /*
  * The raw bytes of the value of the first top-level member called name

@@ -102,22 +102,37 @@ behave_err_e behave_gw_behavior(const cJSON *req, const cJSON *prior_events,
  *   behave_gw_behavior_seed(): the state an older build's stored list of
  *     JSON events becomes;
  *   behave_gw_behavior_session(): the answer, from the state read (NULL:
- *     none, the call alone) and the batch.  When rw->blob is set, the
- *     glue replaces the stored state's first rw->consumed bytes with it
- *     if the state still starts with the BEHAVE_GW_STATE_PREFIX bytes it
- *     read (a compare-and-set; losing it costs nothing but speed).
- *     rw->reset: the state read was damaged and is replaced.
+ *     none, the call alone) and the batch.  The state read is the full
+ *     state, or the hot state (it starts with "G": the checkpoint and
+ *     the events after it, what an in-order call needs; the glue's
+ *     script returns it when the call's events pass its gate).
+ *     After a full state: when rw->blob is set, the glue replaces the
+ *     stored state's first rw->consumed bytes with it if the state still
+ *     starts with the BEHAVE_GW_STATE_PREFIX bytes it read (a
+ *     compare-and-set; losing it costs nothing but speed), and then, if
+ *     rw->hot is set and nothing was appended since, stores rw->hot as
+ *     the hot state.  After a hot state: when rw->hot is set, the glue
+ *     replaces the hot state with it if it is still rw->hot_consumed
+ *     bytes long and starts with the BEHAVE_GW_HOT_PREFIX bytes it read.
+ *     rw->reset: the state read was damaged and is replaced (a damaged
+ *     hot state is dropped: rw->drop_hot).
  */
 typedef struct {
     char    *blob;              /* free() it */
     size_t   len;
     size_t   consumed;
+    char    *hot;               /* free() it */
+    size_t   hot_len;
+    size_t   hot_consumed;
     int      reset;
+    int      drop_hot;
 } behave_gw_rewrite_t;
 
 behave_err_e behave_gw_behavior_batch(const cJSON *req, char **batch,
     size_t *len, behave_error_t *err);
 char *behave_gw_behavior_new_state(uint64_t epoch, size_t *len);
+/* the batch's latest t, 8 bytes little-endian as stored; -1: no event */
+int behave_gw_batch_last_t(const char *batch, size_t len, char *t);
 char *behave_gw_behavior_seed(const cJSON *prior, uint64_t epoch,
     size_t *len);
 behave_err_e behave_gw_behavior_session(const cJSON *req, int64_t now_ms,

@@ -34,12 +34,16 @@
 #define BEHAVE_GW_REWRITE_BYTES   2048
 
 
-/* a suggestion rule: fires() writes the reason when it fires */
+/*
+ * A suggestion rule: reason() writes why, called only when it fires (a
+ * reason formatted for every rule of every call was a tenth of a call).
+ */
 typedef struct {
     const char  *id;
     const char  *suggestion;
-    int        (*fires)(const behave_gw_behavior_t *m, char *reason,
-                        size_t size);
+    int        (*fires)(const behave_gw_behavior_t *m);
+    void       (*reason)(const behave_gw_behavior_t *m, char *reason,
+                         size_t size);
 } behave_gw_rule_t;
 
 
@@ -53,6 +57,8 @@ static cJSON *behave_gw_events_reduced(const behave_gw_event_t *ev,
     size_t n, size_t max_events);
 static int behave_gw_event_parse(const cJSON *item, behave_gw_event_t *e,
     const char *path, size_t i, behave_error_t *err);
+static int behave_gw_event_check(const cJSON *item, behave_gw_event_t *e,
+    const char *p, behave_error_t *err);
 static int behave_gw_event_cmp(const void *a, const void *b);
 static cJSON *behave_gw_behavior_json(const char *session_id,
     const behave_gw_behavior_t *m, int64_t ts);
@@ -64,23 +70,35 @@ static behave_err_e behave_gw_behavior_run(const cJSON *req, int64_t now_ms,
     uint64_t epoch, const char **sid, int64_t *ts, behave_gw_behavior_t *m,
     behave_gw_rewrite_t *rw, behave_error_t *err);
 static cJSON *behave_gw_event_json(const behave_gw_event_t *e);
+static char *behave_gw_hot_encode(const behave_gw_session_t *s, size_t base,
+    size_t full_max, size_t *len);
+static void behave_gw_put_le(unsigned char *p, uint64_t v, size_t size);
+static size_t behave_gw_get_le(const char *p, size_t size);
 
-static int behave_gw_rule_hesitation(const behave_gw_behavior_t *m,
-    char *reason, size_t size);
-static int behave_gw_rule_hover(const behave_gw_behavior_t *m,
-    char *reason, size_t size);
-static int behave_gw_rule_backspace(const behave_gw_behavior_t *m,
-    char *reason, size_t size);
-static int behave_gw_rule_rage(const behave_gw_behavior_t *m,
-    char *reason, size_t size);
-static int behave_gw_rule_errors(const behave_gw_behavior_t *m,
-    char *reason, size_t size);
-static int behave_gw_rule_scroll(const behave_gw_behavior_t *m,
-    char *reason, size_t size);
-static int behave_gw_rule_attention(const behave_gw_behavior_t *m,
-    char *reason, size_t size);
-static int behave_gw_rule_assist(const behave_gw_behavior_t *m,
-    char *reason, size_t size);
+static int behave_gw_rule_hesitation(const behave_gw_behavior_t *m);
+static void behave_gw_why_hesitation(const behave_gw_behavior_t *m, char *reason,
+    size_t size);
+static int behave_gw_rule_hover(const behave_gw_behavior_t *m);
+static void behave_gw_why_hover(const behave_gw_behavior_t *m, char *reason,
+    size_t size);
+static int behave_gw_rule_backspace(const behave_gw_behavior_t *m);
+static void behave_gw_why_backspace(const behave_gw_behavior_t *m, char *reason,
+    size_t size);
+static int behave_gw_rule_rage(const behave_gw_behavior_t *m);
+static void behave_gw_why_rage(const behave_gw_behavior_t *m, char *reason,
+    size_t size);
+static int behave_gw_rule_errors(const behave_gw_behavior_t *m);
+static void behave_gw_why_errors(const behave_gw_behavior_t *m, char *reason,
+    size_t size);
+static int behave_gw_rule_scroll(const behave_gw_behavior_t *m);
+static void behave_gw_why_scroll(const behave_gw_behavior_t *m, char *reason,
+    size_t size);
+static int behave_gw_rule_attention(const behave_gw_behavior_t *m);
+static void behave_gw_why_attention(const behave_gw_behavior_t *m, char *reason,
+    size_t size);
+static int behave_gw_rule_assist(const behave_gw_behavior_t *m);
+static void behave_gw_why_assist(const behave_gw_behavior_t *m, char *reason,
+    size_t size);
 
 
 static const char *const  behave_gw_event_names[BEHAVE_GW_EV_N] = {
@@ -92,27 +110,35 @@ static const char *const  behave_gw_event_names[BEHAVE_GW_EV_N] = {
 static const behave_gw_rule_t  behave_gw_rules[] = {
     { "reduce_choice",
       "Offer a recommended default or inline help at this step",
-      behave_gw_rule_hesitation },
+      behave_gw_rule_hesitation,
+      behave_gw_why_hesitation },
     { "clarify_call_to_action",
       "Make the next action clearer: its label, its placement and what "
-      "happens after the click", behave_gw_rule_hover },
+      "happens after the click", behave_gw_rule_hover,
+      behave_gw_why_hover },
     { "input_assistance",
       "Add input assistance: format hints, autocomplete, inline validation",
-      behave_gw_rule_backspace },
+      behave_gw_rule_backspace,
+      behave_gw_why_backspace },
     { "responsive_feedback",
       "Give immediate visual feedback on the clicked element and check "
-      "that it responds", behave_gw_rule_rage },
+      "that it responds", behave_gw_rule_rage,
+      behave_gw_why_rage },
     { "error_recovery",
       "Explain errors next to the field and keep what the user entered",
-      behave_gw_rule_errors },
+      behave_gw_rule_errors,
+      behave_gw_why_errors },
     { "wayfinding",
       "Add a summary, anchors or a table of contents so that content is "
-      "found without scrolling back and forth", behave_gw_rule_scroll },
+      "found without scrolling back and forth", behave_gw_rule_scroll,
+      behave_gw_why_scroll },
     { "shorten_task",
       "Split the task into shorter steps and save progress",
-      behave_gw_rule_attention },
+      behave_gw_rule_attention,
+      behave_gw_why_attention },
     { "offer_assistance",
-      "Offer live help or a simpler path", behave_gw_rule_assist }
+      "Offer live help or a simpler path", behave_gw_rule_assist,
+      behave_gw_why_assist }
 };
 
 
@@ -292,7 +318,9 @@ behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
 
     if (*resp == NULL) {
         free(rw->blob);
+        free(rw->hot);
         rw->blob = NULL;
+        rw->hot = NULL;
         return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
     }
 
@@ -325,7 +353,9 @@ behave_gw_behavior_session_text(const cJSON *req, int64_t now_ms,
 
     if (*text == NULL) {
         free(rw->blob);
+        free(rw->hot);
         rw->blob = NULL;
+        rw->hot = NULL;
         return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
     }
 
@@ -340,8 +370,9 @@ behave_gw_behavior_run(const cJSON *req, int64_t now_ms, const char *state,
     const char **sid, int64_t *ts, behave_gw_behavior_t *m,
     behave_gw_rewrite_t *rw, behave_error_t *err)
 {
-    int                    rc;
-    size_t                 n, used, blob_len, batches, prior;
+    int                    rc, hot;
+    size_t                 n, used, blob_len, batches, prior, base, head,
+                           full_max;
     const cJSON           *events;
     behave_gw_event_t     *ev;
     behave_gw_session_t    s;
@@ -357,10 +388,22 @@ behave_gw_behavior_run(const cJSON *req, int64_t now_ms, const char *state,
     behave_gw_session_init(&s, epoch);
     blob_len = 0;
     batches = 0;
+    base = 0;
+    full_max = 0;
+    hot = state != NULL && state_len > 0 && state[0] == 'G';
+    head = hot ? BEHAVE_GW_HOT_HEAD : 0;
 
     if (state != NULL) {
-        rc = behave_gw_session_decode(&s, state, state_len, &blob_len,
-                                      &batches);
+        rc = -1;
+
+        if (state_len >= head) {
+            base = hot ? behave_gw_get_le(state + 13, 4) : 0;
+            full_max = hot ? behave_gw_get_le(state + 17, 4) : 0;
+            rc = behave_gw_session_decode(&s, state + head,
+                                          state_len - head, &blob_len,
+                                          &batches);
+        }
+
         if (rc == -2) {
             goto oom;
         }
@@ -369,6 +412,7 @@ behave_gw_behavior_run(const cJSON *req, int64_t now_ms, const char *state,
             /* damaged: replaced by this call's events alone */
             behave_gw_session_init(&s, epoch);
             rw->reset = 1;
+            rw->drop_hot = hot;
         }
     }
 
@@ -391,18 +435,61 @@ behave_gw_behavior_run(const cJSON *req, int64_t now_ms, const char *state,
     m->new_events = s.accepted;
     m->late_events = s.late;
 
-    /* batches pile up behind the blob until one call writes it again */
-    if (state != NULL
-        && (rw->reset || s.cut || batches + 1 >= BEHAVE_GW_REWRITE_BATCHES
-            || state_len - blob_len + batch_len > BEHAVE_GW_REWRITE_BYTES))
+    if (state == NULL || (hot && rw->reset)) {
+        behave_gw_session_free(&s);
+        return BEHAVE_OK;
+    }
+
+    /*
+     * Batches pile up behind the blob until one call writes it again,
+     * with its checkpoint moved up to the newest events.  A checkpoint
+     * lost to an earlier event waits for that too: events that keep
+     * coming out of order would otherwise cost a rewrite every call.
+     * A call that read the full state writes it at once when it can
+     * give the hot state, so that the next calls read that instead.
+     */
+    rc = 0;
+
+    if (hot) {
+        if (s.ck && (batches + 1 >= BEHAVE_GW_REWRITE_BATCHES
+                     || state_len - head - blob_len + batch_len
+                        > BEHAVE_GW_REWRITE_BYTES))
+        {
+            s.gen++;
+            rc = behave_gw_session_checkpoint(&s);
+            rw->hot = rc == 0 ? behave_gw_hot_encode(&s, base, full_max,
+                                                     &rw->hot_len)
+                              : NULL;
+            rw->hot_consumed = state_len + batch_len;
+            rc = rw->hot == NULL ? -1 : 0;
+        }
+
+    } else if (behave_gw_session_checkpoint(&s) != 0) {
+        rc = -1;
+
+    } else if (s.ck || rw->reset || s.cut
+               || batches + 1 >= BEHAVE_GW_REWRITE_BATCHES
+               || state_len - blob_len + batch_len > BEHAVE_GW_REWRITE_BYTES)
     {
         s.gen++;
         rw->blob = behave_gw_session_encode(&s, &rw->len);
         rw->consumed = state_len + batch_len;
+        rc = rw->blob == NULL ? -1 : 0;
 
-        if (rw->blob == NULL) {
-            goto oom;
+        if (rc == 0 && s.ck) {
+            rw->hot = behave_gw_hot_encode(&s, 0,
+                                           rw->len + BEHAVE_GW_HOT_LAG,
+                                           &rw->hot_len);
+            rc = rw->hot == NULL ? -1 : 0;
         }
+    }
+
+    if (rc != 0) {
+        free(rw->blob);
+        free(rw->hot);
+        rw->blob = NULL;
+        rw->hot = NULL;
+        goto oom;
     }
 
     behave_gw_session_free(&s);
@@ -413,6 +500,135 @@ oom:
 
     behave_gw_session_free(&s);
     return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
+}
+
+
+/*
+ * The hot state of s (which has a checkpoint): "G", then room: the
+ * length the hot state may reach with the batches appended to it (an
+ * event is 9 bytes at least), then gate: the time from which events
+ * keep the checkpoint, then base: how many of the full window's events
+ * come before the view's, then full_max: the length past which the full
+ * state is read again (and rewritten: it only grows behind the hot
+ * one), then the frontier; then the view's blob
+ * (behave_gw_session_view()).  The glue's script appends a batch to the
+ * hot state only when the batch fits in the room and its first
+ * (earliest) event is at the gate or later, or its last is before the
+ * frontier (all late: the full state does not change).
+ *
+ * The room keeps the view at most BEHAVE_GW_WINDOW events and the full
+ * window at most BEHAVE_GW_WINDOW_FLOOD: a settle of the full state then
+ * cuts before the checkpoint (it keeps BEHAVE_GW_WINDOW events), so its
+ * frontier stays at or below the gate and the full state decides every
+ * event past the gate as the hot one does (docs/DESIGN.md).
+ */
+static char *
+behave_gw_hot_encode(const behave_gw_session_t *s, size_t base,
+    size_t full_max, size_t *len)
+{
+    char                 *blob, *out;
+    size_t                blen, total, room, nwin, free_view, free_full;
+    uint64_t              u;
+    unsigned char        *p;
+    behave_gw_session_t   v;
+
+    if (behave_gw_session_view(s, &v) != 0) {
+        behave_gw_session_free(&v);
+        return NULL;
+    }
+
+    blob = behave_gw_session_encode(&v, &blen);
+    out = blob ? malloc(BEHAVE_GW_HOT_HEAD + blen) : NULL;
+
+    if (out == NULL) {
+        behave_gw_session_free(&v);
+        free(blob);
+        return NULL;
+    }
+
+    base += s->ck_at;
+    nwin = base + v.nwin;
+    total = BEHAVE_GW_HOT_HEAD + blen;
+    free_view = v.nwin < BEHAVE_GW_WINDOW ? BEHAVE_GW_WINDOW - v.nwin : 0;
+    free_full = nwin < BEHAVE_GW_WINDOW_FLOOD
+                ? BEHAVE_GW_WINDOW_FLOOD - nwin : 0;
+    room = free_view && free_full
+           ? total + 9 * (free_view < free_full ? free_view : free_full) : 0;
+
+    p = (unsigned char *) out;
+    p[0] = 'G';
+    behave_gw_put_le(p + 1, room, 4);
+    memcpy(&u, &v.ck_t, sizeof(u));
+    behave_gw_put_le(p + 5, u, 8);
+    behave_gw_put_le(p + 13, base, 4);
+    behave_gw_put_le(p + 17, full_max, 4);
+    memcpy(&u, &v.frontier, sizeof(u));
+    behave_gw_put_le(p + 21, u, 8);
+    memcpy(out + BEHAVE_GW_HOT_HEAD, blob, blen);
+
+    behave_gw_session_free(&v);
+    free(blob);
+
+    *len = total;
+    return out;
+}
+
+
+static void
+behave_gw_put_le(unsigned char *p, uint64_t v, size_t size)
+{
+    size_t  i;
+
+    for (i = 0; i < size; i++) {
+        p[i] = (unsigned char) ((v >> (8 * i)) & 0xff);
+    }
+}
+
+
+static size_t
+behave_gw_get_le(const char *state, size_t size)
+{
+    size_t                i, v;
+    const unsigned char  *p = (const unsigned char *) state;
+
+    v = 0;
+
+    for (i = 0; i < size; i++) {
+        v |= (size_t) p[i] << (8 * i);
+    }
+
+    return v;
+}
+
+
+int
+behave_gw_batch_last_t(const char *batch, size_t len, char *t)
+{
+    size_t              i, n, used;
+    double              last;
+    uint64_t            u;
+    behave_gw_event_t  *ev;
+
+    if (behave_gw_batch_decode(batch, len, &used, &ev, &n) != 0) {
+        return -1;
+    }
+
+    last = -INFINITY;
+
+    for (i = 0; i < n; i++) {
+        last = fmax(last, ev[i].t);
+    }
+
+    free(ev);
+
+    if (n == 0) {
+        return -1;
+    }
+
+    memcpy(&u, &last, sizeof(u));
+    behave_gw_put_le((unsigned char *) t, u, 8);
+
+    return 0;
 }
 
 
@@ -445,6 +661,11 @@ behave_gw_behavior_seed(const cJSON *prior, uint64_t epoch, size_t *len)
 
     behave_gw_session_init(&s, epoch);
     rc = behave_gw_session_apply(&s, ev, n, 1, NULL);
+
+    if (rc == 0) {
+        rc = behave_gw_session_checkpoint(&s);
+    }
+
     blob = rc == 0 ? behave_gw_session_encode(&s, len) : NULL;
 
     behave_gw_session_free(&s);
@@ -691,17 +912,36 @@ behave_gw_events_sort(behave_gw_event_t *ev, size_t n)
 }
 
 
+/*
+ * An event is checked first without its path (formatting "path[i]" for
+ * every event of every call cost more than the checks): only an event
+ * that is refused is checked again with it, for the message.
+ */
 static int
 behave_gw_event_parse(const cJSON *item, behave_gw_event_t *e,
     const char *path, size_t i, behave_error_t *err)
 {
+    char  p[64];
+
+    if (behave_gw_event_check(item, e, "", err) == 0) {
+        return 0;
+    }
+
+    snprintf(p, sizeof(p), "%s[%zu]", path, i);
+
+    return behave_gw_event_check(item, e, p, err);
+}
+
+
+static int
+behave_gw_event_check(const cJSON *item, behave_gw_event_t *e,
+    const char *p, behave_error_t *err)
+{
     int           k;
-    char          p[64];
     const char   *type;
 
     memset(e, 0, sizeof(*e));
     e->duration = -1.0;
-    snprintf(p, sizeof(p), "%s[%zu]", path, i);
 
     if (!cJSON_IsObject(item)) {
         behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
@@ -771,87 +1011,237 @@ behave_gw_event_cmp(const void *a, const void *b)
 
 
 
-static int
-behave_gw_rule_hesitation(const behave_gw_behavior_t *m, char *reason,
-    size_t size)
+/*
+ * A reason, written piece by piece as snprintf() would (truncated to the
+ * buffer, NUL-terminated): its "%.2f" alone cost ~2k instructions, and
+ * the rules that fire write one to three of them at every call.
+ */
+typedef struct {
+    char    *p;
+    char    *last;                   /* where the NUL goes at the latest */
+} behave_gw_why_t;
+
+
+static void
+behave_gw_why_init(behave_gw_why_t *y, char *reason, size_t size)
 {
-    snprintf(reason, size, "hesitation %.2f >= 0.6 (%u long pauses, %u "
-             "right before a commit)", m->hesitation, m->long_pauses,
-             m->pauses_before_commit);
+    y->p = reason;
+    y->last = reason + size - 1;
+    *y->p = '\0';
+}
+
+
+static void
+behave_gw_why_put(behave_gw_why_t *y, const char *s, size_t n)
+{
+    if (n > (size_t) (y->last - y->p)) {
+        n = (size_t) (y->last - y->p);
+    }
+
+    memcpy(y->p, s, n);
+    y->p += n;
+    *y->p = '\0';
+}
+
+
+static void
+behave_gw_why_str(behave_gw_why_t *y, const char *s)
+{
+    behave_gw_why_put(y, s, strlen(s));
+}
+
+
+static void
+behave_gw_why_uint(behave_gw_why_t *y, unsigned v)
+{
+    char  buf[16], *p;
+
+    p = buf + sizeof(buf);
+
+    do {
+        *--p = (char) ('0' + v % 10);
+        v /= 10;
+    } while (v);
+
+    behave_gw_why_put(y, p, (size_t) (buf + sizeof(buf) - p));
+}
+
+
+static void
+behave_gw_why_fixed(behave_gw_why_t *y, double v, unsigned decimals)
+{
+    char  buf[32];
+
+    behave_gw_why_put(y, buf, behave_json_fixed(buf, v, decimals));
+}
+
+
+static int
+behave_gw_rule_hesitation(const behave_gw_behavior_t *m)
+{
     return m->hesitation >= 0.6;
 }
 
 
-static int
-behave_gw_rule_hover(const behave_gw_behavior_t *m, char *reason,
+static void
+behave_gw_why_hesitation(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "%.1f s of hovering without a click (>= 3 s)",
-             m->hover_unclicked_s);
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_str(&y, "hesitation ");
+    behave_gw_why_fixed(&y, m->hesitation, 2);
+    behave_gw_why_str(&y, " >= 0.6 (");
+    behave_gw_why_uint(&y, m->long_pauses);
+    behave_gw_why_str(&y, " long pauses, ");
+    behave_gw_why_uint(&y, m->pauses_before_commit);
+    behave_gw_why_str(&y, " right before a commit)");
+}
+
+
+static int
+behave_gw_rule_hover(const behave_gw_behavior_t *m)
+{
     return m->hover_unclicked_s >= 3.0;
 }
 
 
-static int
-behave_gw_rule_backspace(const behave_gw_behavior_t *m, char *reason,
+static void
+behave_gw_why_hover(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "%u of %u keys were backspaces (ratio %.2f >= "
-             "0.25)", m->backspaces, m->keystrokes + m->backspaces,
-             m->backspace_ratio);
-    return m->backspace_ratio >= 0.25 && m->keystrokes + m->backspaces >= 10;
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_fixed(&y, m->hover_unclicked_s, 1);
+    behave_gw_why_str(&y, " s of hovering without a click (>= 3 s)");
 }
 
 
 static int
-behave_gw_rule_rage(const behave_gw_behavior_t *m, char *reason,
+behave_gw_rule_backspace(const behave_gw_behavior_t *m)
+{
+    return m->backspace_ratio >= 0.25 && m->keystrokes + m->backspaces >= 10;
+}
+
+
+static void
+behave_gw_why_backspace(const behave_gw_behavior_t *m, char *reason,
+    size_t size)
+{
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_uint(&y, m->backspaces);
+    behave_gw_why_str(&y, " of ");
+    behave_gw_why_uint(&y, m->keystrokes + m->backspaces);
+    behave_gw_why_str(&y, " keys were backspaces (ratio ");
+    behave_gw_why_fixed(&y, m->backspace_ratio, 2);
+    behave_gw_why_str(&y, " >= 0.25)");
+}
+
+
+static int
+behave_gw_rule_rage(const behave_gw_behavior_t *m)
+{
+    return m->rage_bursts >= 1;
+}
+
+
+static void
+behave_gw_why_rage(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
     snprintf(reason, size, "%u rage-click burst%s (3+ clicks within 1 s)%s%s",
              m->rage_bursts, m->rage_bursts == 1 ? "" : "s",
              m->rage_target ? " on " : "",
              m->rage_target ? m->rage_target : "");
-    return m->rage_bursts >= 1;
 }
 
 
 static int
-behave_gw_rule_errors(const behave_gw_behavior_t *m, char *reason,
-    size_t size)
+behave_gw_rule_errors(const behave_gw_behavior_t *m)
 {
-    snprintf(reason, size, "%u errors in the session (>= 2)", m->errors);
     return m->errors >= 2;
 }
 
 
-static int
-behave_gw_rule_scroll(const behave_gw_behavior_t *m, char *reason,
+static void
+behave_gw_why_errors(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "%u scroll reversals (>= 3)", m->scroll_reversals);
-    return m->scroll_reversals >= 3;
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_uint(&y, m->errors);
+    behave_gw_why_str(&y, " errors in the session (>= 2)");
 }
 
 
 static int
-behave_gw_rule_attention(const behave_gw_behavior_t *m, char *reason,
+behave_gw_rule_scroll(const behave_gw_behavior_t *m)
+{
+    return m->scroll_reversals >= 3;
+}
+
+
+static void
+behave_gw_why_scroll(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "over %.0f s: focus ratio %.2f (< 0.6) or "
-             "longest focus %.0f s (< 20 s)", m->observed_s, m->focus_ratio,
-             m->sustained_focus_s);
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_uint(&y, m->scroll_reversals);
+    behave_gw_why_str(&y, " scroll reversals (>= 3)");
+}
+
+
+static int
+behave_gw_rule_attention(const behave_gw_behavior_t *m)
+{
     return m->observed_s >= 60.0
            && (m->focus_ratio < 0.6 || m->sustained_focus_s < 20.0);
 }
 
 
-static int
-behave_gw_rule_assist(const behave_gw_behavior_t *m, char *reason,
+static void
+behave_gw_why_attention(const behave_gw_behavior_t *m, char *reason,
     size_t size)
 {
-    snprintf(reason, size, "friction %.2f (>= 0.7) or hesitation %.2f "
-             "(>= 0.8)", m->friction, m->hesitation);
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_str(&y, "over ");
+    behave_gw_why_fixed(&y, m->observed_s, 0);
+    behave_gw_why_str(&y, " s: focus ratio ");
+    behave_gw_why_fixed(&y, m->focus_ratio, 2);
+    behave_gw_why_str(&y, " (< 0.6) or longest focus ");
+    behave_gw_why_fixed(&y, m->sustained_focus_s, 0);
+    behave_gw_why_str(&y, " s (< 20 s)");
+}
+
+
+static int
+behave_gw_rule_assist(const behave_gw_behavior_t *m)
+{
     return m->friction >= 0.7 || m->hesitation >= 0.8;
+}
+
+
+static void
+behave_gw_why_assist(const behave_gw_behavior_t *m, char *reason,
+    size_t size)
+{
+    behave_gw_why_t  y;
+
+    behave_gw_why_init(&y, reason, size);
+    behave_gw_why_str(&y, "friction ");
+    behave_gw_why_fixed(&y, m->friction, 2);
+    behave_gw_why_str(&y, " (>= 0.7) or hesitation ");
+    behave_gw_why_fixed(&y, m->hesitation, 2);
+    behave_gw_why_str(&y, " (>= 0.8)");
 }
 
 
@@ -874,28 +1264,30 @@ behave_gw_behavior_text(const char *session_id, const behave_gw_behavior_t *m,
 
     behave_jw_open(&w, NULL);
     behave_jw_string(&w, "session_id", session_id);
-    behave_jw_number(&w, "hesitation_score", behave_round3(m->hesitation));
+    behave_jw_fixed3(&w, "hesitation_score", m->hesitation);
 
     behave_jw_open(&w, "attention_span");
-    behave_jw_number(&w, "sustained_focus_seconds",
-                     behave_round3(m->sustained_focus_s));
-    behave_jw_number(&w, "mean_focus_seconds",
-                     behave_round3(m->mean_focus_s));
-    behave_jw_number(&w, "focus_ratio", behave_round3(m->focus_ratio));
-    behave_jw_number(&w, "blur_count", m->blurs);
-    behave_jw_number(&w, "idle_gaps", m->idle_gaps);
+    behave_jw_fixed3(&w, "sustained_focus_seconds",
+                     m->sustained_focus_s);
+    behave_jw_fixed3(&w, "mean_focus_seconds",
+                     m->mean_focus_s);
+    behave_jw_fixed3(&w, "focus_ratio", m->focus_ratio);
+    behave_jw_uint(&w, "blur_count", m->blurs);
+    behave_jw_uint(&w, "idle_gaps", m->idle_gaps);
     behave_jw_close(&w);
 
-    behave_jw_number(&w, "cognitive_friction", behave_round3(m->friction));
+    behave_jw_fixed3(&w, "cognitive_friction", m->friction);
 
     behave_jw_open_array(&w, "adaptation_suggestions");
 
     for (i = 0; i < sizeof(behave_gw_rules) / sizeof(behave_gw_rules[0]);
          i++)
     {
-        if (!behave_gw_rules[i].fires(m, reason, sizeof(reason))) {
+        if (!behave_gw_rules[i].fires(m)) {
             continue;
         }
+
+        behave_gw_rules[i].reason(m, reason, sizeof(reason));
 
         /* the id and the suggestion are this file's: nothing to escape */
         behave_jw_open(&w, NULL);
@@ -911,28 +1303,35 @@ behave_gw_behavior_text(const char *session_id, const behave_gw_behavior_t *m,
     behave_jw_close_array(&w);
 
     behave_jw_open(&w, "signals");
-    behave_jw_number(&w, "long_pauses", m->long_pauses);
-    behave_jw_number(&w, "pauses_before_commit", m->pauses_before_commit);
-    behave_jw_number(&w, "pause_seconds", behave_round3(m->pause_s));
-    behave_jw_number(&w, "hover_without_click_seconds",
-                     behave_round3(m->hover_unclicked_s));
-    behave_jw_number(&w, "keystrokes", m->keystrokes);
-    behave_jw_number(&w, "backspaces", m->backspaces);
-    behave_jw_number(&w, "backspace_ratio", behave_round3(m->backspace_ratio));
-    behave_jw_number(&w, "errors", m->errors);
-    behave_jw_number(&w, "clicks", m->clicks);
-    behave_jw_number(&w, "rage_click_bursts", m->rage_bursts);
-    behave_jw_number(&w, "scrolls", m->scrolls);
-    behave_jw_number(&w, "scroll_reversals", m->scroll_reversals);
+    behave_jw_uint(&w, "long_pauses", m->long_pauses);
+    behave_jw_uint(&w, "pauses_before_commit", m->pauses_before_commit);
+    behave_jw_fixed3(&w, "pause_seconds", m->pause_s);
+    behave_jw_fixed3(&w, "hover_without_click_seconds",
+                     m->hover_unclicked_s);
+    behave_jw_uint(&w, "keystrokes", m->keystrokes);
+    behave_jw_uint(&w, "backspaces", m->backspaces);
+    behave_jw_fixed3(&w, "backspace_ratio", m->backspace_ratio);
+    behave_jw_uint(&w, "errors", m->errors);
+    behave_jw_uint(&w, "clicks", m->clicks);
+    behave_jw_uint(&w, "rage_click_bursts", m->rage_bursts);
+    behave_jw_uint(&w, "scrolls", m->scrolls);
+    behave_jw_uint(&w, "scroll_reversals", m->scroll_reversals);
     behave_jw_close(&w);
 
-    behave_jw_number(&w, "events_analyzed", (double) m->events);
-    behave_jw_number(&w, "events_new", (double) m->new_events);
-    behave_jw_number(&w, "events_prior", (double) m->prior_events);
-    behave_jw_number(&w, "events_late", (double) m->late_events);
-    behave_jw_number(&w, "observed_seconds", behave_round3(m->observed_s));
+    behave_jw_uint(&w, "events_analyzed", m->events);
+    behave_jw_uint(&w, "events_new", m->new_events);
+    behave_jw_uint(&w, "events_prior", m->prior_events);
+    behave_jw_uint(&w, "events_late", m->late_events);
+    behave_jw_fixed3(&w, "observed_seconds", m->observed_s);
     behave_jw_string(&w, "model_id", BEHAVE_GW_BEHAVIOR_MODEL);
-    behave_jw_number(&w, "timestamp", (double) ts);
+
+    /* the general number writer formats 13 digits through snprintf() */
+    if (ts >= 0) {
+        behave_jw_uint(&w, "timestamp", (uint64_t) ts);
+
+    } else {
+        behave_jw_number(&w, "timestamp", (double) ts);
+    }
 
     if (history != NULL) {
         behave_jw_string(&w, "history", history);

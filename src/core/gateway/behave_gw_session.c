@@ -10,15 +10,19 @@
  *
  * Encoding, little-endian:
  *     state  = blob batch*
- *     blob   = "B1" epoch:u64 gen:u32 blob_len:u32 frontier:f64
- *              fold nwin:u32 event{nwin}
+ *     blob   = "B2" epoch:u64 gen:u32 blob_len:u32 frontier:f64
+ *              fold nwin:u32 event{nwin} checkpoint
+ *     checkpoint = 0:u8
+ *              | 1:u8 ck_at:u32 ck_need:f64 fold flag:u8{nwin - ck_at}
  *     batch  = n:u32 event{n}
  *     event  = head:u8 t:f64 [duration:f64] [delta:f64] [len:u16 target]
  *     head   = type | 0x10 duration | 0x20 delta | 0x40 target
  *              | 0x80 consumed
  * epoch and gen make the blob's first BEHAVE_GW_STATE_PREFIX bytes
  * unique for a compare-and-set: a state that expired and was created
- * again has another epoch, a rewritten one another generation.
+ * again has another epoch, a rewritten one another generation.  A "B1"
+ * blob (an older build's) is the same without the checkpoint: decoded
+ * as one whose checkpoint was lost, so that the next rewrite adds it.
  */
 
 #include <math.h>
@@ -32,6 +36,9 @@
 #define BEHAVE_GW_EV_DELTA      0x20
 #define BEHAVE_GW_EV_TARGET     0x40
 #define BEHAVE_GW_EV_CONSUMED   0x80
+
+/* a tail of at most this many is folded on the stack */
+#define BEHAVE_GW_CK_LOCAL      64
 
 /* an equal-time run longer than this is searched through a sorted index */
 #define BEHAVE_GW_RUN_SCAN      32
@@ -54,6 +61,8 @@ typedef struct {
 
 static int behave_gw_session_reserve(behave_gw_session_t *s, size_t n);
 static int behave_gw_session_settle(behave_gw_session_t *s);
+static void behave_gw_session_tail(const behave_gw_session_t *s, size_t b,
+    behave_gw_event_t *out, size_t n);
 static int behave_gw_in_window(const behave_gw_session_t *s,
     const behave_gw_event_t *e, size_t **index);
 static int behave_gw_event_key_cmp(const behave_gw_event_t *a,
@@ -65,6 +74,7 @@ static inline uint64_t behave_gw_rd_n(behave_gw_rd_t *r, size_t size);
 static inline double behave_gw_rd_f64(behave_gw_rd_t *r);
 static int behave_gw_rd_event(behave_gw_rd_t *r, behave_gw_event_t *e);
 static void behave_gw_rd_fold(behave_gw_rd_t *r, behave_gw_fold_t *f);
+static int behave_gw_rd_checkpoint(behave_gw_rd_t *r, behave_gw_session_t *s);
 static void behave_gw_wr_n(behave_gw_wr_t *w, uint64_t v, size_t size);
 static void behave_gw_wr_f64(behave_gw_wr_t *w, double v);
 static void behave_gw_wr_bytes(behave_gw_wr_t *w, const void *p, size_t n);
@@ -168,7 +178,13 @@ behave_gw_session_apply(behave_gw_session_t *s, behave_gw_event_t *ev,
         } else {
             f = BEHAVE_GW_ACCEPTED;
             acc[nacc] = ev[i];
-            acc[nacc++].consumed = 0;
+            acc[nacc].consumed = 0;
+            acc[nacc++].ck_consumed = 0;
+
+            if (s->ck && ev[i].t < s->ck_t) {
+                s->ck = 0;
+                s->ck_lost = 1;
+            }
         }
 
         if (fate) {
@@ -311,6 +327,15 @@ behave_gw_session_settle(behave_gw_session_t *s)
 
     s->frontier = fmax(s->frontier, fmax(s->win[c].t, P));
 
+    /* the checkpoint's fold already holds the steps settled now */
+    if (s->ck && s->ck_at >= c) {
+        s->ck_at -= c;
+
+    } else if (s->ck) {
+        s->ck = 0;
+        s->ck_lost = 1;
+    }
+
     for (i = 0; i < c; i++) {
         (void) behave_gw_fold_step(&s->fold, s->win, i, n);
     }
@@ -327,28 +352,169 @@ int
 behave_gw_session_measure(const behave_gw_session_t *s,
     behave_gw_behavior_t *m)
 {
-    size_t              i;
+    size_t              i, b, n;
     behave_gw_fold_t    f;
-    behave_gw_event_t  *win;
+    behave_gw_event_t  *win, local[BEHAVE_GW_CK_LOCAL];
 
-    f = s->fold;
-    win = NULL;
+    b = s->ck ? s->ck_at : 0;
+    f = s->ck ? s->ck_fold : s->fold;
+    n = s->nwin - b;
+    win = local;
 
-    if (s->nwin) {
-        win = malloc(s->nwin * sizeof(behave_gw_event_t));
+    /* the steps mark clicks consumed: on a copy, s is not changed */
+    if (n > BEHAVE_GW_CK_LOCAL) {
+        win = malloc(n * sizeof(behave_gw_event_t));
         if (win == NULL) {
             return -1;
         }
-
-        memcpy(win, s->win, s->nwin * sizeof(behave_gw_event_t));
     }
 
-    for (i = 0; i < s->nwin; i++) {
-        (void) behave_gw_fold_step(&f, win, i, s->nwin);
+    behave_gw_session_tail(s, b, win, n);
+
+    for (i = 0; i < n; i++) {
+        (void) behave_gw_fold_step(&f, win, i, n);
     }
 
-    free(win);
+    if (win != local) {
+        free(win);
+    }
+
     behave_gw_fold_finish(&f, m);
+
+    return 0;
+}
+
+
+/* win[b..b + n) with the consumed marks of the fold it starts from */
+static void
+behave_gw_session_tail(const behave_gw_session_t *s, size_t b,
+    behave_gw_event_t *out, size_t n)
+{
+    size_t  i;
+
+    if (n == 0) {
+        return;
+    }
+
+    memcpy(out, s->win + b, n * sizeof(behave_gw_event_t));
+
+    if (s->ck) {
+        for (i = 0; i < n; i++) {
+            out[i].consumed = out[i].ck_consumed;
+        }
+    }
+}
+
+
+int
+behave_gw_session_checkpoint(behave_gw_session_t *s)
+{
+    size_t              b, n, j, best;
+    double              P, best_P, *need;
+    behave_gw_fold_t    f, base;
+    behave_gw_event_t  *tail;
+
+    b = s->ck ? s->ck_at : 0;
+    base = s->ck ? s->ck_fold : s->fold;
+    P = s->ck ? s->ck_need : -INFINITY;
+    n = s->nwin - b;
+
+    if (n < 2) {
+        return 0;
+    }
+
+    tail = malloc(n * sizeof(behave_gw_event_t));
+    need = malloc(n * sizeof(double));
+
+    if (tail == NULL || need == NULL) {
+        free(tail);
+        free(need);
+        return -1;
+    }
+
+    behave_gw_session_tail(s, b, tail, n);
+    f = base;
+
+    for (j = 0; j < n; j++) {
+        need[j] = behave_gw_fold_step(&f, tail, j, n);
+    }
+
+    /*
+     * The newest cut j (tail[j - 1].t < tail[j].t) whose gate, the later
+     * of tail[j].t and every earlier step's need, is not past the newest
+     * event: events that keep coming in order keep it.
+     */
+    best = 0;
+    best_P = -INFINITY;
+
+    for (j = 1; j < n; j++) {
+        P = fmax(P, need[j - 1]);
+
+        if (tail[j - 1].t < tail[j].t && fmax(tail[j].t, P) <= tail[n - 1].t) {
+            best = j;
+            best_P = P;
+        }
+    }
+
+    if (best > 0) {
+        behave_gw_session_tail(s, b, tail, n);
+        f = base;
+
+        for (j = 0; j < best; j++) {
+            (void) behave_gw_fold_step(&f, tail, j, n);
+        }
+
+        for (j = best; j < n; j++) {
+            s->win[b + j].ck_consumed = tail[j].consumed;
+        }
+
+        s->ck = 1;
+        s->ck_lost = 0;
+        s->ck_at = b + best;
+        s->ck_need = best_P;
+        s->ck_t = fmax(s->win[s->ck_at].t, best_P);
+        s->ck_fold = f;
+    }
+
+    free(tail);
+    free(need);
+
+    return 0;
+}
+
+
+int
+behave_gw_session_view(const behave_gw_session_t *s, behave_gw_session_t *v)
+{
+    size_t  i, n;
+
+    behave_gw_session_init(v, s->epoch);
+
+    if (!s->ck) {
+        return -1;
+    }
+
+    n = s->nwin - s->ck_at;
+
+    if (behave_gw_session_reserve(v, n) != 0) {
+        return -1;
+    }
+
+    memcpy(v->win, s->win + s->ck_at, n * sizeof(behave_gw_event_t));
+
+    for (i = 0; i < n; i++) {
+        v->win[i].consumed = v->win[i].ck_consumed;
+    }
+
+    v->nwin = n;
+    v->gen = s->gen;
+    v->fold = s->ck_fold;
+    v->frontier = s->frontier;
+    v->ck = 1;
+    v->ck_at = 0;
+    v->ck_need = s->ck_need;
+    v->ck_fold = s->ck_fold;
+    v->ck_t = fmax(v->win[0].t, s->ck_need);
 
     return 0;
 }
@@ -541,6 +707,7 @@ int
 behave_gw_session_decode(behave_gw_session_t *s, const char *buf,
     size_t len, size_t *blob_len, size_t *batches)
 {
+    int                 v2;
     size_t              i, nwin, used, n, blen;
     behave_gw_rd_t      r;
     behave_gw_event_t  *ev;
@@ -552,9 +719,11 @@ behave_gw_session_decode(behave_gw_session_t *s, const char *buf,
     r.end = r.p + len;
     r.bad = 0;
 
-    if (len < 18 || buf[0] != 'B' || buf[1] != '1') {
+    if (len < 18 || buf[0] != 'B' || (buf[1] != '1' && buf[1] != '2')) {
         return -1;
     }
+
+    v2 = buf[1] == '2';
 
     r.p += 2;
     s->epoch = behave_gw_rd_n(&r, 8);
@@ -589,6 +758,13 @@ behave_gw_session_decode(behave_gw_session_t *s, const char *buf,
     }
 
     s->nwin = nwin;
+
+    if (!v2) {
+        s->ck_lost = 1;
+
+    } else if (behave_gw_rd_checkpoint(&r, s) != 0) {
+        goto bad;
+    }
 
     if (r.p != r.end) {
         goto bad;
@@ -691,7 +867,7 @@ behave_gw_session_encode(const behave_gw_session_t *s, size_t *len)
 
     memset(&w, 0, sizeof(w));
 
-    behave_gw_wr_bytes(&w, "B1", 2);
+    behave_gw_wr_bytes(&w, "B2", 2);
     behave_gw_wr_n(&w, s->epoch, 8);
     behave_gw_wr_n(&w, s->gen, 4);
     behave_gw_wr_n(&w, 0, 4);             /* the blob's length, below */
@@ -701,6 +877,18 @@ behave_gw_session_encode(const behave_gw_session_t *s, size_t *len)
 
     for (i = 0; i < s->nwin; i++) {
         behave_gw_wr_event(&w, &s->win[i]);
+    }
+
+    behave_gw_wr_n(&w, s->ck, 1);
+
+    if (s->ck) {
+        behave_gw_wr_n(&w, s->ck_at, 4);
+        behave_gw_wr_f64(&w, s->ck_need);
+        behave_gw_wr_fold(&w, &s->ck_fold);
+
+        for (i = s->ck_at; i < s->nwin; i++) {
+            behave_gw_wr_n(&w, s->win[i].ck_consumed, 1);
+        }
     }
 
     if (w.oom) {
@@ -796,7 +984,11 @@ behave_gw_rd_event(behave_gw_rd_t *r, behave_gw_event_t *e)
 {
     unsigned  head;
 
-    memset(e, 0, sizeof(*e));
+    /* every field set below: no memset of the whole event */
+    e->target = NULL;
+    e->target_len = 0;
+    e->seq = 0;
+    e->ck_consumed = 0;
 
     head = (unsigned) behave_gw_rd_n(r, 1);
     e->type = head & 0x0f;
@@ -886,6 +1078,45 @@ behave_gw_rd_fold(behave_gw_rd_t *r, behave_gw_fold_t *f)
 
     memcpy(f->rage, r->p, f->rage_len);
     r->p += f->rage_len;
+}
+
+
+static int
+behave_gw_rd_checkpoint(behave_gw_rd_t *r, behave_gw_session_t *s)
+{
+    size_t    i;
+    unsigned  flag;
+
+    s->ck = (int) behave_gw_rd_n(r, 1);
+
+    if (s->ck == 0) {
+        return r->bad ? -1 : 0;
+    }
+
+    s->ck_at = (size_t) behave_gw_rd_n(r, 4);
+    s->ck_need = behave_gw_rd_f64(r);
+    behave_gw_rd_fold(r, &s->ck_fold);
+
+    /* a cut inside the window, after a strict rise of t */
+    if (r->bad || s->ck != 1 || s->ck_at >= s->nwin || isnan(s->ck_need)
+        || (s->ck_at > 0 && !(s->win[s->ck_at - 1].t < s->win[s->ck_at].t)))
+    {
+        return -1;
+    }
+
+    for (i = s->ck_at; i < s->nwin; i++) {
+        flag = (unsigned) behave_gw_rd_n(r, 1);
+
+        if (r->bad || flag > 1) {
+            return -1;
+        }
+
+        s->win[i].ck_consumed = (unsigned char) flag;
+    }
+
+    s->ck_t = fmax(s->win[s->ck_at].t, s->ck_need);
+
+    return 0;
 }
 
 

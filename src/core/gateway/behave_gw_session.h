@@ -39,6 +39,16 @@
 /* the state's first bytes: magic, epoch, generation (compare-and-set) */
 #define BEHAVE_GW_STATE_PREFIX    14
 
+/*
+ * The hot state (behave_gw_behavior.c): "G" room:u32 gate:f64 base:u32
+ * full_max:u32 frontier:f64, then a blob and batches; its
+ * compare-and-set takes the head and the blob's prefix.
+ */
+#define BEHAVE_GW_HOT_HEAD        29
+/* the full state may grow by this much behind the hot one */
+#define BEHAVE_GW_HOT_LAG         4096
+#define BEHAVE_GW_HOT_PREFIX      (BEHAVE_GW_HOT_HEAD + BEHAVE_GW_STATE_PREFIX)
+
 
 typedef struct {
     double          t;
@@ -48,7 +58,8 @@ typedef struct {
     size_t          target_len;
     size_t          seq;            /* input order, for a stable sort */
     int             type;           /* behave_gw_event_e */
-    int             consumed;       /* click already in a rage burst */
+    unsigned char   consumed;       /* click already in a rage burst */
+    unsigned char   ck_consumed;    /* the same, at the checkpoint */
 } behave_gw_event_t;
 
 
@@ -110,9 +121,26 @@ int behave_gw_event_same(const behave_gw_event_t *a,
     const behave_gw_event_t *b);
 
 
-/* a session: its state decoded, and what the last batch did */
+/*
+ * A session: its state decoded, and what the last batch did.
+ *
+ * The checkpoint (ck) is the fold of the window's first ck_at events,
+ * win[ck_at - 1].t < win[ck_at].t, none of whose steps an event from
+ * ck_t on can change: while every event accepted is that late, the
+ * measures are the checkpoint's fold carried over win[ck_at..nwin)
+ * alone (a few events, not the window's hundreds), with the consumed
+ * marks that its steps left (ck_consumed).  An earlier event, or a
+ * settle past it, drops it (ck_lost), and the measures fold the whole
+ * window again until the next rewrite sets one.
+ */
 typedef struct {
     behave_gw_fold_t    fold;
+    behave_gw_fold_t    ck_fold;
+    int                 ck;
+    int                 ck_lost;
+    size_t              ck_at;
+    double              ck_need;        /* latest need of its steps */
+    double              ck_t;
     double              frontier;       /* -INFINITY: none yet */
     uint64_t            epoch;
     uint32_t            gen;
@@ -151,6 +179,24 @@ int behave_gw_session_apply(behave_gw_session_t *s, behave_gw_event_t *ev,
 /* the measures of everything accepted so far; s is not changed */
 int behave_gw_session_measure(const behave_gw_session_t *s,
     behave_gw_behavior_t *m);
+
+/*
+ * Moves the checkpoint to the newest cut whose steps no event from the
+ * newest event's time on can change (from the window's start when there
+ * is none); kept as it is when no later cut qualifies.  -1 out of memory.
+ */
+int behave_gw_session_checkpoint(behave_gw_session_t *s);
+
+/*
+ * The hot view of s, which has a checkpoint: the checkpoint's fold as
+ * the fold, the events after its cut as the window (marks as the
+ * checkpoint left them) and a checkpoint at 0.  Its measures, and those
+ * of any batch applied to it whose accepted events are all at v->ck_t or
+ * later, are s's.  v->win is malloc()ed (behave_gw_session_free()), its
+ * targets point where s's do.  -1 out of memory.
+ */
+int behave_gw_session_view(const behave_gw_session_t *s,
+    behave_gw_session_t *v);
 
 /*
  * Encoding (docs/DESIGN.md): a state is a blob (header, context,

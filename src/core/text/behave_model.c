@@ -340,6 +340,14 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
         for (k = 0; k < BEHAVE_MODEL_ROW; k++) {
             m->out[k] += row[k];
         }
+
+        /* the padding's last int16: this feature is an input of the
+         * critical stack (its sum in out[] is never read) */
+        k = (uint16_t) row[BEHAVE_MODEL_ROW - 1];
+        if (k != 0) {
+            k--;
+            m->stack[k >> 6] |= (uint64_t) 1 << (k & 63);
+        }
     }
 
     if (meaning) {
@@ -1156,6 +1164,52 @@ behave_meaning_axis(const int8_t *s, unsigned i)
 }
 
 
+/*
+ * The critical stack's score (scripts/train): boosted trees over the
+ * critical head's logit and which of the stack's features the message
+ * holds.  Above 0 the message is critical, as the head's logit alone was
+ * without a stack.
+ */
+static float
+behave_model_stack(const behave_model_state_t *m)
+{
+    float                       s, x;
+    unsigned                    t, n, b;
+    const behave_stack_node_t  *node;
+
+    if (behave_stack_trees == 0) {
+        return m->logit[BEHAVE_MODEL_CRIT];
+    }
+
+    s = behave_stack_init;
+
+    for (t = 0; t < behave_stack_trees; t++) {
+        n = behave_stack_roots[t];
+
+        for ( ;; ) {
+            node = &behave_stack_nodes[n];
+
+            if (node->input < 0) {
+                s += node->value;
+                break;
+            }
+
+            if (node->input == 0) {
+                x = m->logit[BEHAVE_MODEL_CRIT];
+
+            } else {
+                b = node->input - 1;
+                x = (float) ((m->stack[b >> 6] >> (b & 63)) & 1);
+            }
+
+            n = x <= node->value ? node->left : node->right;
+        }
+    }
+
+    return s;
+}
+
+
 static void
 behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 {
@@ -1165,9 +1219,12 @@ behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
     a->engagement = behave_argmax(m->logit + BEHAVE_MODEL_ENG, 4);
 
     /* critical is its own call, trained for recall, or a crisis frame;
-     * below it the urgency head chooses among the other four levels */
+     * below it the urgency head chooses among the other four levels.
+     * With an idiom, the head itself must be sure as well as the stack */
     if (m->frames
-        || m->logit[BEHAVE_MODEL_CRIT] > (m->idioms ? BEHAVE_IDIOM_MARGIN : 0))
+        || (behave_model_stack(m) > 0
+            && (!m->idioms
+                || m->logit[BEHAVE_MODEL_CRIT] > BEHAVE_IDIOM_MARGIN)))
     {
         a->urgency = BEHAVE_URGENCY_CRITICAL;
         a->cues |= BEHAVE_CUE_CRISIS;
@@ -1335,4 +1392,59 @@ int
 behave_model_present(void)
 {
     return behave_model_n != 0;
+}
+
+
+/*
+ * The stack's tables as scripts/gen-model wrote them: every root is a
+ * node, every split's children come after it (so every walk ends at a
+ * leaf), and every input it reads is a feature's row, so that it can be
+ * present.
+ */
+int
+behave_model_stack_sound(void)
+{
+    unsigned                    t, n, k;
+    uint64_t                    have[BEHAVE_STACK_BITS / 64];
+    const behave_stack_node_t  *node;
+
+    memset(have, 0, sizeof(have));
+
+    for (n = 0; n < behave_model_n; n++) {
+        k = (uint16_t) behave_model_rows[n][BEHAVE_MODEL_ROW - 1];
+        if (k != 0 && k <= BEHAVE_STACK_BITS) {
+            k--;
+            have[k >> 6] |= (uint64_t) 1 << (k & 63);
+        }
+    }
+
+    for (t = 0; t < behave_stack_trees; t++) {
+        if (behave_stack_roots[t] >= behave_stack_node_n) {
+            return 0;
+        }
+    }
+
+    for (n = 0; n < behave_stack_node_n; n++) {
+        node = &behave_stack_nodes[n];
+
+        if (node->input < 0) {
+            continue;
+        }
+
+        if (node->left <= n || node->right <= n
+            || node->left >= behave_stack_node_n
+            || node->right >= behave_stack_node_n)
+        {
+            return 0;
+        }
+
+        k = node->input - 1;
+        if (node->input > 0
+            && (k >= BEHAVE_STACK_BITS || !((have[k >> 6] >> (k & 63)) & 1)))
+        {
+            return 0;
+        }
+    }
+
+    return 1;
 }

@@ -49,6 +49,7 @@ typedef struct {
     unsigned               words;
     unsigned               claims;          /* clauses claiming */
     uint64_t               frames;          /* crisis frames held */
+    uint64_t               stack[4];        /* the stack's inputs seen */
     unsigned               idioms;          /* "dying of hunger" */
     unsigned               asks;            /* clauses asking */
     unsigned               clauses;
@@ -97,6 +98,9 @@ int behave_meaning_axis(const int8_t *s, unsigned i);
 
 /* the cosine of two packed meaning signatures, 0 when either is empty */
 double behave_meaning_cosine(const int8_t *a, const int8_t *b);
+
+/* 1 when the critical stack's compiled tables are well formed (t/core) */
+int behave_model_stack_sound(void);
 
 /* whether weights are compiled in */
 int behave_model_present(void);

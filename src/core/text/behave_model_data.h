@@ -49,6 +49,22 @@ typedef struct {
 } behave_model_slot_t;
 
 
+/*
+ * A node of the critical stack's trees (scripts/train): a leaf (input -1)
+ * adds its value to the score; a split goes left when its input is at
+ * most its value.  Input 0 is the critical head's logit, k the presence
+ * of the feature whose row's last int16 is k.
+ */
+typedef struct {
+    int16_t                input;
+    uint16_t               left;
+    uint16_t               right;
+    float                  value;
+} behave_stack_node_t;
+
+#define BEHAVE_STACK_BITS  256
+
+
 extern const unsigned behave_concept_n;
 extern const char *const behave_concept_names[];
 extern const uint32_t behave_concept_prefix_lens;
@@ -61,6 +77,12 @@ extern const uint32_t behave_model_mask;
 extern const behave_model_slot_t behave_model_slots[];
 extern const int16_t behave_model_rows[][24];   /* 22 used */
 extern const float behave_model_scale;
+
+extern const float behave_stack_init;
+extern const unsigned behave_stack_trees;
+extern const unsigned behave_stack_node_n;
+extern const uint16_t behave_stack_roots[];
+extern const behave_stack_node_t behave_stack_nodes[];
 
 extern const unsigned behave_meaning_n;
 extern const uint32_t behave_meaning_mask;

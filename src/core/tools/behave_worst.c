@@ -768,6 +768,7 @@ run_behavior(const char *body, size_t len, void *data)
     worst_piece("analysis + answer", WORST_THREAD);
 
     free(rw.blob);
+    free(rw.hot);
     free(out);
     free(state);
     free(fresh);
