@@ -214,6 +214,8 @@ static void ngx_http_behave_beh_rewrite_send(ngx_http_behave_beh_t *b,
     behave_gw_rewrite_t *rw);
 static void ngx_http_behave_beh_hot_send(ngx_http_behave_beh_t *b,
     behave_gw_rewrite_t *rw);
+static void ngx_http_behave_beh_eval_bg(const char *script, size_t script_len,
+    const char *nkeys, int argc, const char **argv, size_t *len);
 static void ngx_http_behave_beh_drop_hot(ngx_http_behave_beh_t *b);
 static void ngx_http_behave_beh_cleanup(void *data);
 static void ngx_http_behave_beh_noop(redisReply *reply, void *data);
@@ -644,12 +646,6 @@ ngx_http_behave_beh_rewrite_send(ngx_http_behave_beh_t *b,
     size_t       len[9];
     const char  *argv[9];
 
-    argv[0] = "EVAL";
-    len[0] = 4;
-    argv[1] = ngx_http_behave_beh_rewrite;
-    len[1] = sizeof(ngx_http_behave_beh_rewrite) - 1;
-    argv[2] = "2";
-    len[2] = 1;
     argv[3] = b->argv[0];
     len[3] = b->len[0];
     argv[4] = b->argv[2];
@@ -663,9 +659,9 @@ ngx_http_behave_beh_rewrite_send(ngx_http_behave_beh_t *b,
     argv[8] = rw->hot ? rw->hot : "";
     len[8] = rw->hot ? rw->hot_len : 0;
 
-    /* shed when Redis is behind: the next call tries again */
-    (void) ngx_http_behave_redis_command_bg(9, argv, len,
-                                            ngx_http_behave_beh_noop, NULL);
+    ngx_http_behave_beh_eval_bg(ngx_http_behave_beh_rewrite,
+                                sizeof(ngx_http_behave_beh_rewrite) - 1,
+                                "2", 9, argv, len);
 }
 
 
@@ -677,12 +673,6 @@ ngx_http_behave_beh_hot_send(ngx_http_behave_beh_t *b,
     size_t       len[7];
     const char  *argv[7];
 
-    argv[0] = "EVAL";
-    len[0] = 4;
-    argv[1] = ngx_http_behave_beh_hot_rewrite;
-    len[1] = sizeof(ngx_http_behave_beh_hot_rewrite) - 1;
-    argv[2] = "1";
-    len[2] = 1;
     argv[3] = b->argv[2];
     len[3] = b->len[2];
     argv[4] = (char *) b->state;
@@ -692,7 +682,29 @@ ngx_http_behave_beh_hot_send(ngx_http_behave_beh_t *b,
     argv[6] = rw->hot;
     len[6] = rw->hot_len;
 
-    (void) ngx_http_behave_redis_command_bg(7, argv, len,
+    ngx_http_behave_beh_eval_bg(ngx_http_behave_beh_hot_rewrite,
+                                sizeof(ngx_http_behave_beh_hot_rewrite) - 1,
+                                "1", 7, argv, len);
+}
+
+
+/*
+ * A rewrite script sent in the background: the caller fills argv[3] on
+ * (its keys, then its arguments); the command's head is filled here
+ */
+static void
+ngx_http_behave_beh_eval_bg(const char *script, size_t script_len,
+    const char *nkeys, int argc, const char **argv, size_t *len)
+{
+    argv[0] = "EVAL";
+    len[0] = 4;
+    argv[1] = script;
+    len[1] = script_len;
+    argv[2] = nkeys;
+    len[2] = 1;
+
+    /* shed when Redis is behind: the next call tries again */
+    (void) ngx_http_behave_redis_command_bg(argc, argv, len,
                                             ngx_http_behave_beh_noop, NULL);
 }
 
