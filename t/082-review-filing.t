@@ -117,9 +117,12 @@ is(req_json(GET => '/v1/reviews?provider=api', key => KEY_PORTAL)
    ->{json}{reviews}[0]{id}, $cid, 'listed');
 $mark = $m2;
 
-# --- a change files at once: another action, then a crisis
+# --- a change files at once: another action, then a crisis (the other
+# action is a specialist team asked for by name, a route that does not
+# hang on the urgency head's reading of one angry message)
 $last = analyze_turns(KEY_ALL, $conv, [ [ customer =>
-    'This is a disaster!! I am going to sue you, I want a manager NOW!!' ] ]);
+    'Can you put me through to the fraud team? I think my account details'
+    . ' were leaked.' ] ]);
 is($last->{conversation}{review_status}, 'needs_review', 'flagged');
 ($t2, $m2) = settled(sub { $_[1] ne $mark });
 isnt(substr($m2, 0, 8), substr($mark, 0, 8), 'another action: filed');

@@ -44,6 +44,7 @@ typedef struct {
     float                  logit[BEHAVE_MODEL_OUT];
     behave_cset_t          clause;          /* concepts of this clause */
     behave_cset_t          seen;            /* concepts of the message */
+    behave_cset_t          cues;            /* BEHAVE_CUE_CONCEPTS seen */
     uint32_t               prev;            /* previous word, 0 at a start */
     unsigned               words;
     unsigned               claims;          /* clauses claiming */
