@@ -202,6 +202,8 @@ static ngx_int_t ngx_http_behave_beh_seed(ngx_http_request_t *r,
     ngx_http_behave_beh_t *b, redisReply *reply);
 static ngx_int_t ngx_http_behave_beh_fresh(ngx_http_request_t *r,
     ngx_http_behave_beh_t *b);
+static ngx_int_t ngx_http_behave_beh_send_state(ngx_http_request_t *r,
+    ngx_http_behave_beh_t *b, char *blob, size_t len);
 static void ngx_http_behave_beh_batch(void *data);
 static ngx_int_t ngx_http_behave_beh_batched(ngx_http_request_t *r,
     void *data);
@@ -478,12 +480,27 @@ ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
 static ngx_int_t
 ngx_http_behave_beh_fresh(ngx_http_request_t *r, ngx_http_behave_beh_t *b)
 {
-    char        *blob;
-    u_char      *p;
-    size_t       len;
-    const char  *reason;
+    char    *blob;
+    size_t   len;
 
     blob = behave_gw_behavior_new_state(b->epoch, &len);
+    b->fresh = 1;
+
+    return ngx_http_behave_beh_send_state(r, b, blob, len);
+}
+
+
+/*
+ * The script again with a state the core made (malloc'ed, freed here):
+ * without Redis, the call is answered from its own events
+ */
+static ngx_int_t
+ngx_http_behave_beh_send_state(ngx_http_request_t *r,
+    ngx_http_behave_beh_t *b, char *blob, size_t len)
+{
+    u_char      *p;
+    const char  *reason;
+
     p = blob ? ngx_pnalloc(r->pool, len) : NULL;
 
     if (p == NULL) {
@@ -496,7 +513,6 @@ ngx_http_behave_beh_fresh(ngx_http_request_t *r, ngx_http_behave_beh_t *b)
 
     b->argv[5] = (char *) p;
     b->len[5] = len;
-    b->fresh = 1;
 
     if (ngx_http_behave_beh_send(r, b, &reason) != NGX_OK) {
         ngx_http_behave_redis_log_degraded(r, "analyze-behavior", reason);
@@ -516,11 +532,9 @@ static ngx_int_t
 ngx_http_behave_beh_seed(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
     redisReply *reply)
 {
-    char        *blob;
-    u_char      *p;
-    size_t       i, len;
-    cJSON       *prior, *e;
-    const char  *reason;
+    char    *blob;
+    size_t   i, len;
+    cJSON   *prior, *e;
 
     prior = cJSON_CreateArray();
 
@@ -539,27 +553,10 @@ ngx_http_behave_beh_seed(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
     blob = prior ? behave_gw_behavior_seed(prior, b->epoch, &len) : NULL;
     cJSON_Delete(prior);
 
-    p = blob ? ngx_pnalloc(r->pool, len) : NULL;
-
-    if (p == NULL) {
-        free(blob);
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    ngx_memcpy(p, blob, len);
-    free(blob);
-
-    b->argv[5] = (char *) p;
-    b->len[5] = len;
     b->argv[6] = "1";
     b->seeded = 1;
 
-    if (ngx_http_behave_beh_send(r, b, &reason) != NGX_OK) {
-        ngx_http_behave_redis_log_degraded(r, "analyze-behavior", reason);
-        return ngx_http_behave_beh_compute(r, b, NULL, "request_only");
-    }
-
-    return NGX_DONE;
+    return ngx_http_behave_beh_send_state(r, b, blob, len);
 }
 
 
