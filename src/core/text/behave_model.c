@@ -303,6 +303,21 @@ behave_model_row(uint32_t f)
 }
 
 
+/* the stack's inputs: one bit each in a few 64-bit words */
+static inline void
+behave_stack_bit_set(uint64_t *set, unsigned b)
+{
+    set[b >> 6] |= (uint64_t) 1 << (b & 63);
+}
+
+
+static inline unsigned
+behave_stack_bit(const uint64_t *set, unsigned b)
+{
+    return (set[b >> 6] >> (b & 63)) & 1;
+}
+
+
 static inline const int8_t *
 behave_meaning_row(uint32_t f)
 {
@@ -345,8 +360,7 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
          * critical stack (its sum in out[] is never read) */
         k = (uint16_t) row[BEHAVE_MODEL_ROW - 1];
         if (k != 0) {
-            k--;
-            m->stack[k >> 6] |= (uint64_t) 1 << (k & 63);
+            behave_stack_bit_set(m->stack, k - 1);
         }
     }
 
@@ -1174,7 +1188,7 @@ static float
 behave_model_stack(const behave_model_state_t *m)
 {
     float                       s, x;
-    unsigned                    t, n, b;
+    unsigned                    t, n;
     const behave_stack_node_t  *node;
 
     if (behave_stack_trees == 0) {
@@ -1198,8 +1212,7 @@ behave_model_stack(const behave_model_state_t *m)
                 x = m->logit[BEHAVE_MODEL_CRIT];
 
             } else {
-                b = node->input - 1;
-                x = (float) ((m->stack[b >> 6] >> (b & 63)) & 1);
+                x = (float) behave_stack_bit(m->stack, node->input - 1);
             }
 
             n = x <= node->value ? node->left : node->right;
@@ -1413,8 +1426,7 @@ behave_model_stack_sound(void)
     for (n = 0; n < behave_model_n; n++) {
         k = (uint16_t) behave_model_rows[n][BEHAVE_MODEL_ROW - 1];
         if (k != 0 && k <= BEHAVE_STACK_BITS) {
-            k--;
-            have[k >> 6] |= (uint64_t) 1 << (k & 63);
+            behave_stack_bit_set(have, k - 1);
         }
     }
 
@@ -1440,7 +1452,7 @@ behave_model_stack_sound(void)
 
         k = node->input - 1;
         if (node->input > 0
-            && (k >= BEHAVE_STACK_BITS || !((have[k >> 6] >> (k & 63)) & 1)))
+            && (k >= BEHAVE_STACK_BITS || !behave_stack_bit(have, k)))
         {
             return 0;
         }
