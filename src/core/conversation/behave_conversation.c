@@ -351,8 +351,9 @@ static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
 
 
 /*
- * customer turns: a polite close whose negation denies nothing ("thanks,
- * nothing else", "no, that's all"), in the five languages
+ * customer turns whose negation denies nothing of the fix: a polite close
+ * ("thanks, nothing else", "no, that's all") in the five languages, and
+ * a remark on the answer itself ("I've read it, it doesn't say when")
  */
 static const behave_conv_phrase_t  behave_conv_closing[] = {
     { "nothing else", NULL },
@@ -887,6 +888,7 @@ static unsigned behave_conv_match(const behave_conv_norm_t *t,
 static int behave_conv_intensity(const char *text, size_t len);
 static void behave_conv_ids(const behave_conv_norm_t *t,
     behave_conv_rec_t *rec);
+static int behave_conv_asked(const behave_conv_rec_t *r);
 static int behave_conv_ids_differ(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
 static int behave_conv_has_question(const behave_conv_norm_t *t);
@@ -1390,6 +1392,15 @@ behave_conv_ids(const behave_conv_norm_t *t, behave_conv_rec_t *rec)
 }
 
 
+/* a turn that asked something: only it can be asked again */
+static int
+behave_conv_asked(const behave_conv_rec_t *r)
+{
+    return (r->flags & BEHAVE_CONV_F_QUESTION)
+           || (r->cues & (BEHAVE_CUE_QUESTION | BEHAVE_CUE_ASKS));
+}
+
+
 /* "order #1234" and "#1240": both name a number, and not the same one */
 static int
 behave_conv_ids_differ(const behave_conv_rec_t *a, const behave_conv_rec_t *b)
@@ -1842,8 +1853,7 @@ behave_conv_repetition(const behave_conv_state_t *st,
          */
         if (open_turn < 0
             && (strong || (cur->flags & BEHAVE_CONV_F_OPEN))
-            && ((st->rec[i].flags & BEHAVE_CONV_F_QUESTION)
-                || (st->rec[i].cues & (BEHAVE_CUE_QUESTION | BEHAVE_CUE_ASKS)))
+            && behave_conv_asked(&st->rec[i])
             && !behave_conv_ids_differ(cur, &st->rec[i]))
         {
             open_turn = (int) st->rec[i].turn;
@@ -1860,8 +1870,7 @@ behave_conv_repetition(const behave_conv_state_t *st,
             continue;
         }
 
-        if (!((st->rec[i].flags & BEHAVE_CONV_F_QUESTION)
-              || (st->rec[i].cues & (BEHAVE_CUE_QUESTION | BEHAVE_CUE_ASKS))
+        if (!(behave_conv_asked(&st->rec[i])
               || (st->rec[i].flags & BEHAVE_CONV_F_DENIES)
               || st->rec[i].turn == 0))
         {
