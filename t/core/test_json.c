@@ -166,6 +166,16 @@ main(void)
         ok(fine, "behave_json_fixed equals snprintf %%.Nf on 800,000 values");
     }
 
+    /* a value too long for 32 bytes: the length is what was written */
+    {
+        char    got[32];
+        size_t  n;
+
+        n = behave_json_fixed(got, 1e40, 3);
+        ok(n <= 31 && strlen(got) == n,
+           "behave_json_fixed returns the truncated length of 1e40");
+    }
+
     /* the keyed writers of labels: uint and fixed3 members */
     {
         char         *got;

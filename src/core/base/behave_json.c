@@ -407,8 +407,11 @@ behave_json_fixed(char *buf, double v, unsigned decimals)
 
     static const double  scales[] = { 1.0, 10.0, 100.0, 1000.0 };
 
+    /* the length written, not snprintf's untruncated one: callers copy
+     * that many bytes out of their 32 */
     if (decimals > 3 || signbit(v) || !(v < 1.0e12)) {
-        return (size_t) snprintf(buf, 32, "%.*f", (int) decimals, v);
+        i = snprintf(buf, 32, "%.*f", (int) decimals, v);
+        return i < 0 ? 0 : (size_t) (i > 31 ? 31 : i);
     }
 
     scale = scales[decimals];

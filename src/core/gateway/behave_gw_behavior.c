@@ -76,8 +76,8 @@ static void behave_gw_put_le(unsigned char *p, uint64_t v, size_t size);
 static size_t behave_gw_get_le(const char *p, size_t size);
 
 static int behave_gw_rule_hesitation(const behave_gw_behavior_t *m);
-static void behave_gw_why_hesitation(const behave_gw_behavior_t *m, char *reason,
-    size_t size);
+static void behave_gw_why_hesitation(const behave_gw_behavior_t *m,
+    char *reason, size_t size);
 static int behave_gw_rule_hover(const behave_gw_behavior_t *m);
 static void behave_gw_why_hover(const behave_gw_behavior_t *m, char *reason,
     size_t size);
