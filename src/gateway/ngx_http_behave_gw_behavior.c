@@ -48,6 +48,7 @@ typedef struct {
     const char             *argv[9];
     size_t                  len[9];
     char                    last_t[8];
+    size_t                  last_t_len;     /* 8, or 0: no event */
     u_char                 *batch;
     size_t                  batch_len;
     uint64_t                epoch;
@@ -269,6 +270,12 @@ ngx_http_behave_beh_batch(void *data)
 
     b->rc = behave_gw_behavior_batch(b->gw->req, &b->made, &b->batch_len,
                                      &b->err);
+
+    /* here, in the thread with a large batch, not on the event loop */
+    if (b->rc == BEHAVE_OK) {
+        b->last_t_len = behave_gw_batch_last_t(b->made, b->batch_len,
+                                               b->last_t) == 0 ? 8 : 0;
+    }
 }
 
 
@@ -350,8 +357,7 @@ ngx_http_behave_beh_batched(ngx_http_request_t *r, void *data)
     b->len[6] = 1;
 
     b->argv[7] = b->last_t;
-    b->len[7] = behave_gw_batch_last_t((char *) b->batch, b->batch_len,
-                                       b->last_t) == 0 ? 8 : 0;
+    b->len[7] = b->last_t_len;
 
     b->argv[8] = ngx_http_behave_beh_ttl_due(b, blcf->conversation_ttl)
                  ? "1" : "0";
