@@ -235,6 +235,71 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "ausgetauscht", "it was replaced" },
     { "ersetzt", "it was replaced" },
     { "alles wieder in ordnung", "it works now" },
+    /*
+     * Appended (a record keeps the index of its claim): the settled
+     * state in each language's own participles and set phrases, casual
+     * and formal ("that's been processed", "ticket closed on our side",
+     * "c'est réglé", "ya quedó solucionado", "já está resolvido", "das
+     * ist erledigt"); a plan or a negation before one is no claim
+     */
+    { "been processed", "it was processed" },
+    { "pushed through", "the refund was processed" },
+    { "put through", "it went through" },
+    { "closed on our side", "the ticket was closed" },
+    { "closed on our end", "the ticket was closed" },
+    { "ticket closed", "the ticket was closed" },
+    { "been closed", "the ticket was closed" },
+    { "been cancelled", "it was cancelled" },
+    { "been credited", "the account was credited" },
+    { "solucionado", "the issue was resolved" },
+    { "solucionada", "the issue was resolved" },
+    { "resuelto", "the issue was resolved" },
+    { "resuelta", "the issue was resolved" },
+    { "arreglado", "the issue was fixed" },
+    { "arreglada", "the issue was fixed" },
+    { "reembolsado", "the refund was processed" },
+    { "hecho la devolución", "the refund was processed" },
+    { "hecho el reembolso", "the refund was processed" },
+    { "ha sido cerrada", "the ticket was closed" },
+    { "ha sido cerrado", "the ticket was closed" },
+    { "ha sido procesado", "it was processed" },
+    { "ha sido procesada", "it was processed" },
+    { "tramitado", "it was processed" },
+    { "resolvido", "the issue was resolved" },
+    { "resolvida", "the issue was resolved" },
+    { "corrigido", "the issue was fixed" },
+    { "corrigida", "the issue was fixed" },
+    { "estorno foi", "the refund was processed" },
+    { "estornado", "the refund was processed" },
+    { "estornada", "the refund was processed" },
+    { "reembolso foi", "the refund was processed" },
+    { "foi processado", "it was processed" },
+    { "foi processada", "it was processed" },
+    { "foi encerrado", "the ticket was closed" },
+    { "foi encerrada", "the ticket was closed" },
+    { "deve estar funcionando", "it works now" },
+    { "c'est réglé", "the issue was resolved" },
+    { "est réglé", "the issue was resolved" },
+    { "été réglé", "the issue was resolved" },
+    { "été résolu", "the issue was resolved" },
+    { "est résolu", "the issue was resolved" },
+    { "été corrigé", "the issue was fixed" },
+    { "été effectué", "it was done" },
+    { "été effectuée", "it was done" },
+    { "été remboursé", "the refund was processed" },
+    { "été traité", "it was processed" },
+    { "été traitée", "it was processed" },
+    { "été clôturé", "the ticket was closed" },
+    { "été clôturée", "the ticket was closed" },
+    { "erledigt", "the issue was settled" },
+    { "behoben", "the issue was fixed" },
+    { "gelöst", "the issue was resolved" },
+    { "erstattet", "the refund was processed" },
+    { "gutgeschrieben", "the account was credited" },
+    { "veranlasst", "it was done" },
+    { "ticket geschlossen", "the ticket was closed" },
+    { "wurde geschlossen", "the ticket was closed" },
+    { "storniert", "it was cancelled" },
 };
 
 
@@ -347,6 +412,41 @@ static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
     { "était vide", NULL },
     { "ist leer", NULL },
     { "war leer", NULL },
+    /*
+     * Appended (a record keeps the index of its quote): "still" and
+     * "the same" in the other four languages, and their "not working"
+     */
+    { "sigue igual", NULL },
+    { "sigue sin", NULL },
+    { "sigo sin", NULL },
+    { "siguen ahí", NULL },
+    { "sigue ahí", NULL },
+    { "todavía no", NULL },
+    { "no funciona", NULL },
+    { "no ha llegado", NULL },
+    { "continua igual", NULL },
+    { "continua dando", NULL },
+    { "continua com", NULL },
+    { "continua sem", NULL },
+    { "ainda não", NULL },
+    { "ainda aparece", NULL },
+    { "ainda está", NULL },
+    { "não funciona", NULL },
+    { "não funcionou", NULL },
+    { "nada mudou", NULL },
+    { "toujours le même", NULL },
+    { "toujours la même", NULL },
+    { "toujours pas", NULL },
+    { "ne marche pas", NULL },
+    { "ne fonctionne pas", NULL },
+    { "rien n'a changé", NULL },
+    { "immer noch", NULL },
+    { "noch immer", NULL },
+    { "funktioniert nicht", NULL },
+    { "nicht erledigt", NULL },
+    { "nichts geändert", NULL },
+    { "nichts eingegangen", NULL },
+    { "kein betrag", NULL },
 };
 
 
@@ -1019,7 +1119,14 @@ static int
 behave_conv_negated(const char *s, size_t at, int topic)
 {
     size_t       from, k, nneg;
-    static const char  *neg[] = { "not ", "n't ", "never ", "no " };
+    static const char  *neg[] = {
+        "not ", "n't ", "never ",
+        /* the other four languages' negators before the verb or the
+         * participle ("não foi resolvido", "pas encore réglé", "nicht
+         * erledigt"); Spanish shares "no", kept last */
+        "não ", "nunca ", "pas ", "jamais ", "nicht ", "noch kein ",
+        "no "
+    };
 
     /* "no" is the last entry */
     nneg = sizeof(neg) / sizeof(neg[0]) - (topic ? 1 : 0);
