@@ -484,6 +484,37 @@ static const behave_conv_phrase_t  behave_conv_closing[] = {
 };
 
 
+/*
+ * Negators of the five languages as whole words, for a turn right after a
+ * claim ("aucun remboursement n'y apparaît", "nichts ist eingegangen"):
+ * the annotator's negation cue, where its lexicon has no entry.  "no" is
+ * left out: Portuguese's "in the".
+ */
+static const behave_conv_phrase_t  behave_conv_negators[] = {
+    { "nothing", NULL },
+    { "none", NULL },
+    { "never", NULL },
+    { "aucun", NULL },
+    { "aucune", NULL },
+    { "rien", NULL },
+    { "jamais", NULL },
+    { "pas", NULL },
+    { "nada", NULL },
+    { "nunca", NULL },
+    { "ningún", NULL },
+    { "ninguna", NULL },
+    { "não", NULL },
+    { "nenhum", NULL },
+    { "nenhuma", NULL },
+    { "nicht", NULL },
+    { "nichts", NULL },
+    { "kein", NULL },
+    { "keine", NULL },
+    { "keinen", NULL },
+    { "nie", NULL },
+};
+
+
 /* customer turns: the claimed fix is confirmed (weight 2) */
 static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
     { "worked", NULL },
@@ -1626,7 +1657,10 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
      * "no entiendo nada": the answer did not land, which says nothing of
      * whether the issue is settled (labels.md: clarify or simplify)
      */
-    if (neg == 0 && strong == 0 && !lost && (cues & BEHAVE_CUE_NEGATION)
+    if (neg == 0 && strong == 0 && !lost
+        && ((cues & BEHAVE_CUE_NEGATION)
+            || behave_conv_match(cur, behave_conv_tab(behave_conv_negators),
+                                 0, NULL))
         && !behave_conv_match(cur, behave_conv_tab(behave_conv_closing), 0,
                               NULL))
     {
