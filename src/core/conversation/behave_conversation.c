@@ -544,6 +544,48 @@ static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
     { "marche de nouveau", NULL },
     { "fonctionne à nouveau", NULL },
     { "hat geklappt", NULL },
+    /* the claimed money or parcel has turned up where it was promised */
+    { "already on my", NULL },
+    { "already in my", NULL },
+    { "already there", NULL },
+    { "already showing", NULL },
+    { "already arrived", NULL },
+    { "came through", NULL },
+    { "has arrived", NULL },
+    { "funcionó", NULL },
+    { "funcionou", NULL },
+    { "ya me llegó", NULL },
+    { "ya llegó", NULL },
+    { "já caiu", NULL },
+    { "já chegou", NULL },
+    { "déjà reçu", NULL },
+    { "bien reçu", NULL },
+    { "est arrivé", NULL },
+    { "ist angekommen", NULL },
+    { "schon da", NULL },
+};
+
+
+/*
+ * A negation of a feeling, not of the fix: "still can't believe how quick
+ * that was", "can't thank you enough", "no me lo puedo creer"; each one
+ * accounts for one denial phrase and the annotator's cue it raised
+ */
+static const behave_conv_phrase_t  behave_conv_affect_neg[] = {
+    { "can't believe", NULL },
+    { "cannot believe", NULL },
+    { "cant believe", NULL },
+    { "can't thank", NULL },
+    { "cannot thank", NULL },
+    { "can't wait", NULL },
+    { "can't complain", NULL },
+    { "no complaints", NULL },
+    { "no me lo creo", NULL },
+    { "no me lo puedo creer", NULL },
+    { "não acredito", NULL },
+    { "n'en reviens pas", NULL },
+    { "kann es kaum glauben", NULL },
+    { "kaum zu glauben", NULL },
 };
 
 
@@ -1622,7 +1664,7 @@ static int
 behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
     unsigned *quote)
 {
-    unsigned  neg, strong;
+    unsigned  neg, strong, aff;
 
     *quote = behave_conv_first(cur, behave_conv_tab(behave_conv_not_resolved),
                                0, &neg);
@@ -1637,6 +1679,10 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
     {
         neg++;
     }
+
+    aff = behave_conv_match(cur, behave_conv_tab(behave_conv_affect_neg), 0,
+                            NULL);
+    neg = neg > 2 * aff ? neg - 2 * aff : 0;
 
     /* "thanks again!" repeats the thanks, not the problem */
     if (neg == 1 && *quote > 0
