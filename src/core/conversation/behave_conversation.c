@@ -656,6 +656,74 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
 };
 
 
+/*
+ * What a question asks about, in the five languages: two asks on one
+ * topic that want different things ("the fee for international
+ * transfers" and "the maximum per international transfer", "prazo de
+ * entrega" and "valor do frete") share most of their words but are not
+ * the same ask.  Only unambiguous words: "how much" and "when" may ask
+ * for a cost, an amount or a date and are left out.
+ */
+static const behave_conv_phrase_t  behave_conv_focus_cost[] = {
+    { "fee", NULL },
+    { "fees", NULL },
+    { "cost", NULL },
+    { "costs", NULL },
+    { "price", NULL },
+    { "charge for", NULL },
+    { "precio", NULL },
+    { "coste", NULL },
+    { "costo", NULL },
+    { "cuánto cuesta", NULL },
+    { "comisión", NULL },
+    { "preço", NULL },
+    { "custo", NULL },
+    { "quanto custa", NULL },
+    { "valor", NULL },
+    { "taxa", NULL },
+    { "prix", NULL },
+    { "coût", NULL },
+    { "frais", NULL },
+    { "combien coûte", NULL },
+    { "tarif", NULL },
+    { "gebühr", NULL },
+    { "gebühren", NULL },
+    { "kosten", NULL },
+    { "kostet", NULL },
+    { "preis", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_focus_limit[] = {
+    { "limit", NULL },
+    { "limits", NULL },
+    { "maximum", NULL },
+    { "minimum", NULL },
+    { "límite", NULL },
+    { "máximo", NULL },
+    { "mínimo", NULL },
+    { "limite", NULL },
+    { "plafond", NULL },
+    { "höchstbetrag", NULL },
+    { "mindestbetrag", NULL },
+    { "maximal", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_focus_duration[] = {
+    { "how long", NULL },
+    { "how many days", NULL },
+    { "cuánto tarda", NULL },
+    { "cuánto tiempo", NULL },
+    { "plazo", NULL },
+    { "quanto tempo", NULL },
+    { "prazo", NULL },
+    { "combien de temps", NULL },
+    { "délai", NULL },
+    { "wie lange", NULL },
+    { "dauer", NULL },
+    { "dauert", NULL },
+};
+
+
 /* the customer contrasts with the answer given */
 static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "but where", NULL },
@@ -1065,6 +1133,9 @@ static int behave_conv_asked(const behave_conv_rec_t *r);
 static int behave_conv_ids_differ(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
 static int behave_conv_has_question(const behave_conv_norm_t *t);
+static unsigned behave_conv_focus(const behave_conv_norm_t *t);
+static int behave_conv_focus_differs(const behave_conv_rec_t *a,
+    const behave_conv_rec_t *b);
 static unsigned behave_conv_questions(const behave_conv_norm_t *t);
 static unsigned behave_conv_first(const behave_conv_norm_t *t,
     const behave_conv_phrase_t *tab, size_t ntab, int negatable,
@@ -1621,6 +1692,50 @@ behave_conv_has_question(const behave_conv_norm_t *t)
 }
 
 
+/* what the turn asks about: BEHAVE_CONV_F_COST, _LIMIT, _DURATION */
+static unsigned
+behave_conv_focus(const behave_conv_norm_t *t)
+{
+    unsigned  f;
+
+    f = 0;
+
+    if (behave_conv_match(t, behave_conv_tab(behave_conv_focus_cost), 0,
+                          NULL))
+    {
+        f |= BEHAVE_CONV_F_COST;
+    }
+
+    if (behave_conv_match(t, behave_conv_tab(behave_conv_focus_limit), 0,
+                          NULL))
+    {
+        f |= BEHAVE_CONV_F_LIMIT;
+    }
+
+    if (behave_conv_match(t, behave_conv_tab(behave_conv_focus_duration), 0,
+                          NULL))
+    {
+        f |= BEHAVE_CONV_F_DURATION;
+    }
+
+    return f;
+}
+
+
+/* both turns ask about something named, and not about the same thing */
+static int
+behave_conv_focus_differs(const behave_conv_rec_t *a,
+    const behave_conv_rec_t *b)
+{
+    unsigned  fa, fb;
+
+    fa = a->flags & BEHAVE_CONV_F_FOCUS;
+    fb = b->flags & BEHAVE_CONV_F_FOCUS;
+
+    return fa != 0 && fb != 0 && (fa & fb) == 0;
+}
+
+
 /* questions asked: each run of '?' (and each opening '¿') */
 static unsigned
 behave_conv_questions(const behave_conv_norm_t *t)
@@ -1857,6 +1972,8 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
         f |= BEHAVE_CONV_F_QUESTION;
     }
 
+    f |= behave_conv_focus(&norm);
+
     /*
      * labels.md's overload: "I don't understand any of this" with a
      * cascade of questions ("Photo size? Countersignatory? Extra
@@ -2066,6 +2183,12 @@ behave_conv_repetition(const behave_conv_state_t *st,
 
         if (behave_conv_ids_differ(cur, &st->rec[i])) {
             continue;               /* same shape, another order or plan */
+        }
+
+        /* "and the fee?" after "how long does it take?": a new ask,
+         * unless the customer says the question is still open */
+        if (!strong && behave_conv_focus_differs(cur, &st->rec[i])) {
+            continue;
         }
 
         (*similar)++;
