@@ -653,6 +653,39 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
     { "wollte aber wissen", NULL },
     { "ich habe gefragt", NULL },
     { "schon gefragt", NULL },
+    /*
+     * the answer missed what was meant, or the customer re-phrases it:
+     * "that's not what I meant", "I wasn't clear", "no me refería a
+     * eso", "não foi isso que", "ce n'est pas ce que je", "das meinte ich
+     * nicht"
+     */
+    { "not what i meant", NULL },
+    { "what i meant", NULL },
+    { "what i mean is", NULL },
+    { "wasn't clear", NULL },
+    { "let me rephrase", NULL },
+    { "to rephrase", NULL },
+    { "no me refería", NULL },
+    { "no me referia", NULL },
+    { "me expliqué mal", NULL },
+    { "no me expliqué", NULL },
+    { "lo que quiero saber", NULL },
+    { "não foi isso que", NULL },
+    { "não era isso", NULL },
+    { "me expressei mal", NULL },
+    { "o que eu quero saber", NULL },
+    { "ce n'est pas ce que", NULL },
+    { "je voulais dire", NULL },
+    { "mal exprimé", NULL },
+    { "mal exprimée", NULL },
+    { "avoir été clair", NULL },
+    { "avoir été claire", NULL },
+    { "ce que je veux savoir", NULL },
+    { "meinte ich nicht", NULL },
+    { "nicht gemeint", NULL },
+    { "falsch ausgedrückt", NULL },
+    { "unklar ausgedrückt", NULL },
+    { "was ich wissen will", NULL },
 };
 
 
@@ -908,6 +941,21 @@ static const behave_conv_phrase_t  behave_conv_vague_ref[] = {
     { "das ding", NULL },
     { "komisch", NULL },
     { "seltsam", NULL },
+    /* something named by when it was last mentioned, never by what */
+    { "the other one", NULL },
+    { "that one", NULL },
+    { "lo de antes", NULL },
+    { "lo del otro día", NULL },
+    { "lo de ayer", NULL },
+    { "aquilo", NULL },
+    { "aquele problema", NULL },
+    { "o de antes", NULL },
+    { "le machin", NULL },
+    { "l'autre truc", NULL },
+    { "comme l'autre fois", NULL },
+    { "das von vorhin", NULL },
+    { "das von neulich", NULL },
+    { "das teil", NULL },
 };
 
 #define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
