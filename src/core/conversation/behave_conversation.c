@@ -1006,6 +1006,45 @@ static const behave_conv_phrase_t  behave_conv_anger[] = {
     { "mir reicht", NULL },
     { "reicht mir", NULL },
     { "beschweren", NULL },
+    /*
+     * the same intensity by other means, in the five languages: contempt
+     * for the service, a demand for someone above the agent, a threat to
+     * leave or to take it further
+     */
+    { "useless", NULL },
+    { "pathetic", NULL },
+    { "incompetent", NULL },
+    { "a manager", NULL },
+    { "a supervisor", NULL },
+    { "someone senior", NULL },
+    { "taking my business", NULL },
+    { "i'm cancelling", NULL },
+    { "i'm leaving", NULL },
+    { "ombudsman", NULL },
+    { "inútiles", NULL },
+    { "incompetentes", NULL },
+    { "un responsable", NULL },
+    { "un supervisor", NULL },
+    { "un encargado", NULL },
+    { "me doy de baja", NULL },
+    { "hoja de reclamaciones", NULL },
+    { "um supervisor", NULL },
+    { "um gerente", NULL },
+    { "um responsável", NULL },
+    { "vou cancelar", NULL },
+    { "reclame aqui", NULL },
+    { "procon", NULL },
+    { "lamentável", NULL },
+    { "incompétents", NULL },
+    { "un supérieur", NULL },
+    { "je vais résilier", NULL },
+    { "n'importe quoi", NULL },
+    { "vorgesetzten", NULL },
+    { "ihren chef", NULL },
+    { "ich kündige", NULL },
+    { "verbraucherzentrale", NULL },
+    { "lächerlich", NULL },
+    { "unfähig", NULL },
 };
 
 
