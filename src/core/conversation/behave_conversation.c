@@ -300,6 +300,21 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "ticket geschlossen", "the ticket was closed" },
     { "wurde geschlossen", "the ticket was closed" },
     { "storniert", "it was cancelled" },
+    { "do the trick", "it works now" },
+    { "looks fine", "it works now" },
+    { "confirmed on our", "it was confirmed" },
+    { "been initiated", "the refund was processed" },
+    { "marked as solved", "the ticket was closed" },
+    { "been solved", "the issue was resolved" },
+    { "ya está.", "it was done" },
+    { "ya está!", "it was done" },
+    { "ya está hecho", "it was done" },
+    { "está funcionando", "it works now" },
+    { "c'est fait", "it was done" },
+    { "est fait", "it was done" },
+    { "zurücküberwiesen", "the money was returned" },
+    { "sollte jetzt", "it works now" },
+    { "sollte es jetzt", "it works now" },
 };
 
 
@@ -447,6 +462,35 @@ static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
     { "nichts geändert", NULL },
     { "nichts eingegangen", NULL },
     { "kein betrag", NULL },
+    /* as it was before the claim */
+    { "same as before", NULL },
+    { "igual que antes", NULL },
+    { "igual a antes", NULL },
+    { "comme avant", NULL },
+    { "wie vorher", NULL },
+    /* the claim challenged with what the customer sees: "then why did I
+     * just get...", "alors pourquoi...", "warum dann..." */
+    { "then why", NULL },
+    { "so why", NULL },
+    { "how come", NULL },
+    { "then explain", NULL },
+    { "entonces por qué", NULL },
+    { "entonces ¿por qué", NULL },
+    { "então por que", NULL },
+    { "então porque", NULL },
+    { "alors pourquoi", NULL },
+    { "warum dann", NULL },
+    { "wieso dann", NULL },
+    { "warum kam dann", NULL },
+    /* new evidence of the same problem in the other four languages */
+    { "otro cargo", NULL },
+    { "otro cobro", NULL },
+    { "outra cobrança", NULL },
+    { "nova cobrança", NULL },
+    { "nouveau prélèvement", NULL },
+    { "nouveau débit", NULL },
+    { "neue abbuchung", NULL },
+    { "wieder", NULL },
 };
 
 
@@ -512,6 +556,11 @@ static const behave_conv_phrase_t  behave_conv_negators[] = {
     { "keine", NULL },
     { "keinen", NULL },
     { "nie", NULL },
+    { "nope", NULL },
+    { "nah", NULL },
+    { "nowhere", NULL },
+    { "non", NULL },
+    { "nein", NULL },
 };
 
 
@@ -563,6 +612,11 @@ static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
     { "est arrivé", NULL },
     { "ist angekommen", NULL },
     { "schon da", NULL },
+    /* German "again" after the verb: it works again */
+    { "funktioniert wieder", NULL },
+    { "geht wieder", NULL },
+    { "klappt wieder", NULL },
+    { "läuft wieder", NULL },
 };
 
 
