@@ -97,6 +97,10 @@
 #define BEHAVE_CONV_F_DURATION    0x1000  /* "how long", "prazo", "délai" */
 #define BEHAVE_CONV_F_FOCUS                                                   \
     (BEHAVE_CONV_F_COST | BEHAVE_CONV_F_LIMIT | BEHAVE_CONV_F_DURATION)
+/* the top three bits: what the ask is about (behave_conversation.c's
+ * intent tables), 0 for none of them */
+#define BEHAVE_CONV_F_INTENT_SHIFT  13
+#define BEHAVE_CONV_F_INTENT      0xe000
 
 
 typedef struct {

@@ -811,6 +811,81 @@ static const behave_conv_phrase_t  behave_conv_focus_duration[] = {
 };
 
 
+/*
+ * What an ask is about, in the five languages: the commonest support
+ * intents, each named in its own words and its synonyms ("close my
+ * account", "shut it down", "dar de baja", "résilier", "kündigen"), so
+ * that the same ask in other words, or in another language, is known as
+ * the same ask when the letters share little.  A turn takes the first
+ * intent it names; intents are numbered from 1 in the order below (a
+ * record keeps the number: append only, at most 7).
+ */
+static const behave_conv_phrase_t  behave_conv_intent_cancel[] = {
+    { "cancel", NULL }, { "close my account", NULL },
+    { "close the account", NULL }, { "shut", NULL }, { "terminate", NULL },
+    { "unsubscribe", NULL }, { "end my contract", NULL },
+    { "dar de baja", NULL }, { "doy de baja", NULL }, { "darme de baja", NULL },
+    { "cancelar", NULL }, { "cancelo", NULL }, { "encerrar", NULL },
+    { "encerro", NULL }, { "résilier", NULL }, { "résiliation", NULL },
+    { "arrête mon abonnement", NULL }, { "arrêter mon abonnement", NULL },
+    { "kündigen", NULL }, { "kündige", NULL }, { "kündigung", NULL },
+    { "beenden", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_intent_refund[] = {
+    { "refund", NULL }, { "money back", NULL }, { "reimburse", NULL },
+    { "reembolso", NULL }, { "devolución", NULL }, { "devuelven", NULL },
+    { "devolver el dinero", NULL }, { "estorno", NULL },
+    { "dinheiro de volta", NULL }, { "remboursement", NULL },
+    { "rembourser", NULL }, { "remboursé", NULL }, { "remboursée", NULL },
+    { "erstattung", NULL }, { "rückzahlung", NULL }, { "geld zurück", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_intent_delivery[] = {
+    { "arrive", NULL }, { "get here", NULL }, { "delivery date", NULL },
+    { "be delivered", NULL }, { "get to me", NULL }, { "fecha de entrega", NULL },
+    { "entrega", NULL }, { "llega", NULL }, { "llegar", NULL },
+    { "chega", NULL }, { "chegar", NULL }, { "livraison", NULL },
+    { "arriver", NULL }, { "arrivera", NULL }, { "lieferung", NULL },
+    { "liefertermin", NULL }, { "ankommen", NULL }, { "zustellung", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_intent_access[] = {
+    { "password", NULL }, { "log in", NULL }, { "login", NULL },
+    { "sign in", NULL }, { "pin", NULL }, { "contraseña", NULL },
+    { "iniciar sesión", NULL }, { "senha", NULL }, { "mot de passe", NULL },
+    { "me connecter", NULL }, { "passwort", NULL }, { "kennwort", NULL },
+    { "anmelden", NULL }, { "einloggen", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_intent_discount[] = {
+    { "discount", NULL }, { "reduction", NULL }, { "cheaper", NULL },
+    { "descuento", NULL }, { "desconto", NULL }, { "réduction", NULL },
+    { "remise", NULL }, { "rabatt", NULL }, { "ermäßigung", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_intent_charge[] = {
+    { "charged", NULL }, { "extra charge", NULL }, { "on my bill", NULL },
+    { "cargo", NULL }, { "cobro", NULL }, { "cobraron", NULL },
+    { "cobrança", NULL }, { "cobrado", NULL }, { "prélèvement", NULL },
+    { "débité", NULL }, { "abbuchung", NULL }, { "abgebucht", NULL },
+};
+
+typedef struct {
+    const behave_conv_phrase_t  *tab;
+    size_t                       n;
+} behave_conv_intent_t;
+
+static const behave_conv_intent_t  behave_conv_intents[] = {
+    { behave_conv_tab(behave_conv_intent_cancel) },
+    { behave_conv_tab(behave_conv_intent_refund) },
+    { behave_conv_tab(behave_conv_intent_delivery) },
+    { behave_conv_tab(behave_conv_intent_access) },
+    { behave_conv_tab(behave_conv_intent_discount) },
+    { behave_conv_tab(behave_conv_intent_charge) },
+};
+
+
 /* the customer contrasts with the answer given */
 static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "but where", NULL },
@@ -1275,6 +1350,9 @@ static int behave_conv_ids_differ(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
 static int behave_conv_has_question(const behave_conv_norm_t *t);
 static unsigned behave_conv_focus(const behave_conv_norm_t *t);
+static unsigned behave_conv_intent(const behave_conv_norm_t *t);
+static int behave_conv_same_intent(const behave_conv_rec_t *a,
+    const behave_conv_rec_t *b);
 static int behave_conv_focus_differs(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
 static unsigned behave_conv_questions(const behave_conv_norm_t *t);
@@ -1863,6 +1941,39 @@ behave_conv_focus(const behave_conv_norm_t *t)
 }
 
 
+/* 1 + the first of behave_conv_intents[] that t names, 0 for none */
+static unsigned
+behave_conv_intent(const behave_conv_norm_t *t)
+{
+    size_t  i;
+
+    for (i = 0; i < sizeof(behave_conv_intents)
+                    / sizeof(behave_conv_intents[0]); i++)
+    {
+        if (behave_conv_match(t, behave_conv_intents[i].tab,
+                              behave_conv_intents[i].n, 0, NULL))
+        {
+            return (unsigned) i + 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/* both turns name one intent: the same ask, whatever the words */
+static int
+behave_conv_same_intent(const behave_conv_rec_t *a,
+    const behave_conv_rec_t *b)
+{
+    unsigned  ia;
+
+    ia = a->flags & BEHAVE_CONV_F_INTENT;
+
+    return ia != 0 && ia == (b->flags & BEHAVE_CONV_F_INTENT);
+}
+
+
 /* both turns ask about something named, and not about the same thing */
 static int
 behave_conv_focus_differs(const behave_conv_rec_t *a,
@@ -2114,6 +2225,7 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     }
 
     f |= behave_conv_focus(&norm);
+    f |= behave_conv_intent(&norm) << BEHAVE_CONV_F_INTENT_SHIFT;
 
     /*
      * labels.md's overload: "I don't understand any of this" with a
@@ -2310,7 +2422,8 @@ behave_conv_repetition(const behave_conv_state_t *st,
          * its letters; a mere "but" or "though" does not */
         if ((said ? score : sim.score) < need
             && cosine < (said ? BEHAVE_CONV_MEANING_SAID
-                              : BEHAVE_CONV_MEANING_REPEAT))
+                              : BEHAVE_CONV_MEANING_REPEAT)
+            && !behave_conv_same_intent(cur, &st->rec[i]))
         {
             continue;
         }
