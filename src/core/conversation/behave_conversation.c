@@ -564,6 +564,17 @@ static const behave_conv_phrase_t  behave_conv_negators[] = {
 };
 
 
+/*
+ * "lol no", "no.": a bare "no" answers the claim; in a longer turn it may
+ * be Portuguese's "in the"
+ */
+static const behave_conv_phrase_t  behave_conv_no[] = {
+    { "no", NULL },
+};
+
+#define BEHAVE_CONV_BARE_NO  12     /* bytes of a bare answer */
+
+
 /* customer turns: the claimed fix is confirmed (weight 2) */
 static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
     { "worked", NULL },
@@ -2073,7 +2084,10 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
     if (neg == 0 && strong == 0 && !lost
         && ((cues & BEHAVE_CUE_NEGATION)
             || behave_conv_match(cur, behave_conv_tab(behave_conv_negators),
-                                 0, NULL))
+                                 0, NULL)
+            || (cur->len <= BEHAVE_CONV_BARE_NO
+                && behave_conv_match(cur, behave_conv_tab(behave_conv_no),
+                                     0, NULL)))
         && !behave_conv_match(cur, behave_conv_tab(behave_conv_closing), 0,
                               NULL))
     {
