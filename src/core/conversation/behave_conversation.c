@@ -1607,8 +1607,12 @@ behave_conv_at(const behave_conv_norm_t *t, const char *phrase, size_t plen,
         return 0;
     }
 
+    /* "¿cuánto", "¡ya": Spanish's opening marks end no word */
     if (behave_conv_is_word((unsigned char) phrase[0]) && at > 0
-        && behave_conv_is_word((unsigned char) t->text[at - 1]))
+        && behave_conv_is_word((unsigned char) t->text[at - 1])
+        && !(at > 1 && (unsigned char) t->text[at - 2] == 0xc2
+             && ((unsigned char) t->text[at - 1] == 0xbf
+                 || (unsigned char) t->text[at - 1] == 0xa1)))
     {
         return 0;
     }
