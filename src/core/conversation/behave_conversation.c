@@ -1151,7 +1151,6 @@ static const behave_conv_phrase_t  behave_conv_anger[] = {
      * for the service, a demand for someone above the agent, a threat to
      * leave or to take it further
      */
-    { "useless", NULL },
     { "pathetic", NULL },
     { "incompetent", NULL },
     { "a manager", NULL },
