@@ -854,7 +854,8 @@ static const behave_conv_phrase_t  behave_conv_intent_refund[] = {
 
 static const behave_conv_phrase_t  behave_conv_intent_delivery[] = {
     { "arrive", NULL }, { "get here", NULL }, { "delivery date", NULL },
-    { "be delivered", NULL }, { "get to me", NULL }, { "fecha de entrega", NULL },
+    { "be delivered", NULL }, { "get to me", NULL },
+    { "fecha de entrega", NULL },
     { "entrega", NULL }, { "llega", NULL }, { "llegar", NULL },
     { "chega", NULL }, { "chegar", NULL }, { "livraison", NULL },
     { "arriver", NULL }, { "arrivera", NULL }, { "lieferung", NULL },
