@@ -35,6 +35,7 @@
 #include "ngx_http_behave_health.h"
 
 #include "behave_gateway.h"
+#include "behave_json_arena.h"
 #include "behave_lexicon_ext.h"
 
 #include "behave_secretbox.h"
@@ -439,6 +440,9 @@ static ngx_conf_post_t  ngx_http_behave_shm_size_post = {
 static ngx_int_t
 ngx_http_behave_preconfiguration(ngx_conf_t *cf)
 {
+    /* before this module's first cJSON allocation (its directives) */
+    behave_json_hooks_install();
+
     return ngx_http_behave_return_guard(cf);
 }
 

@@ -24,6 +24,7 @@
 #include "ngx_http_behave_traces.h"
 
 #include "behave_json.h"
+#include "behave_json_arena.h"
 #include "behave_gateway.h"
 #include "behave_request.h"
 #include "behave_utf8.h"
@@ -230,8 +231,9 @@ ngx_http_behave_gw_parse(void *data)
         return;
     }
 
-    gw->req = behave_json_parse_object((char *) gw->body.data, gw->body.len,
-                                       &gw->err);
+    gw->req = behave_json_parse_object_arena((char *) gw->body.data,
+                                             gw->body.len, &gw->arena,
+                                             &gw->err);
 }
 
 
@@ -511,6 +513,13 @@ ngx_http_behave_gw_cleanup(void *data)
 
     free(gw->out);
     gw->out = NULL;
+
+    if (gw->arena != NULL) {
+        ngx_http_behave_offload_free(gw->blcf, gw->body.len,
+                                     behave_json_arena_release, gw->arena);
+        gw->arena = NULL;
+        gw->req = NULL;
+    }
 
     if (gw->req != NULL) {
         ngx_http_behave_offload_free(gw->blcf, gw->body.len,

@@ -13,6 +13,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "behave_json_arena.h"
+
 
 typedef enum {
     NGX_HTTP_BEHAVE_GW_SIGNALS = 0,
@@ -34,6 +36,7 @@ typedef void (*ngx_http_behave_gw_pt)(ngx_http_request_t *r,
 struct ngx_http_behave_gw_s {
     ngx_http_behave_gw_op_e     op;
     cJSON                      *req;            /* freed by a cleanup */
+    behave_json_arena_t        *arena;          /* owns req when set */
     const behave_key_t         *key;
     int64_t                     now_ms;
 
