@@ -91,6 +91,16 @@
 #define BEHAVE_CONV_F_ANGER       0x0080  /* "unacceptable", "I'm reporting" */
 #define BEHAVE_CONV_F_OVERLOAD    0x0100  /* lost, and a cascade of asks */
 #define BEHAVE_CONV_F_OPEN        0x0200  /* "ok, but", "sí, pero", "ja, aber" */
+/* what a question asks about (behave_conversation.c's focus tables) */
+#define BEHAVE_CONV_F_COST        0x0400  /* "fee", "precio", "Gebühr" */
+#define BEHAVE_CONV_F_LIMIT       0x0800  /* "maximum", "límite", "plafond" */
+#define BEHAVE_CONV_F_DURATION    0x1000  /* "how long", "prazo", "délai" */
+#define BEHAVE_CONV_F_FOCUS                                                   \
+    (BEHAVE_CONV_F_COST | BEHAVE_CONV_F_LIMIT | BEHAVE_CONV_F_DURATION)
+/* the top three bits: what the ask is about (behave_conversation.c's
+ * intent tables), 0 for none of them */
+#define BEHAVE_CONV_F_INTENT_SHIFT  13
+#define BEHAVE_CONV_F_INTENT      0xe000
 
 
 typedef struct {

@@ -235,6 +235,86 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "ausgetauscht", "it was replaced" },
     { "ersetzt", "it was replaced" },
     { "alles wieder in ordnung", "it works now" },
+    /*
+     * Appended (a record keeps the index of its claim): the settled
+     * state in each language's own participles and set phrases, casual
+     * and formal ("that's been processed", "ticket closed on our side",
+     * "c'est réglé", "ya quedó solucionado", "já está resolvido", "das
+     * ist erledigt"); a plan or a negation before one is no claim
+     */
+    { "been processed", "it was processed" },
+    { "pushed through", "the refund was processed" },
+    { "put through", "it went through" },
+    { "closed on our side", "the ticket was closed" },
+    { "closed on our end", "the ticket was closed" },
+    { "ticket closed", "the ticket was closed" },
+    { "been closed", "the ticket was closed" },
+    { "been cancelled", "it was cancelled" },
+    { "been credited", "the account was credited" },
+    { "solucionado", "the issue was resolved" },
+    { "solucionada", "the issue was resolved" },
+    { "resuelto", "the issue was resolved" },
+    { "resuelta", "the issue was resolved" },
+    { "arreglado", "the issue was fixed" },
+    { "arreglada", "the issue was fixed" },
+    { "reembolsado", "the refund was processed" },
+    { "hecho la devolución", "the refund was processed" },
+    { "hecho el reembolso", "the refund was processed" },
+    { "ha sido cerrada", "the ticket was closed" },
+    { "ha sido cerrado", "the ticket was closed" },
+    { "ha sido procesado", "it was processed" },
+    { "ha sido procesada", "it was processed" },
+    { "tramitado", "it was processed" },
+    { "resolvido", "the issue was resolved" },
+    { "resolvida", "the issue was resolved" },
+    { "corrigido", "the issue was fixed" },
+    { "corrigida", "the issue was fixed" },
+    { "estorno foi", "the refund was processed" },
+    { "estornado", "the refund was processed" },
+    { "estornada", "the refund was processed" },
+    { "reembolso foi", "the refund was processed" },
+    { "foi processado", "it was processed" },
+    { "foi processada", "it was processed" },
+    { "foi encerrado", "the ticket was closed" },
+    { "foi encerrada", "the ticket was closed" },
+    { "deve estar funcionando", "it works now" },
+    { "c'est réglé", "the issue was resolved" },
+    { "est réglé", "the issue was resolved" },
+    { "été réglé", "the issue was resolved" },
+    { "été résolu", "the issue was resolved" },
+    { "est résolu", "the issue was resolved" },
+    { "été corrigé", "the issue was fixed" },
+    { "été effectué", "it was done" },
+    { "été effectuée", "it was done" },
+    { "été remboursé", "the refund was processed" },
+    { "été traité", "it was processed" },
+    { "été traitée", "it was processed" },
+    { "été clôturé", "the ticket was closed" },
+    { "été clôturée", "the ticket was closed" },
+    { "erledigt", "the issue was settled" },
+    { "behoben", "the issue was fixed" },
+    { "gelöst", "the issue was resolved" },
+    { "erstattet", "the refund was processed" },
+    { "gutgeschrieben", "the account was credited" },
+    { "veranlasst", "it was done" },
+    { "ticket geschlossen", "the ticket was closed" },
+    { "wurde geschlossen", "the ticket was closed" },
+    { "storniert", "it was cancelled" },
+    { "do the trick", "it works now" },
+    { "looks fine", "it works now" },
+    { "confirmed on our", "it was confirmed" },
+    { "been initiated", "the refund was processed" },
+    { "marked as solved", "the ticket was closed" },
+    { "been solved", "the issue was resolved" },
+    { "ya está.", "it was done" },
+    { "ya está!", "it was done" },
+    { "ya está hecho", "it was done" },
+    { "está funcionando", "it works now" },
+    { "c'est fait", "it was done" },
+    { "est fait", "it was done" },
+    { "zurücküberwiesen", "the money was returned" },
+    { "sollte jetzt", "it works now" },
+    { "sollte es jetzt", "it works now" },
 };
 
 
@@ -347,6 +427,70 @@ static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
     { "était vide", NULL },
     { "ist leer", NULL },
     { "war leer", NULL },
+    /*
+     * Appended (a record keeps the index of its quote): "still" and
+     * "the same" in the other four languages, and their "not working"
+     */
+    { "sigue igual", NULL },
+    { "sigue sin", NULL },
+    { "sigo sin", NULL },
+    { "siguen ahí", NULL },
+    { "sigue ahí", NULL },
+    { "todavía no", NULL },
+    { "no funciona", NULL },
+    { "no ha llegado", NULL },
+    { "continua igual", NULL },
+    { "continua dando", NULL },
+    { "continua com", NULL },
+    { "continua sem", NULL },
+    { "ainda não", NULL },
+    { "ainda aparece", NULL },
+    { "ainda está", NULL },
+    { "não funciona", NULL },
+    { "não funcionou", NULL },
+    { "nada mudou", NULL },
+    { "toujours le même", NULL },
+    { "toujours la même", NULL },
+    { "toujours pas", NULL },
+    { "ne marche pas", NULL },
+    { "ne fonctionne pas", NULL },
+    { "rien n'a changé", NULL },
+    { "immer noch", NULL },
+    { "noch immer", NULL },
+    { "funktioniert nicht", NULL },
+    { "nicht erledigt", NULL },
+    { "nichts geändert", NULL },
+    { "nichts eingegangen", NULL },
+    { "kein betrag", NULL },
+    /* as it was before the claim */
+    { "same as before", NULL },
+    { "igual que antes", NULL },
+    { "igual a antes", NULL },
+    { "comme avant", NULL },
+    { "wie vorher", NULL },
+    /* the claim challenged with what the customer sees: "then why did I
+     * just get...", "alors pourquoi...", "warum dann..." */
+    { "then why", NULL },
+    { "so why", NULL },
+    { "how come", NULL },
+    { "then explain", NULL },
+    { "entonces por qué", NULL },
+    { "entonces ¿por qué", NULL },
+    { "então por que", NULL },
+    { "então porque", NULL },
+    { "alors pourquoi", NULL },
+    { "warum dann", NULL },
+    { "wieso dann", NULL },
+    { "warum kam dann", NULL },
+    /* new evidence of the same problem in the other four languages */
+    { "otro cargo", NULL },
+    { "otro cobro", NULL },
+    { "outra cobrança", NULL },
+    { "nova cobrança", NULL },
+    { "nouveau prélèvement", NULL },
+    { "nouveau débit", NULL },
+    { "neue abbuchung", NULL },
+    { "wieder", NULL },
 };
 
 
@@ -384,6 +528,53 @@ static const behave_conv_phrase_t  behave_conv_closing[] = {
 };
 
 
+/*
+ * Negators of the five languages as whole words, for a turn right after a
+ * claim ("aucun remboursement n'y apparaît", "nichts ist eingegangen"):
+ * the annotator's negation cue, where its lexicon has no entry.  "no" is
+ * left out: Portuguese's "in the".
+ */
+static const behave_conv_phrase_t  behave_conv_negators[] = {
+    { "nothing", NULL },
+    { "none", NULL },
+    { "never", NULL },
+    { "aucun", NULL },
+    { "aucune", NULL },
+    { "rien", NULL },
+    { "jamais", NULL },
+    { "pas", NULL },
+    { "nada", NULL },
+    { "nunca", NULL },
+    { "ningún", NULL },
+    { "ninguna", NULL },
+    { "não", NULL },
+    { "nenhum", NULL },
+    { "nenhuma", NULL },
+    { "nicht", NULL },
+    { "nichts", NULL },
+    { "kein", NULL },
+    { "keine", NULL },
+    { "keinen", NULL },
+    { "nie", NULL },
+    { "nope", NULL },
+    { "nah", NULL },
+    { "nowhere", NULL },
+    { "non", NULL },
+    { "nein", NULL },
+};
+
+
+/*
+ * "lol no", "no.": a bare "no" answers the claim; in a longer turn it may
+ * be Portuguese's "in the"
+ */
+static const behave_conv_phrase_t  behave_conv_no[] = {
+    { "no", NULL },
+};
+
+#define BEHAVE_CONV_BARE_NO  12     /* bytes of a bare answer */
+
+
 /* customer turns: the claimed fix is confirmed (weight 2) */
 static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
     { "worked", NULL },
@@ -413,6 +604,53 @@ static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
     { "marche de nouveau", NULL },
     { "fonctionne à nouveau", NULL },
     { "hat geklappt", NULL },
+    /* the claimed money or parcel has turned up where it was promised */
+    { "already on my", NULL },
+    { "already in my", NULL },
+    { "already there", NULL },
+    { "already showing", NULL },
+    { "already arrived", NULL },
+    { "came through", NULL },
+    { "has arrived", NULL },
+    { "funcionó", NULL },
+    { "funcionou", NULL },
+    { "ya me llegó", NULL },
+    { "ya llegó", NULL },
+    { "já caiu", NULL },
+    { "já chegou", NULL },
+    { "déjà reçu", NULL },
+    { "bien reçu", NULL },
+    { "est arrivé", NULL },
+    { "ist angekommen", NULL },
+    { "schon da", NULL },
+    /* German "again" after the verb: it works again */
+    { "funktioniert wieder", NULL },
+    { "geht wieder", NULL },
+    { "klappt wieder", NULL },
+    { "läuft wieder", NULL },
+};
+
+
+/*
+ * A negation of a feeling, not of the fix: "still can't believe how quick
+ * that was", "can't thank you enough", "no me lo puedo creer"; each one
+ * accounts for one denial phrase and the annotator's cue it raised
+ */
+static const behave_conv_phrase_t  behave_conv_affect_neg[] = {
+    { "can't believe", NULL },
+    { "cannot believe", NULL },
+    { "cant believe", NULL },
+    { "can't thank", NULL },
+    { "cannot thank", NULL },
+    { "can't wait", NULL },
+    { "can't complain", NULL },
+    { "no complaints", NULL },
+    { "no me lo creo", NULL },
+    { "no me lo puedo creer", NULL },
+    { "não acredito", NULL },
+    { "n'en reviens pas", NULL },
+    { "kann es kaum glauben", NULL },
+    { "kaum zu glauben", NULL },
 };
 
 
@@ -480,6 +718,183 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
     { "wollte aber wissen", NULL },
     { "ich habe gefragt", NULL },
     { "schon gefragt", NULL },
+    /*
+     * the answer missed what was meant, or the customer re-phrases it:
+     * "that's not what I meant", "I wasn't clear", "no me refería a
+     * eso", "não foi isso que", "ce n'est pas ce que je", "das meinte ich
+     * nicht"
+     */
+    { "not what i meant", NULL },
+    { "what i meant", NULL },
+    { "what i mean is", NULL },
+    { "wasn't clear", NULL },
+    { "let me rephrase", NULL },
+    { "to rephrase", NULL },
+    { "no me refería", NULL },
+    { "no me referia", NULL },
+    { "me expliqué mal", NULL },
+    { "no me expliqué", NULL },
+    { "lo que quiero saber", NULL },
+    { "não foi isso que", NULL },
+    { "não era isso", NULL },
+    { "me expressei mal", NULL },
+    { "o que eu quero saber", NULL },
+    { "ce n'est pas ce que", NULL },
+    { "je voulais dire", NULL },
+    { "mal exprimé", NULL },
+    { "mal exprimée", NULL },
+    { "avoir été clair", NULL },
+    { "avoir été claire", NULL },
+    { "ce que je veux savoir", NULL },
+    { "meinte ich nicht", NULL },
+    { "nicht gemeint", NULL },
+    { "falsch ausgedrückt", NULL },
+    { "unklar ausgedrückt", NULL },
+    { "was ich wissen will", NULL },
+};
+
+
+/*
+ * What a question asks about, in the five languages: two asks on one
+ * topic that want different things ("the fee for international
+ * transfers" and "the maximum per international transfer", "prazo de
+ * entrega" and "valor do frete") share most of their words but are not
+ * the same ask.  Only unambiguous words: "how much" and "when" may ask
+ * for a cost, an amount or a date and are left out.
+ */
+static const behave_conv_phrase_t  behave_conv_focus_cost[] = {
+    { "fee", NULL },
+    { "fees", NULL },
+    { "cost", NULL },
+    { "costs", NULL },
+    { "price", NULL },
+    { "charge for", NULL },
+    { "precio", NULL },
+    { "coste", NULL },
+    { "costo", NULL },
+    { "cuánto cuesta", NULL },
+    { "comisión", NULL },
+    { "preço", NULL },
+    { "custo", NULL },
+    { "quanto custa", NULL },
+    { "valor", NULL },
+    { "taxa", NULL },
+    { "prix", NULL },
+    { "coût", NULL },
+    { "frais", NULL },
+    { "combien coûte", NULL },
+    { "tarif", NULL },
+    { "gebühr", NULL },
+    { "gebühren", NULL },
+    { "kosten", NULL },
+    { "kostet", NULL },
+    { "preis", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_focus_limit[] = {
+    { "limit", NULL },
+    { "limits", NULL },
+    { "maximum", NULL },
+    { "minimum", NULL },
+    { "límite", NULL },
+    { "máximo", NULL },
+    { "mínimo", NULL },
+    { "limite", NULL },
+    { "plafond", NULL },
+    { "höchstbetrag", NULL },
+    { "mindestbetrag", NULL },
+    { "maximal", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_focus_duration[] = {
+    { "how long", NULL },
+    { "how many days", NULL },
+    { "cuánto tarda", NULL },
+    { "cuánto tiempo", NULL },
+    { "plazo", NULL },
+    { "quanto tempo", NULL },
+    { "prazo", NULL },
+    { "combien de temps", NULL },
+    { "délai", NULL },
+    { "wie lange", NULL },
+    { "dauer", NULL },
+    { "dauert", NULL },
+};
+
+
+/*
+ * What an ask is about, in the five languages: the commonest support
+ * intents, each named in its own words and its synonyms ("close my
+ * account", "shut it down", "dar de baja", "résilier", "kündigen"), so
+ * that the same ask in other words, or in another language, is known as
+ * the same ask when the letters share little.  A turn takes the first
+ * intent it names; intents are numbered from 1 in the order below (a
+ * record keeps the number: append only, at most 7).
+ */
+static const behave_conv_phrase_t  behave_conv_intent_cancel[] = {
+    { "cancel", NULL }, { "close my account", NULL },
+    { "close the account", NULL }, { "shut", NULL }, { "terminate", NULL },
+    { "unsubscribe", NULL }, { "end my contract", NULL },
+    { "dar de baja", NULL }, { "doy de baja", NULL }, { "darme de baja", NULL },
+    { "cancelar", NULL }, { "cancelo", NULL }, { "encerrar", NULL },
+    { "encerro", NULL }, { "résilier", NULL }, { "résiliation", NULL },
+    { "arrête mon abonnement", NULL }, { "arrêter mon abonnement", NULL },
+    { "kündigen", NULL }, { "kündige", NULL }, { "kündigung", NULL },
+    { "beenden", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_intent_refund[] = {
+    { "refund", NULL }, { "money back", NULL }, { "reimburse", NULL },
+    { "reembolso", NULL }, { "devolución", NULL }, { "devuelven", NULL },
+    { "devolver el dinero", NULL }, { "estorno", NULL },
+    { "dinheiro de volta", NULL }, { "remboursement", NULL },
+    { "rembourser", NULL }, { "remboursé", NULL }, { "remboursée", NULL },
+    { "erstattung", NULL }, { "rückzahlung", NULL }, { "geld zurück", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_intent_delivery[] = {
+    { "arrive", NULL }, { "get here", NULL }, { "delivery date", NULL },
+    { "be delivered", NULL }, { "get to me", NULL },
+    { "fecha de entrega", NULL },
+    { "entrega", NULL }, { "llega", NULL }, { "llegar", NULL },
+    { "chega", NULL }, { "chegar", NULL }, { "livraison", NULL },
+    { "arriver", NULL }, { "arrivera", NULL }, { "lieferung", NULL },
+    { "liefertermin", NULL }, { "ankommen", NULL }, { "zustellung", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_intent_access[] = {
+    { "password", NULL }, { "log in", NULL }, { "login", NULL },
+    { "sign in", NULL }, { "pin", NULL }, { "contraseña", NULL },
+    { "iniciar sesión", NULL }, { "senha", NULL }, { "mot de passe", NULL },
+    { "me connecter", NULL }, { "passwort", NULL }, { "kennwort", NULL },
+    { "anmelden", NULL }, { "einloggen", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_intent_discount[] = {
+    { "discount", NULL }, { "reduction", NULL }, { "cheaper", NULL },
+    { "descuento", NULL }, { "desconto", NULL }, { "réduction", NULL },
+    { "remise", NULL }, { "rabatt", NULL }, { "ermäßigung", NULL },
+};
+
+static const behave_conv_phrase_t  behave_conv_intent_charge[] = {
+    { "charged", NULL }, { "extra charge", NULL }, { "on my bill", NULL },
+    { "cargo", NULL }, { "cobro", NULL }, { "cobraron", NULL },
+    { "cobrança", NULL }, { "cobrado", NULL }, { "prélèvement", NULL },
+    { "débité", NULL }, { "abbuchung", NULL }, { "abgebucht", NULL },
+};
+
+typedef struct {
+    const behave_conv_phrase_t  *tab;
+    size_t                       n;
+} behave_conv_intent_t;
+
+static const behave_conv_intent_t  behave_conv_intents[] = {
+    { behave_conv_tab(behave_conv_intent_cancel) },
+    { behave_conv_tab(behave_conv_intent_refund) },
+    { behave_conv_tab(behave_conv_intent_delivery) },
+    { behave_conv_tab(behave_conv_intent_access) },
+    { behave_conv_tab(behave_conv_intent_discount) },
+    { behave_conv_tab(behave_conv_intent_charge) },
 };
 
 
@@ -667,6 +1082,21 @@ static const behave_conv_phrase_t  behave_conv_vague_ref[] = {
     { "das ding", NULL },
     { "komisch", NULL },
     { "seltsam", NULL },
+    /* something named by when it was last mentioned, never by what */
+    { "the other one", NULL },
+    { "that one", NULL },
+    { "lo de antes", NULL },
+    { "lo del otro día", NULL },
+    { "lo de ayer", NULL },
+    { "aquilo", NULL },
+    { "aquele problema", NULL },
+    { "o de antes", NULL },
+    { "le machin", NULL },
+    { "l'autre truc", NULL },
+    { "comme l'autre fois", NULL },
+    { "das von vorhin", NULL },
+    { "das von neulich", NULL },
+    { "das teil", NULL },
 };
 
 #define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
@@ -717,6 +1147,44 @@ static const behave_conv_phrase_t  behave_conv_anger[] = {
     { "mir reicht", NULL },
     { "reicht mir", NULL },
     { "beschweren", NULL },
+    /*
+     * the same intensity by other means, in the five languages: contempt
+     * for the service, a demand for someone above the agent, a threat to
+     * leave or to take it further
+     */
+    { "pathetic", NULL },
+    { "incompetent", NULL },
+    { "a manager", NULL },
+    { "a supervisor", NULL },
+    { "someone senior", NULL },
+    { "taking my business", NULL },
+    { "i'm cancelling", NULL },
+    { "i'm leaving", NULL },
+    { "ombudsman", NULL },
+    { "inútiles", NULL },
+    { "incompetentes", NULL },
+    { "un responsable", NULL },
+    { "un supervisor", NULL },
+    { "un encargado", NULL },
+    { "me doy de baja", NULL },
+    { "hoja de reclamaciones", NULL },
+    { "um supervisor", NULL },
+    { "um gerente", NULL },
+    { "um responsável", NULL },
+    { "vou cancelar", NULL },
+    { "reclame aqui", NULL },
+    { "procon", NULL },
+    { "lamentável", NULL },
+    { "incompétents", NULL },
+    { "un supérieur", NULL },
+    { "je vais résilier", NULL },
+    { "n'importe quoi", NULL },
+    { "vorgesetzten", NULL },
+    { "ihren chef", NULL },
+    { "ich kündige", NULL },
+    { "verbraucherzentrale", NULL },
+    { "lächerlich", NULL },
+    { "unfähig", NULL },
 };
 
 
@@ -892,6 +1360,12 @@ static int behave_conv_asked(const behave_conv_rec_t *r);
 static int behave_conv_ids_differ(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
 static int behave_conv_has_question(const behave_conv_norm_t *t);
+static unsigned behave_conv_focus(const behave_conv_norm_t *t);
+static unsigned behave_conv_intent(const behave_conv_norm_t *t);
+static int behave_conv_same_intent(const behave_conv_rec_t *a,
+    const behave_conv_rec_t *b);
+static int behave_conv_focus_differs(const behave_conv_rec_t *a,
+    const behave_conv_rec_t *b);
 static unsigned behave_conv_questions(const behave_conv_norm_t *t);
 static unsigned behave_conv_first(const behave_conv_norm_t *t,
     const behave_conv_phrase_t *tab, size_t ntab, int negatable,
@@ -1019,7 +1493,14 @@ static int
 behave_conv_negated(const char *s, size_t at, int topic)
 {
     size_t       from, k, nneg;
-    static const char  *neg[] = { "not ", "n't ", "never ", "no " };
+    static const char  *neg[] = {
+        "not ", "n't ", "never ",
+        /* the other four languages' negators before the verb or the
+         * participle ("não foi resolvido", "pas encore réglé", "nicht
+         * erledigt"); Spanish shares "no", kept last */
+        "não ", "nunca ", "pas ", "jamais ", "nicht ", "noch kein ",
+        "no "
+    };
 
     /* "no" is the last entry */
     nneg = sizeof(neg) / sizeof(neg[0]) - (topic ? 1 : 0);
@@ -1126,8 +1607,12 @@ behave_conv_at(const behave_conv_norm_t *t, const char *phrase, size_t plen,
         return 0;
     }
 
+    /* "¿cuánto", "¡ya": Spanish's opening marks end no word */
     if (behave_conv_is_word((unsigned char) phrase[0]) && at > 0
-        && behave_conv_is_word((unsigned char) t->text[at - 1]))
+        && behave_conv_is_word((unsigned char) t->text[at - 1])
+        && !(at > 1 && (unsigned char) t->text[at - 2] == 0xc2
+             && ((unsigned char) t->text[at - 1] == 0xbf
+                 || (unsigned char) t->text[at - 1] == 0xa1)))
     {
         return 0;
     }
@@ -1441,6 +1926,83 @@ behave_conv_has_question(const behave_conv_norm_t *t)
 }
 
 
+/* what the turn asks about: BEHAVE_CONV_F_COST, _LIMIT, _DURATION */
+static unsigned
+behave_conv_focus(const behave_conv_norm_t *t)
+{
+    unsigned  f;
+
+    f = 0;
+
+    if (behave_conv_match(t, behave_conv_tab(behave_conv_focus_cost), 0,
+                          NULL))
+    {
+        f |= BEHAVE_CONV_F_COST;
+    }
+
+    if (behave_conv_match(t, behave_conv_tab(behave_conv_focus_limit), 0,
+                          NULL))
+    {
+        f |= BEHAVE_CONV_F_LIMIT;
+    }
+
+    if (behave_conv_match(t, behave_conv_tab(behave_conv_focus_duration), 0,
+                          NULL))
+    {
+        f |= BEHAVE_CONV_F_DURATION;
+    }
+
+    return f;
+}
+
+
+/* 1 + the first of behave_conv_intents[] that t names, 0 for none */
+static unsigned
+behave_conv_intent(const behave_conv_norm_t *t)
+{
+    size_t  i;
+
+    for (i = 0; i < sizeof(behave_conv_intents)
+                    / sizeof(behave_conv_intents[0]); i++)
+    {
+        if (behave_conv_match(t, behave_conv_intents[i].tab,
+                              behave_conv_intents[i].n, 0, NULL))
+        {
+            return (unsigned) i + 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/* both turns name one intent: the same ask, whatever the words */
+static int
+behave_conv_same_intent(const behave_conv_rec_t *a,
+    const behave_conv_rec_t *b)
+{
+    unsigned  ia;
+
+    ia = a->flags & BEHAVE_CONV_F_INTENT;
+
+    return ia != 0 && ia == (b->flags & BEHAVE_CONV_F_INTENT);
+}
+
+
+/* both turns ask about something named, and not about the same thing */
+static int
+behave_conv_focus_differs(const behave_conv_rec_t *a,
+    const behave_conv_rec_t *b)
+{
+    unsigned  fa, fb;
+
+    fa = a->flags & BEHAVE_CONV_F_FOCUS;
+    fb = b->flags & BEHAVE_CONV_F_FOCUS;
+
+    return fa != 0 && fb != 0 && (fa & fb) == 0;
+}
+
+
 /* questions asked: each run of '?' (and each opening '¿') */
 static unsigned
 behave_conv_questions(const behave_conv_norm_t *t)
@@ -1484,7 +2046,7 @@ static int
 behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
     unsigned *quote)
 {
-    unsigned  neg, strong;
+    unsigned  neg, strong, aff;
 
     *quote = behave_conv_first(cur, behave_conv_tab(behave_conv_not_resolved),
                                0, &neg);
@@ -1499,6 +2061,10 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
     {
         neg++;
     }
+
+    aff = behave_conv_match(cur, behave_conv_tab(behave_conv_affect_neg), 0,
+                            NULL);
+    neg = neg > 2 * aff ? neg - 2 * aff : 0;
 
     /* "thanks again!" repeats the thanks, not the problem */
     if (neg == 1 && *quote > 0
@@ -1519,7 +2085,13 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
      * "no entiendo nada": the answer did not land, which says nothing of
      * whether the issue is settled (labels.md: clarify or simplify)
      */
-    if (neg == 0 && strong == 0 && !lost && (cues & BEHAVE_CUE_NEGATION)
+    if (neg == 0 && strong == 0 && !lost
+        && ((cues & BEHAVE_CUE_NEGATION)
+            || behave_conv_match(cur, behave_conv_tab(behave_conv_negators),
+                                 0, NULL)
+            || (cur->len <= BEHAVE_CONV_BARE_NO
+                && behave_conv_match(cur, behave_conv_tab(behave_conv_no),
+                                     0, NULL)))
         && !behave_conv_match(cur, behave_conv_tab(behave_conv_closing), 0,
                               NULL))
     {
@@ -1669,6 +2241,9 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     if (behave_conv_has_question(&norm)) {
         f |= BEHAVE_CONV_F_QUESTION;
     }
+
+    f |= behave_conv_focus(&norm);
+    f |= behave_conv_intent(&norm) << BEHAVE_CONV_F_INTENT_SHIFT;
 
     /*
      * labels.md's overload: "I don't understand any of this" with a
@@ -1865,7 +2440,8 @@ behave_conv_repetition(const behave_conv_state_t *st,
          * its letters; a mere "but" or "though" does not */
         if ((said ? score : sim.score) < need
             && cosine < (said ? BEHAVE_CONV_MEANING_SAID
-                              : BEHAVE_CONV_MEANING_REPEAT))
+                              : BEHAVE_CONV_MEANING_REPEAT)
+            && !behave_conv_same_intent(cur, &st->rec[i]))
         {
             continue;
         }
@@ -1879,6 +2455,12 @@ behave_conv_repetition(const behave_conv_state_t *st,
 
         if (behave_conv_ids_differ(cur, &st->rec[i])) {
             continue;               /* same shape, another order or plan */
+        }
+
+        /* "and the fee?" after "how long does it take?": a new ask,
+         * unless the customer says the question is still open */
+        if (!strong && behave_conv_focus_differs(cur, &st->rec[i])) {
+            continue;
         }
 
         (*similar)++;

@@ -1195,6 +1195,12 @@ behave_model_stack(const behave_model_state_t *m)
         return m->logit[BEHAVE_MODEL_CRIT];
     }
 
+    /* far below the head's threshold the trees were not trained to
+     * rescue anything (scripts/train, STACK_GATE_MISS) */
+    if (m->logit[BEHAVE_MODEL_CRIT] <= behave_stack_gate) {
+        return -1.0f;
+    }
+
     s = behave_stack_init;
 
     for (t = 0; t < behave_stack_trees; t++) {

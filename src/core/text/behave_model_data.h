@@ -79,6 +79,7 @@ extern const int16_t behave_model_rows[][24];   /* 22 used */
 extern const float behave_model_scale;
 
 extern const float behave_stack_init;
+extern const float behave_stack_gate;
 extern const unsigned behave_stack_trees;
 extern const unsigned behave_stack_node_n;
 extern const uint16_t behave_stack_roots[];
