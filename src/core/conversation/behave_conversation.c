@@ -1655,6 +1655,18 @@ behave_conv_match(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
     }
 
     for (i = 0; i < ntab; i++) {
+        /* most phrases' first two bytes are nowhere in the text: that
+         * test comes before their length (tables hold ~850 a turn) */
+        k = 0;
+
+        if (tab[i].phrase[0] != '\0' && tab[i].phrase[1] != '\0') {
+            k = behave_conv_pair(tab[i].phrase[0], tab[i].phrase[1]);
+
+            if (!(t->pairs[k / 64] >> (k % 64) & 1)) {
+                continue;
+            }
+        }
+
         plen = strlen(tab[i].phrase);
 
         if (plen < 2) {
@@ -1677,12 +1689,6 @@ behave_conv_match(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
             }
 
         } else {
-            k = behave_conv_pair(tab[i].phrase[0], tab[i].phrase[1]);
-
-            if (!(t->pairs[k / 64] >> (k % 64) & 1)) {
-                continue;
-            }
-
             for (at = t->head[k]; at != BEHAVE_CONV_NO_POS; at = t->next[at]) {
                 if (behave_conv_at(t, tab[i].phrase, plen, at, negatable)) {
                     break;
