@@ -370,23 +370,16 @@ test_still_open(void)
           "Ja, unter Meine Buchung, bis 24 Stunden vorher.",
           "Danke. Und kann ich dabei einen Sitzplatz wählen?" },
     };
-    const char            *texts[3];
 
     for (i = 0; i < sizeof(open) / sizeof(open[0]); i++) {
-        texts[0] = open[i][0];
-        texts[1] = open[i][1];
-        texts[2] = open[i][2];
-        conversation(texts, 3, &r);
+        conversation(open[i], 3, &r);
         is_int(r.repetition, 1, "still open: %s", open[i][2]);
         is_int(r.repeated_turn, 0, "and the first question is named");
         is_int(r.action, BEHAVE_ACTION_CLARIFY, "and clarify");
     }
 
     for (i = 0; i < sizeof(fresh) / sizeof(fresh[0]); i++) {
-        texts[0] = fresh[i][0];
-        texts[1] = fresh[i][1];
-        texts[2] = fresh[i][2];
-        conversation(texts, 3, &r);
+        conversation(fresh[i], 3, &r);
         is_int(r.repetition, 0, "thanks and a new question: %s",
                fresh[i][2]);
     }

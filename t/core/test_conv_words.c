@@ -122,22 +122,15 @@ test_repetition_by_intent(void)
         { "¿Cuánto tarda un envío a Sevilla?", "Dos días laborables.",
           "¿Y cuál es el precio del envío a Sevilla?" },
     };
-    const char            *texts[3];
 
     for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
-        texts[0] = same[i][0];
-        texts[1] = same[i][1];
-        texts[2] = same[i][2];
-        conversation(texts, 3, &r);
+        conversation(same[i], 3, &r);
         is_int(r.repetition, 1, "the same ask: %s", same[i][2]);
         is_int(r.action, BEHAVE_ACTION_CLARIFY, "and clarify");
     }
 
     for (i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
-        texts[0] = other[i][0];
-        texts[1] = other[i][1];
-        texts[2] = other[i][2];
-        conversation(texts, 3, &r);
+        conversation(other[i], 3, &r);
         is_int(r.repetition, 0, "another ask on the topic: %s", other[i][2]);
     }
 }
