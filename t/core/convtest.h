@@ -43,6 +43,17 @@ conversation(const char *const *texts, size_t n, behave_conv_result_t *r)
 }
 
 
+/* a conversation's first customer turn alone, assessed */
+static inline void
+first_turn(const char *text, behave_conv_result_t *r)
+{
+    behave_turn_t  t;
+
+    turn(&t, BEHAVE_SPEAKER_CUSTOMER, text, 0);
+    behave_conversation_assess(&t, 0, &t, r);
+}
+
+
 /* a claim and the customer's answer to it */
 typedef struct {
     const char  *customer;

@@ -226,7 +226,6 @@ static void
 test_specialist(void)
 {
     size_t                 i;
-    behave_turn_t          t;
     behave_conv_result_t   r;
     static const char     *const first[] = {
         "I would like to make a formal complaint about my last bill.",
@@ -237,8 +236,7 @@ test_specialist(void)
     };
 
     for (i = 0; i < sizeof(first) / sizeof(first[0]); i++) {
-        turn(&t, BEHAVE_SPEAKER_CUSTOMER, first[i], 0);
-        behave_conversation_assess(&t, 0, &t, &r);
+        first_turn(first[i], &r);
         ok(r.action == BEHAVE_ACTION_ROUTE
            || r.action == BEHAVE_ACTION_HANDOFF,
            "route (or hand off): %s", first[i]);
@@ -256,7 +254,6 @@ static void
 test_no_team(void)
 {
     size_t                 i;
-    behave_turn_t          t;
     behave_conv_result_t   r;
     static const char     *const plain[] = {
         "Hi, is my dad's repeat prescription ready to pick up? Ordered it "
@@ -277,15 +274,13 @@ test_no_team(void)
     };
 
     for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
-        turn(&t, BEHAVE_SPEAKER_CUSTOMER, plain[i], 0);
-        behave_conversation_assess(&t, 0, &t, &r);
+        first_turn(plain[i], &r);
         is_int(r.action, BEHAVE_ACTION_RESOLVE, "no team needed: %s",
                plain[i]);
     }
 
     for (i = 0; i < sizeof(team) / sizeof(team[0]); i++) {
-        turn(&t, BEHAVE_SPEAKER_CUSTOMER, team[i], 0);
-        behave_conversation_assess(&t, 0, &t, &r);
+        first_turn(team[i], &r);
         ok(r.action == BEHAVE_ACTION_ROUTE
            || r.action == BEHAVE_ACTION_HANDOFF,
            "a team: route (or hand off): %s", team[i]);

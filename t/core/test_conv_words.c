@@ -141,7 +141,6 @@ static void
 test_vague_reference(void)
 {
     size_t                 i;
-    behave_turn_t          t;
     behave_conv_result_t   r;
     static const char     *const vague[] = {
         "lo de antes sigue sin ir",
@@ -151,8 +150,7 @@ test_vague_reference(void)
     };
 
     for (i = 0; i < sizeof(vague) / sizeof(vague[0]); i++) {
-        turn(&t, BEHAVE_SPEAKER_CUSTOMER, vague[i], 0);
-        behave_conversation_assess(&t, 0, &t, &r);
+        first_turn(vague[i], &r);
         is_int(r.action, BEHAVE_ACTION_CLARIFY, "unclear: %s", vague[i]);
     }
 }

@@ -171,7 +171,6 @@ static void
 test_unclear_opening(void)
 {
     size_t                 i;
-    behave_turn_t          t;
     behave_conv_result_t   r;
     static const char     *vague[] = {
         "its charging weird again", "Hi, it's making that noise again",
@@ -184,14 +183,12 @@ test_unclear_opening(void)
     };
 
     for (i = 0; i < sizeof(vague) / sizeof(vague[0]); i++) {
-        turn(&t, BEHAVE_SPEAKER_CUSTOMER, vague[i], 0);
-        behave_conversation_assess(&t, 0, &t, &r);
+        first_turn(vague[i], &r);
         is_int(r.action, BEHAVE_ACTION_CLARIFY, "clarify: %s", vague[i]);
     }
 
     for (i = 0; i < sizeof(clear) / sizeof(clear[0]); i++) {
-        turn(&t, BEHAVE_SPEAKER_CUSTOMER, clear[i], 0);
-        behave_conversation_assess(&t, 0, &t, &r);
+        first_turn(clear[i], &r);
         ok(r.action != BEHAVE_ACTION_CLARIFY, "no clarify: %s", clear[i]);
     }
 }
