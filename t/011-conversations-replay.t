@@ -76,7 +76,7 @@ sub compare_with_core {
     diag($_) for @bad[0 .. ($#bad < 4 ? $#bad : 4)];
 }
 
-for my $f (qw(conv-a conv-b conv-c blind-conv)) {
+for my $f (qw(conv-a conv-b conv-c conv-d blind-conv)) {
     my $file = "$TOP/data/corpus/$f.jsonl";
     compare_with_core($file, through_endpoint($file, $f), "data/corpus/$f");
 }
