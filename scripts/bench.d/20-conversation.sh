@@ -175,18 +175,26 @@ done
 # from 1 to 8 runs on 500-turn chats; the one whose throughput is nearest
 # half the best run's is "half load", and its p50/p99 are the figures.
 best_a=$(printf "%s\n" "${h500_all[@]}" | sort -g | tail -1)
-BENCH_LUA=$(lua_for 'h500-%d' 'n % 256')
-: > "$BENCH_PREFIX/lat.txt"
-for c in 1 2 4 8; do
+
+# one latency run of $BENCH_LUA on fresh 500-turn copies at $1
+# connections: sets rps, ratio (of the best), p50 and p99
+latency_run() {
+    local c=$1
     reset_copies h500
     # writes post.lua (wrk refuses -t2 -c1: that run only warms up)
     BENCH_CONNS=$c bench_wrk "$url/v1/analyze" "$body" "$auth" > /dev/null || true
-    wrk -t1 -c$c -d"${BENCH_SECONDS}s" --latency -s "$BENCH_PREFIX/post.lua" \
+    wrk -t1 -c"$c" -d"${BENCH_SECONDS}s" --latency -s "$BENCH_PREFIX/post.lua" \
         "$url/v1/analyze" > "$BENCH_PREFIX/lat.out" 2>&1
     p50=$(awk '$1 == "50%" { print $2 }' "$BENCH_PREFIX/lat.out")
     p99=$(awk '$1 == "99%" { print $2 }' "$BENCH_PREFIX/lat.out")
     rps=$(awk '/^Requests\/sec/ { print $2 }' "$BENCH_PREFIX/lat.out")
     ratio=$(bench_ratio "$rps" "$best_a")
+}
+
+BENCH_LUA=$(lua_for 'h500-%d' 'n % 256')
+: > "$BENCH_PREFIX/lat.txt"
+for c in 1 2 4 8; do
+    latency_run "$c"
     echo "500-turn chats, connections $c: $rps req/s ($ratio of max), p50 $p50, p99 $p99"
     echo "$c $ratio $p50 $p99" >> "$BENCH_PREFIX/lat.txt"
 done
@@ -215,15 +223,8 @@ end"
 pc=16
 mean=$(awk -v b="$best_a" -v c=$pc 'BEGIN { printf "%.3f", c * 1000 / (b / 2) }')
 for try in 1 2; do
-    reset_copies h500
     BENCH_LUA=$(paced "$mean")
-    BENCH_CONNS=$pc bench_wrk "$url/v1/analyze" "$body" "$auth" > /dev/null || true
-    wrk -t1 -c$pc -d"${BENCH_SECONDS}s" --latency -s "$BENCH_PREFIX/post.lua" \
-        "$url/v1/analyze" > "$BENCH_PREFIX/lat.out" 2>&1
-    rps=$(awk '/^Requests\/sec/ { print $2 }' "$BENCH_PREFIX/lat.out")
-    ratio=$(bench_ratio "$rps" "$best_a")
-    p50=$(awk '$1 == "50%" { print $2 }' "$BENCH_PREFIX/lat.out")
-    p99=$(awk '$1 == "99%" { print $2 }' "$BENCH_PREFIX/lat.out")
+    latency_run "$pc"
     echo "500-turn chats paced ($pc connections, mean wait $mean ms): $rps req/s ($ratio of max), p50 $p50, p99 $p99"
     awk -v r="$ratio" 'BEGIN { exit (r > 0.45 && r < 0.55) ? 0 : 1 }' && break
     mean=$(awk -v m="$mean" -v r="$ratio" 'BEGIN { printf "%.3f", m * r / 0.5 }')
