@@ -621,6 +621,49 @@ test_reask_near_misses(void)
 }
 
 
+/*
+ * The same thing asked a third time, now as a clear complaint after a
+ * calm first ask, escalates; a third ask no worse than the first does
+ * not
+ */
+static void
+test_third_ask_escalates(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const worse[][5] = {
+        { "When will my refund arrive?", "Refunds follow our refund policy.",
+          "OK but when exactly will I get the money back?",
+          "Refunds are handled promptly.",
+          "This is the third time I'm asking. When is my refund coming? "
+          "I've waited three weeks and I'm fed up with this." },
+        { "¿Cuándo llega mi reembolso?", "Los reembolsos siguen nuestra "
+          "política.", "Vale, pero ¿cuándo me devuelven el dinero?",
+          "Los reembolsos se tramitan con rapidez.",
+          "Se lo vuelvo a preguntar por tercera vez: ¿cuándo llega mi "
+          "reembolso? Llevo tres semanas esperando y estoy harta." },
+    };
+    static const char     *const calm[5] = {
+        "When will my refund arrive? I need it soon, it's been a week.",
+        "Refunds follow our refund policy.",
+        "OK but when exactly will I get the money back? I need it soon.",
+        "Refunds are handled promptly.",
+        "Sorry, third time I'm asking: when will the refund arrive?",
+    };
+
+    for (i = 0; i < sizeof(worse) / sizeof(worse[0]); i++) {
+        conversation(worse[i], 5, &r);
+        is_int(r.repetition, 1, "a third ask: %s", worse[i][4]);
+        is_int(r.escalating, 1, "worse than the first: escalating");
+        is_int(r.action, BEHAVE_ACTION_HANDOFF, "and handoff");
+    }
+
+    conversation(calm, 5, &r);
+    is_int(r.repetition, 1, "a calm third ask: repetition");
+    is_int(r.escalating, 0, "no worse than the first: not escalating");
+}
+
+
 int
 main(void)
 {
@@ -639,6 +682,7 @@ main(void)
     test_asked_nothing();
     test_reask_in_other_words();
     test_reask_near_misses();
+    test_third_ask_escalates();
     test_second_turn_escalation();
 
     return tap_done();

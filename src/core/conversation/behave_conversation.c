@@ -3178,10 +3178,6 @@ behave_conv_escalation(const behave_conv_state_t *st,
         return;
     }
 
-    if (cur < 3) {
-        return;
-    }
-
     base = sev[0];
     high = sev[0];
 
@@ -3191,6 +3187,18 @@ behave_conv_escalation(const behave_conv_state_t *st,
     }
 
     *from = base;
+
+    /*
+     * The same thing asked a third time, now as a clear complaint after a
+     * calm first ask ("When. Is. My. Refund. Coming."): the friction rises
+     * with each ask even when no turn is yet angry
+     */
+    if (cur < 3) {
+        out->escalating = reasks >= 2 && cur >= base + 2
+                          && (cur_rec->flags
+                              & (BEHAVE_CONV_F_STRONG | BEHAVE_CONV_F_REPEAT));
+        return;
+    }
 
     /*
      * Two levels above the calmest, and not out of a clear sky: an earlier

@@ -35,7 +35,10 @@
  *   escalating        a trend, not one bad turn: at least three customer
  *                     turns, the current one at severity 3 or more, two or
  *                     more above the calmest earlier turn of the last four,
- *                     and some earlier turn of those already negative.
+ *                     and some earlier turn of those already negative;
+ *                     or at severity 2, two above the calmest, a third
+ *                     ask said to be asked again ("third time I'm
+ *                     asking").
  *   peak_severity     max severity over the customer turns, current
  *                     included:
  *                       0  none: neutral or positive, no time pressure
