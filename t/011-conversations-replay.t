@@ -76,7 +76,12 @@ sub compare_with_core {
     diag($_) for @bad[0 .. ($#bad < 4 ? $#bad : 4)];
 }
 
-for my $f (qw(conv-a conv-b conv-c blind-conv)) {
+# every conversation file of the corpus, a new round included unasked
+my @files = map { m{([^/]+)\.jsonl$} }
+    glob("$TOP/data/corpus/{conv,blind-conv}*.jsonl");
+cmp_ok(scalar @files, '>=', 5, 'the corpus\' conversation files: '
+       . join(' ', @files));
+for my $f (@files) {
     my $file = "$TOP/data/corpus/$f.jsonl";
     compare_with_core($file, through_endpoint($file, $f), "data/corpus/$f");
 }

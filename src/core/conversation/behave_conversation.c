@@ -18,10 +18,12 @@
 #endif
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "behave_conversation.h"
+#include "behave_conv_index.h"
 #include "behave_conv_state.h"
 #include "behave_model.h"
 #include "behave_similarity.h"
@@ -49,19 +51,16 @@
 #define BEHAVE_CONV_MEANING_WINDOW  4
 
 
-typedef struct {
-    const char            *phrase;      /* lowercase, ASCII apostrophe */
-    const char            *what;        /* for reasons, NULL: the phrase */
-} behave_conv_phrase_t;
-
-
 /*
- * A normalised turn, and where each byte pair occurs in it: a phrase whose
- * first two bytes are not there cannot match, and one that may is compared
- * only where its first two bytes are (head[] and next[] chain the
- * positions of a pair's bucket in increasing order), never searched for
- * over the whole text.  A turn is matched against a dozen tables when its
- * record is derived.
+ * A normalised turn and, filled on first use, the places where a phrase
+ * of a table may match it (behave_conv_index.h): a turn is matched
+ * against a dozen tables when its record is derived, and tries only the
+ * phrases that begin with its words.  Where each byte pair occurs is kept
+ * for the plain scan, which the index falls back on (a phrase that starts
+ * with no word, too many candidates): a phrase whose first two bytes are
+ * not there cannot match, and one that may is compared only where its
+ * first two bytes are (head[] and next[] chain the positions of a pair's
+ * bucket in increasing order), never searched for over the whole text.
  */
 #define BEHAVE_CONV_PAIR_BITS  1024
 #define BEHAVE_CONV_NO_POS     0xffff
@@ -73,6 +72,8 @@ typedef struct {
     uint16_t               head[BEHAVE_CONV_PAIR_BITS];   /* where set */
     uint16_t               next[BEHAVE_CONV_SCAN_MAX];
     int                    pairs_ready;
+    int                    cands_ready;
+    behave_conv_cands_t    cands;
 } behave_conv_norm_t;
 
 
@@ -86,6 +87,40 @@ typedef struct {
 
 
 #define behave_conv_tab(t)  t, sizeof(t) / sizeof(t[0])
+
+
+/* the phrase tables, by their index in behave_conv_tables[] */
+typedef enum {
+    BEHAVE_CONV_T_CLAIMS,
+    BEHAVE_CONV_T_NOT_RESOLVED,
+    BEHAVE_CONV_T_CLOSING,
+    BEHAVE_CONV_T_NEGATORS,
+    BEHAVE_CONV_T_NO,
+    BEHAVE_CONV_T_CONFIRM_STRONG,
+    BEHAVE_CONV_T_AFFECT_NEG,
+    BEHAVE_CONV_T_CONFIRM_WEAK,
+    BEHAVE_CONV_T_REASK_STRONG,
+    BEHAVE_CONV_T_FOCUS_COST,
+    BEHAVE_CONV_T_FOCUS_LIMIT,
+    BEHAVE_CONV_T_FOCUS_DURATION,
+    BEHAVE_CONV_T_INTENT_CANCEL,
+    BEHAVE_CONV_T_INTENT_REFUND,
+    BEHAVE_CONV_T_INTENT_DELIVERY,
+    BEHAVE_CONV_T_INTENT_ACCESS,
+    BEHAVE_CONV_T_INTENT_DISCOUNT,
+    BEHAVE_CONV_T_INTENT_CHARGE,
+    BEHAVE_CONV_T_REASK,
+    BEHAVE_CONV_T_YES_BUT,
+    BEHAVE_CONV_T_CONFUSION,
+    BEHAVE_CONV_T_OVERLOAD,
+    BEHAVE_CONV_T_VAGUE,
+    BEHAVE_CONV_T_VAGUE_REF,
+    BEHAVE_CONV_T_ANGER,
+    BEHAVE_CONV_T_SPECIALIST,
+    BEHAVE_CONV_T_REPEAT_CONTACT,
+    BEHAVE_CONV_T_ASKS,
+    BEHAVE_CONV_T_N
+} behave_conv_tab_e;
 
 /* behave_conv_match()'s "negatable" for claims: nor after a plan */
 #define BEHAVE_CONV_CLAIMED  2
@@ -883,18 +918,13 @@ static const behave_conv_phrase_t  behave_conv_intent_charge[] = {
     { "débité", NULL }, { "abbuchung", NULL }, { "abgebucht", NULL },
 };
 
-typedef struct {
-    const behave_conv_phrase_t  *tab;
-    size_t                       n;
-} behave_conv_intent_t;
-
-static const behave_conv_intent_t  behave_conv_intents[] = {
-    { behave_conv_tab(behave_conv_intent_cancel) },
-    { behave_conv_tab(behave_conv_intent_refund) },
-    { behave_conv_tab(behave_conv_intent_delivery) },
-    { behave_conv_tab(behave_conv_intent_access) },
-    { behave_conv_tab(behave_conv_intent_discount) },
-    { behave_conv_tab(behave_conv_intent_charge) },
+static const behave_conv_tab_e  behave_conv_intents[] = {
+    BEHAVE_CONV_T_INTENT_CANCEL,
+    BEHAVE_CONV_T_INTENT_REFUND,
+    BEHAVE_CONV_T_INTENT_DELIVERY,
+    BEHAVE_CONV_T_INTENT_ACCESS,
+    BEHAVE_CONV_T_INTENT_DISCOUNT,
+    BEHAVE_CONV_T_INTENT_CHARGE,
 };
 
 
@@ -1293,6 +1323,62 @@ static const behave_conv_phrase_t  behave_conv_repeat_contact[] = {
 };
 
 
+/* a question asked without "?" */
+static const behave_conv_phrase_t  behave_conv_asks[] = {
+    { "i just need to know", NULL },
+    { "i need to know", NULL },
+    { "i just want to", NULL },
+    { "tell me", NULL },
+};
+
+
+static const behave_conv_table_t  behave_conv_tables[BEHAVE_CONV_T_N] = {
+    [BEHAVE_CONV_T_CLAIMS] = { behave_conv_tab(behave_conv_claims) },
+    [BEHAVE_CONV_T_NOT_RESOLVED] =
+        { behave_conv_tab(behave_conv_not_resolved) },
+    [BEHAVE_CONV_T_CLOSING] = { behave_conv_tab(behave_conv_closing) },
+    [BEHAVE_CONV_T_NEGATORS] = { behave_conv_tab(behave_conv_negators) },
+    [BEHAVE_CONV_T_NO] = { behave_conv_tab(behave_conv_no) },
+    [BEHAVE_CONV_T_CONFIRM_STRONG] =
+        { behave_conv_tab(behave_conv_confirm_strong) },
+    [BEHAVE_CONV_T_AFFECT_NEG] = { behave_conv_tab(behave_conv_affect_neg) },
+    [BEHAVE_CONV_T_CONFIRM_WEAK] =
+        { behave_conv_tab(behave_conv_confirm_weak) },
+    [BEHAVE_CONV_T_REASK_STRONG] =
+        { behave_conv_tab(behave_conv_reask_strong) },
+    [BEHAVE_CONV_T_FOCUS_COST] = { behave_conv_tab(behave_conv_focus_cost) },
+    [BEHAVE_CONV_T_FOCUS_LIMIT] = { behave_conv_tab(behave_conv_focus_limit) },
+    [BEHAVE_CONV_T_FOCUS_DURATION] =
+        { behave_conv_tab(behave_conv_focus_duration) },
+    [BEHAVE_CONV_T_INTENT_CANCEL] =
+        { behave_conv_tab(behave_conv_intent_cancel) },
+    [BEHAVE_CONV_T_INTENT_REFUND] =
+        { behave_conv_tab(behave_conv_intent_refund) },
+    [BEHAVE_CONV_T_INTENT_DELIVERY] =
+        { behave_conv_tab(behave_conv_intent_delivery) },
+    [BEHAVE_CONV_T_INTENT_ACCESS] =
+        { behave_conv_tab(behave_conv_intent_access) },
+    [BEHAVE_CONV_T_INTENT_DISCOUNT] =
+        { behave_conv_tab(behave_conv_intent_discount) },
+    [BEHAVE_CONV_T_INTENT_CHARGE] =
+        { behave_conv_tab(behave_conv_intent_charge) },
+    [BEHAVE_CONV_T_REASK] = { behave_conv_tab(behave_conv_reask) },
+    [BEHAVE_CONV_T_YES_BUT] = { behave_conv_tab(behave_conv_yes_but) },
+    [BEHAVE_CONV_T_CONFUSION] = { behave_conv_tab(behave_conv_confusion) },
+    [BEHAVE_CONV_T_OVERLOAD] = { behave_conv_tab(behave_conv_overload) },
+    [BEHAVE_CONV_T_VAGUE] = { behave_conv_tab(behave_conv_vague) },
+    [BEHAVE_CONV_T_VAGUE_REF] = { behave_conv_tab(behave_conv_vague_ref) },
+    [BEHAVE_CONV_T_ANGER] = { behave_conv_tab(behave_conv_anger) },
+    [BEHAVE_CONV_T_SPECIALIST] = { behave_conv_tab(behave_conv_specialist) },
+    [BEHAVE_CONV_T_REPEAT_CONTACT] =
+        { behave_conv_tab(behave_conv_repeat_contact) },
+    [BEHAVE_CONV_T_ASKS] = { behave_conv_tab(behave_conv_asks) },
+};
+
+/* the index of behave_conv_tables[], built before the first match */
+static pthread_once_t  behave_conv_once = PTHREAD_ONCE_INIT;
+
+
 static const char  *behave_conv_guidance[] = {
     /* 0 crisis */
     "Put the person's safety first: respond with care and urgency, give "
@@ -1345,14 +1431,20 @@ typedef enum {
 static void behave_conv_normalize(const char *in, size_t len,
     behave_conv_norm_t *out);
 static void behave_conv_pairs(behave_conv_norm_t *t);
-static int behave_conv_is_word(unsigned char c);
 static int behave_conv_negated(const char *s, size_t at, int topic);
 static int behave_conv_planned(const char *s, size_t at);
 static int behave_conv_at(const behave_conv_norm_t *t, const char *phrase,
     size_t plen, size_t at, int negatable);
-static unsigned behave_conv_match(const behave_conv_norm_t *t,
+static int behave_conv_occurs(const behave_conv_norm_t *t,
+    const char *phrase, size_t plen, int negatable);
+static unsigned behave_conv_scan(const behave_conv_norm_t *t,
     const behave_conv_phrase_t *tab, size_t ntab, int negatable,
     const behave_conv_phrase_t **first);
+static void behave_conv_index_init(void);
+static unsigned behave_conv_indexed(const behave_conv_norm_t *t,
+    behave_conv_tab_e id, int negatable, const behave_conv_phrase_t **first);
+static unsigned behave_conv_match(const behave_conv_norm_t *t,
+    behave_conv_tab_e id, int negatable, const behave_conv_phrase_t **first);
 static int behave_conv_intensity(const char *text, size_t len);
 static void behave_conv_ids(const behave_conv_norm_t *t,
     behave_conv_rec_t *rec);
@@ -1368,8 +1460,7 @@ static int behave_conv_focus_differs(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
 static unsigned behave_conv_questions(const behave_conv_norm_t *t);
 static unsigned behave_conv_first(const behave_conv_norm_t *t,
-    const behave_conv_phrase_t *tab, size_t ntab, int negatable,
-    unsigned *count);
+    behave_conv_tab_e id, int negatable, unsigned *count);
 static int behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues,
     int lost, unsigned *quote);
 static unsigned behave_conv_claim(const behave_conv_norm_t *t,
@@ -1456,6 +1547,7 @@ behave_conv_normalize(const char *in, size_t len, behave_conv_norm_t *out)
     out->len = n;
 
     out->pairs_ready = 0;
+    out->cands_ready = 0;
 }
 
 
@@ -1478,13 +1570,6 @@ behave_conv_pairs(behave_conv_norm_t *t)
     }
 
     t->pairs_ready = 1;
-}
-
-
-static int
-behave_conv_is_word(unsigned char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80;
 }
 
 
@@ -1634,31 +1719,71 @@ behave_conv_at(const behave_conv_norm_t *t, const char *phrase, size_t plen,
 }
 
 
-/*
- * Counts the entries of tab that occur in t as whole words; with
- * negatable, an occurrence right after a denial does not count.
- */
-
-static unsigned
-behave_conv_match(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
-    size_t ntab, int negatable, const behave_conv_phrase_t **first)
+/* phrase occurs in t as whole words (with negatable, not after a denial) */
+static int
+behave_conv_occurs(const behave_conv_norm_t *t, const char *phrase,
+    size_t plen, int negatable)
 {
-    size_t       i, plen, at, k;
-    unsigned     count;
+    size_t       at;
     const char  *p, *s;
-
-    count = 0;
 
     if (!t->pairs_ready) {
         /* a cache filled on first use; every norm lives in writable memory */
         behave_conv_pairs((behave_conv_norm_t *) t);
     }
 
+    if (plen < 2) {
+        /* no pair to look up: the whole text (no table has these) */
+        s = t->text;
+        while ((p = memmem(s, t->len - (size_t) (s - t->text), phrase, plen))
+               != NULL)
+        {
+            s = p + 1;
+            if (behave_conv_at(t, phrase, plen, (size_t) (p - t->text),
+                               negatable))
+            {
+                return 1;
+            }
+        }
+
+        return 0;
+    }
+
+    for (at = t->head[behave_conv_pair(phrase[0], phrase[1])];
+         at != BEHAVE_CONV_NO_POS;
+         at = t->next[at])
+    {
+        if (behave_conv_at(t, phrase, plen, at, negatable)) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * Counts the entries of tab that occur in t as whole words; with
+ * negatable, an occurrence right after a denial does not count.  Every
+ * phrase is tried: what the index answers for a table must be this.
+ */
+
+static unsigned
+behave_conv_scan(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
+    size_t ntab, int negatable, const behave_conv_phrase_t **first)
+{
+    size_t    i, k;
+    unsigned  count;
+
+    count = 0;
+
+    if (!t->pairs_ready) {
+        behave_conv_pairs((behave_conv_norm_t *) t);
+    }
+
     for (i = 0; i < ntab; i++) {
         /* most phrases' first two bytes are nowhere in the text: that
-         * test comes before their length (tables hold ~850 a turn) */
-        k = 0;
-
+         * test comes before their length */
         if (tab[i].phrase[0] != '\0' && tab[i].phrase[1] != '\0') {
             k = behave_conv_pair(tab[i].phrase[0], tab[i].phrase[1]);
 
@@ -1667,37 +1792,10 @@ behave_conv_match(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
             }
         }
 
-        plen = strlen(tab[i].phrase);
-
-        if (plen < 2) {
-            /* no pair to look up: the whole text (no table has these) */
-            s = t->text;
-            while ((p = memmem(s, t->len - (size_t) (s - t->text),
-                               tab[i].phrase, plen))
-                   != NULL)
-            {
-                s = p + 1;
-                if (behave_conv_at(t, tab[i].phrase, plen,
-                                   (size_t) (p - t->text), negatable))
-                {
-                    break;
-                }
-            }
-
-            if (p == NULL) {
-                continue;
-            }
-
-        } else {
-            for (at = t->head[k]; at != BEHAVE_CONV_NO_POS; at = t->next[at]) {
-                if (behave_conv_at(t, tab[i].phrase, plen, at, negatable)) {
-                    break;
-                }
-            }
-
-            if (at == BEHAVE_CONV_NO_POS) {
-                continue;
-            }
+        if (!behave_conv_occurs(t, tab[i].phrase, strlen(tab[i].phrase),
+                                negatable))
+        {
+            continue;
         }
 
         if (count == 0 && first != NULL) {
@@ -1708,6 +1806,101 @@ behave_conv_match(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
     }
 
     return count;
+}
+
+
+/* the tables never change: indexed once, whichever thread comes first */
+static void
+behave_conv_index_init(void)
+{
+    /* on failure nothing is indexed, and every table is scanned */
+    (void) behave_conv_index_build(behave_conv_tables, BEHAVE_CONV_T_N);
+}
+
+
+/*
+ * behave_conv_scan() of table id, from the candidates of t: each phrase
+ * counts once however many places it matches, and *first is the lowest
+ * of the table's phrases that match, as the scan's order would find it
+ */
+static unsigned
+behave_conv_indexed(const behave_conv_norm_t *t, behave_conv_tab_e id,
+    int negatable, const behave_conv_phrase_t **first)
+{
+    size_t                     i, naside, low;
+    uint16_t                   j;
+    uint64_t                   seen[BEHAVE_CONV_TAB_MAX / 64];
+    unsigned                   count;
+    const uint16_t            *aside;
+    const behave_conv_cand_t  *c;
+    const behave_conv_table_t *tb;
+
+    tb = &behave_conv_tables[id];
+    count = 0;
+    low = tb->n;
+    memset(seen, 0, sizeof(seen));
+
+    for (j = t->cands.head[id]; j != BEHAVE_CONV_CAND_NONE; j = c->next) {
+        c = &t->cands.cand[j];
+
+        if ((seen[c->phrase / 64] >> (c->phrase % 64) & 1)
+            || !behave_conv_at(t, tb->tab[c->phrase].phrase, c->len, c->at,
+                               negatable))
+        {
+            continue;
+        }
+
+        seen[c->phrase / 64] |= (uint64_t) 1 << (c->phrase % 64);
+        low = c->phrase < low ? c->phrase : low;
+        count++;
+    }
+
+    aside = behave_conv_index_aside(id, &naside);
+
+    for (i = 0; i < naside; i++) {
+        if (behave_conv_occurs(t, tb->tab[aside[i]].phrase,
+                               strlen(tb->tab[aside[i]].phrase), negatable))
+        {
+            low = aside[i] < low ? aside[i] : low;
+            count++;
+        }
+    }
+
+    if (count > 0 && first != NULL) {
+        *first = &tb->tab[low];
+    }
+
+    return count;
+}
+
+
+/*
+ * Counts the entries of table id that occur in t as whole words; with
+ * negatable, an occurrence right after a denial does not count.  Only
+ * the phrases that begin where t's words do are tried (the index).
+ */
+
+static unsigned
+behave_conv_match(const behave_conv_norm_t *t, behave_conv_tab_e id,
+    int negatable, const behave_conv_phrase_t **first)
+{
+    behave_conv_norm_t  *w;
+
+    (void) pthread_once(&behave_conv_once, behave_conv_index_init);
+
+    if (!t->cands_ready) {
+        /* like the pairs, filled on first use */
+        w = (behave_conv_norm_t *) t;
+        behave_conv_index_cands(t->text, t->len, &w->cands);
+        w->cands_ready = 1;
+    }
+
+    if (t->cands.overflow) {
+        return behave_conv_scan(t, behave_conv_tables[id].tab,
+                                behave_conv_tables[id].n, negatable, first);
+    }
+
+    return behave_conv_indexed(t, id, negatable, first);
 }
 
 
@@ -1820,9 +2013,7 @@ behave_conversation_severity(const behave_annotation_t *a, const char *text,
 
     if (s == 0 && text != NULL) {
         behave_conv_normalize(text, len, &norm);
-        if (behave_conv_match(&norm, behave_conv_tab(behave_conv_not_resolved),
-                              0, NULL))
-        {
+        if (behave_conv_match(&norm, BEHAVE_CONV_T_NOT_RESOLVED, 0, NULL)) {
             s = 1;
         }
     }
@@ -1920,15 +2111,8 @@ behave_conv_ids_differ(const behave_conv_rec_t *a, const behave_conv_rec_t *b)
 static int
 behave_conv_has_question(const behave_conv_norm_t *t)
 {
-    static const behave_conv_phrase_t  asks[] = {
-        { "i just need to know", NULL },
-        { "i need to know", NULL },
-        { "i just want to", NULL },
-        { "tell me", NULL },
-    };
-
     return memchr(t->text, '?', t->len) != NULL
-           || behave_conv_match(t, behave_conv_tab(asks), 0, NULL) > 0;
+           || behave_conv_match(t, BEHAVE_CONV_T_ASKS, 0, NULL) > 0;
 }
 
 
@@ -1940,21 +2124,15 @@ behave_conv_focus(const behave_conv_norm_t *t)
 
     f = 0;
 
-    if (behave_conv_match(t, behave_conv_tab(behave_conv_focus_cost), 0,
-                          NULL))
-    {
+    if (behave_conv_match(t, BEHAVE_CONV_T_FOCUS_COST, 0, NULL)) {
         f |= BEHAVE_CONV_F_COST;
     }
 
-    if (behave_conv_match(t, behave_conv_tab(behave_conv_focus_limit), 0,
-                          NULL))
-    {
+    if (behave_conv_match(t, BEHAVE_CONV_T_FOCUS_LIMIT, 0, NULL)) {
         f |= BEHAVE_CONV_F_LIMIT;
     }
 
-    if (behave_conv_match(t, behave_conv_tab(behave_conv_focus_duration), 0,
-                          NULL))
-    {
+    if (behave_conv_match(t, BEHAVE_CONV_T_FOCUS_DURATION, 0, NULL)) {
         f |= BEHAVE_CONV_F_DURATION;
     }
 
@@ -1971,9 +2149,7 @@ behave_conv_intent(const behave_conv_norm_t *t)
     for (i = 0; i < sizeof(behave_conv_intents)
                     / sizeof(behave_conv_intents[0]); i++)
     {
-        if (behave_conv_match(t, behave_conv_intents[i].tab,
-                              behave_conv_intents[i].n, 0, NULL))
-        {
+        if (behave_conv_match(t, behave_conv_intents[i], 0, NULL)) {
             return (unsigned) i + 1;
         }
     }
@@ -2030,20 +2206,21 @@ behave_conv_questions(const behave_conv_norm_t *t)
 
 /* 1 + the index of the first phrase of tab that t holds, 0 for none */
 static unsigned
-behave_conv_first(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
-    size_t ntab, int negatable, unsigned *count)
+behave_conv_first(const behave_conv_norm_t *t, behave_conv_tab_e id,
+    int negatable, unsigned *count)
 {
     unsigned                     n;
     const behave_conv_phrase_t  *first;
 
     first = NULL;
-    n = behave_conv_match(t, tab, ntab, negatable, &first);
+    n = behave_conv_match(t, id, negatable, &first);
 
     if (count != NULL) {
         *count = n;
     }
 
-    return n > 0 && first != NULL ? (unsigned) (first - tab) + 1 : 0;
+    return n > 0 && first != NULL
+           ? (unsigned) (first - behave_conv_tables[id].tab) + 1 : 0;
 }
 
 
@@ -2054,10 +2231,10 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
 {
     unsigned  neg, strong, aff;
 
-    *quote = behave_conv_first(cur, behave_conv_tab(behave_conv_not_resolved),
+    *quote = behave_conv_first(cur, BEHAVE_CONV_T_NOT_RESOLVED,
                                0, &neg);
     strong = behave_conv_match(cur,
-                               behave_conv_tab(behave_conv_confirm_strong),
+                               BEHAVE_CONV_T_CONFIRM_STRONG,
                                1, NULL);
 
     /* the annotator's clause, on the same footing when no confirmation
@@ -2068,8 +2245,7 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
         neg++;
     }
 
-    aff = behave_conv_match(cur, behave_conv_tab(behave_conv_affect_neg), 0,
-                            NULL);
+    aff = behave_conv_match(cur, BEHAVE_CONV_T_AFFECT_NEG, 0, NULL);
     neg = neg > 2 * aff ? neg - 2 * aff : 0;
 
     /* "thanks again!" repeats the thanks, not the problem */
@@ -2093,13 +2269,10 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
      */
     if (neg == 0 && strong == 0 && !lost
         && ((cues & BEHAVE_CUE_NEGATION)
-            || behave_conv_match(cur, behave_conv_tab(behave_conv_negators),
-                                 0, NULL)
+            || behave_conv_match(cur, BEHAVE_CONV_T_NEGATORS, 0, NULL)
             || (cur->len <= BEHAVE_CONV_BARE_NO
-                && behave_conv_match(cur, behave_conv_tab(behave_conv_no),
-                                     0, NULL)))
-        && !behave_conv_match(cur, behave_conv_tab(behave_conv_closing), 0,
-                              NULL))
+                && behave_conv_match(cur, BEHAVE_CONV_T_NO, 0, NULL)))
+        && !behave_conv_match(cur, BEHAVE_CONV_T_CLOSING, 0, NULL))
     {
         neg++;
     }
@@ -2123,8 +2296,7 @@ behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
         return 0;
     }
 
-    k = behave_conv_first(t, behave_conv_tab(behave_conv_claims),
-                          BEHAVE_CONV_CLAIMED, NULL);
+    k = behave_conv_first(t, BEHAVE_CONV_T_CLAIMS, BEHAVE_CONV_CLAIMED, NULL);
 
     if (k == 0 && (cues & BEHAVE_CUE_RESOLUTION_CLAIM)) {
         k = BEHAVE_CONV_CLAIM_CUE;
@@ -2180,10 +2352,10 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     f = 0;
 
     rec->overload = behave_conv_first(&norm,
-                                      behave_conv_tab(behave_conv_overload), 0,
+                                      BEHAVE_CONV_T_OVERLOAD, 0,
                                       NULL);
     rec->confusion = behave_conv_first(&norm,
-                                       behave_conv_tab(behave_conv_confusion),
+                                       BEHAVE_CONV_T_CONFUSION,
                                        0, NULL);
 
     /* "I don't see it" after a claim says it is not there */
@@ -2210,36 +2382,29 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
         f |= BEHAVE_CONV_F_DENIES;
     }
 
-    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_reask_strong), 0,
-                          NULL))
-    {
+    if (behave_conv_match(&norm, BEHAVE_CONV_T_REASK_STRONG, 0, NULL)) {
         f |= BEHAVE_CONV_F_STRONG;
     }
 
-    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_anger), 0, NULL))
+    if (behave_conv_match(&norm, BEHAVE_CONV_T_ANGER, 0, NULL))
     {
         f |= BEHAVE_CONV_F_ANGER;
     }
 
     if (norm.len <= BEHAVE_CONV_UNCLEAR_MAX
         && strpbrk(norm.text, "0123456789") == NULL
-        && behave_conv_match(&norm, behave_conv_tab(behave_conv_vague_ref), 0,
-                             NULL))
+        && behave_conv_match(&norm, BEHAVE_CONV_T_VAGUE_REF, 0, NULL))
     {
         f |= BEHAVE_CONV_F_UNCLEAR;
     }
 
-    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_yes_but), 0,
-                          NULL))
-    {
+    if (behave_conv_match(&norm, BEHAVE_CONV_T_YES_BUT, 0, NULL)) {
         f |= BEHAVE_CONV_F_OPEN | BEHAVE_CONV_F_REASK;
     }
 
-    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_reask), 0, NULL)
-        || behave_conv_match(&norm, behave_conv_tab(behave_conv_confusion), 0,
-                             NULL)
-        || behave_conv_match(&norm, behave_conv_tab(behave_conv_overload), 0,
-                             NULL))
+    if (behave_conv_match(&norm, BEHAVE_CONV_T_REASK, 0, NULL)
+        || behave_conv_match(&norm, BEHAVE_CONV_T_CONFUSION, 0, NULL)
+        || behave_conv_match(&norm, BEHAVE_CONV_T_OVERLOAD, 0, NULL))
     {
         f |= BEHAVE_CONV_F_REASK;
     }
@@ -2265,26 +2430,22 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
         f |= BEHAVE_CONV_F_OVERLOAD;
     }
 
-    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_confirm_strong),
-                          1, NULL)
-        || behave_conv_match(&norm, behave_conv_tab(behave_conv_confirm_weak),
-                             1, NULL))
+    if (behave_conv_match(&norm, BEHAVE_CONV_T_CONFIRM_STRONG, 1, NULL)
+        || behave_conv_match(&norm, BEHAVE_CONV_T_CONFIRM_WEAK, 1, NULL))
     {
         f |= BEHAVE_CONV_F_ACK;
     }
 
-    if (behave_conv_match(&norm, behave_conv_tab(behave_conv_repeat_contact),
-                          0, NULL))
-    {
+    if (behave_conv_match(&norm, BEHAVE_CONV_T_REPEAT_CONTACT, 0, NULL)) {
         f |= BEHAVE_CONV_F_REPEAT;
     }
 
     rec->flags = f;
 
     rec->specialist = behave_conv_first(&norm,
-                                        behave_conv_tab(behave_conv_specialist),
+                                        BEHAVE_CONV_T_SPECIALIST,
                                         BEHAVE_CONV_TOPIC, NULL);
-    rec->vague = behave_conv_first(&norm, behave_conv_tab(behave_conv_vague),
+    rec->vague = behave_conv_first(&norm, BEHAVE_CONV_T_VAGUE,
                                    0, &rec->vague_n);
 
     behave_conv_ids(&norm, rec);
@@ -3127,4 +3288,53 @@ behave_turns_from_json(const cJSON *turns, behave_turn_t *tv, int max)
     }
 
     return i;
+}
+
+
+const char *
+behave_conversation_phrase(size_t k)
+{
+    size_t  id;
+
+    for (id = 0; id < BEHAVE_CONV_T_N; id++) {
+        if (k < behave_conv_tables[id].n) {
+            return behave_conv_tables[id].tab[k].phrase;
+        }
+
+        k -= behave_conv_tables[id].n;
+    }
+
+    return NULL;
+}
+
+
+unsigned
+behave_conversation_index_check(const char *text, size_t len, int *indexed)
+{
+    int                          negatable;
+    size_t                       id;
+    unsigned                     bad, a, b;
+    behave_conv_norm_t           norm;
+    const behave_conv_phrase_t  *fa, *fb;
+
+    behave_conv_normalize(text, len, &norm);
+    bad = 0;
+
+    /* every kind of "negatable" the rules use: 0, 1, CLAIMED, TOPIC */
+    for (id = 0; id < BEHAVE_CONV_T_N; id++) {
+        for (negatable = 0; negatable <= BEHAVE_CONV_TOPIC; negatable++) {
+            fa = NULL;
+            fb = NULL;
+            a = behave_conv_match(&norm, (behave_conv_tab_e) id, negatable,
+                                  &fa);
+            b = behave_conv_scan(&norm, behave_conv_tables[id].tab,
+                                 behave_conv_tables[id].n, negatable, &fb);
+
+            bad += a != b || fa != fb;
+        }
+    }
+
+    *indexed = !norm.cands.overflow;
+
+    return bad;
 }

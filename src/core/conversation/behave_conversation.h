@@ -230,4 +230,18 @@ void behave_conversation_write(behave_jw_t *w, const behave_conv_result_t *r,
     const char *conversation_id, int redacted);
 
 
+/*
+ * For t/core/test_conv_index.c, which holds the phrase index to the plain
+ * scan: the k-th phrase of all the phrase tables (NULL past the last),
+ * and on how many (table, kind of negation) pairs the index's answer for
+ * text differs from a scan of the whole table (count or first phrase);
+ * *indexed is 0 when the index did not answer at all (too many
+ * candidates: everything was scanned).
+ */
+const char *behave_conversation_phrase(size_t k);
+
+unsigned behave_conversation_index_check(const char *text, size_t len,
+    int *indexed);
+
+
 #endif /* BEHAVE_CONVERSATION_H */
