@@ -119,6 +119,9 @@ static const crisis_case_t  crisis_cases[] = {
     { "esse formulário vai me matar kkkk", 0 },
     { "quase tive um infarto com a conta de luz", 0 },
     { "ich sterbe vor Langeweile in der Warteschleife", 0 },
+    { "this hold music is killing me haha, is anyone there?", 0 },
+    { "cette musique d'attente me tue mdr", 0 },
+    { "ce formulaire me donne envie de me jeter par la fenêtre mdr", 0 },
     { "jetzt reagiert der Controller nicht mehr richtig", 0 },
     { "beinahe hätte ich einen Herzinfarkt bekommen, die Rechnung ist "
       "dreimal so hoch", 0 },
@@ -149,6 +152,8 @@ static const crisis_case_t  crisis_cases[] = {
     { "Mein Sohn hat eine Batterie verschluckt und reagiert nicht mehr",
       1 },
     { "Ich werde mich heute Nacht umbringen, haha", 1 },
+    { "je vais me jeter sous un train ce soir mdr", 1 },
+    { "I'm going to throw myself off the bridge tonight lol", 1 },
 };
 
 

@@ -694,7 +694,9 @@ behave_idiom_word(behave_model_state_t *m, const char *w, size_t len,
  * farewell, blows, a child or an older person; with laughter also a
  * time, a place or a threat; with a thing, a day when the writer means
  * themself: "je vais me tuer ce soir avec ce routeur" stays a crisis,
- * "vou me matar com esse roteador, cai toda hora" does not)
+ * "vou me matar com esse roteador, cai toda hora" does not).  Laughter
+ * and "just kidding" clear a death word or the writer killing themself
+ * ("me donne envie de me jeter par la fenêtre mdr"), nothing else.
  */
 static unsigned
 behave_idiom(behave_cset_t c, unsigned idiom)
@@ -711,7 +713,9 @@ behave_idiom(behave_cset_t c, unsigned idiom)
         return 1;
     }
 
-    if (!(c & (BEHAVE_C_DIE | BEHAVE_C_KILL | BEHAVE_C_BREATH))) {
+    if (!(c & (BEHAVE_C_DIE | BEHAVE_C_KILL | BEHAVE_C_BREATH
+               | BEHAVE_C_SELFDIR)))
+    {
         return 0;
     }
 
