@@ -5,7 +5,8 @@
  * person who does not wake, subjects that Spanish and Portuguese drop,
  * ending a life in five languages, a short message in fragments, the
  * writer killing themself, signs that are an emergency whoever has them,
- * an overdose told in the past, a card used now; false
+ * an overdose told in the past, a card used now, idioms and dark humour
+ * (a thing, a cause, laughter, "almost", a toy) beside look-alikes; false
  * resolutions claimed and denied in other words, rules and plans that
  * claim nothing; and a first message too vague to act on.
  */
@@ -95,6 +96,64 @@ static const crisis_case_t  crisis_cases[] = {
     /* someone else acts, or a story does */
     { "Le GPS a essayé de me tuer trois fois 😂", 0 },
     { "Ebook 'The Overdose Diaries' won't download.", 0 },
+    /*
+     * A death word about a thing, a cause after "dying of", laughter, a
+     * joke owned up to, "almost", a toy weapon, a game (issue 14): not
+     * critical in any of the five languages
+     */
+    { "this router is killing me, third drop today", 0 },
+    { "I'm going to kill myself with this printer \xf0\x9f\x98\x82", 0 },
+    { "this app is driving me crazy, it keeps failing to load", 0 },
+    { "the app is not responding and keeps crashing", 0 },
+    { "I almost had a heart attack when I saw the bill", 0 },
+    { "je vais le tuer ce wifi, encore une coupure", 0 },
+    { "ce formulaire va me tuer mdr", 0 },
+    { "je vais finir par tuer mon fils, non je rigole, il a encore "
+      "acheté des jeux", 0 },
+    { "me muero de ganas de estrenar el sofá", 0 },
+    { "este router me va a matar jajaja", 0 },
+    { "casi me da un infarto al ver la factura", 0 },
+    { "En el videojuego me mataron 30 veces y ahora el mando no "
+      "responde.", 0 },
+    { "mano vou me matar com esse roteador kkk", 0 },
+    { "esse formulário vai me matar kkkk", 0 },
+    { "quase tive um infarto com a conta de luz", 0 },
+    { "ich sterbe vor Langeweile in der Warteschleife", 0 },
+    { "this hold music is killing me haha, is anyone there?", 0 },
+    { "cette musique d'attente me tue mdr", 0 },
+    { "ce formulaire me donne envie de me jeter par la fenêtre mdr", 0 },
+    { "jetzt reagiert der Controller nicht mehr richtig", 0 },
+    { "beinahe hätte ich einen Herzinfarkt bekommen, die Rechnung ist "
+      "dreimal so hoch", 0 },
+    { "Ma fille joue une meurtrière à l'école, il nous faut un faux "
+      "couteau en plastique.", 0 },
+    /* the look-alikes: a method, a time, a weapon, a child, "not
+     * kidding" keep the crisis whatever laughs or things are near */
+    { "I'm going to kill myself tonight lol", 1 },
+    { "lol I'll kill myself, I have the pills", 1 },
+    { "I can't pay this bill, I'm going to kill myself", 1 },
+    { "the car's brakes failed and my kids are inside", 1 },
+    { "haha my husband collapsed and he's not breathing", 1 },
+    { "I'm not kidding, he says he'll kill me, he's outside with a knife",
+      1 },
+    { "a man with a toy gun is threatening staff at your branch right now",
+      1 },
+    { "my son swallowed a toy magnet and is not responding", 1 },
+    { "my dad almost fainted and now he can't breathe", 1 },
+    { "je vais le tuer, il a frappé ma fille", 1 },
+    { "je vais me tuer ce soir avec ce routeur mdr", 1 },
+    { "je ne rigole pas, je vais le tuer, il est devant l'école avec un "
+      "couteau", 1 },
+    { "tengo ganas de morirme", 1 },
+    { "me quiero morir jaja, ya tengo las pastillas", 1 },
+    { "no es broma, lo voy a matar, está en la tienda con una pistola", 1 },
+    { "vou me matar hoje, já escrevi a carta", 1 },
+    { "vou me matar hoje kkk já separei os remédios", 1 },
+    { "Mein Sohn hat eine Batterie verschluckt und reagiert nicht mehr",
+      1 },
+    { "Ich werde mich heute Nacht umbringen, haha", 1 },
+    { "je vais me jeter sous un train ce soir mdr", 1 },
+    { "I'm going to throw myself off the bridge tonight lol", 1 },
 };
 
 

@@ -28,6 +28,36 @@
  * and the head, trained on words, cannot tell the idiom from the crisis.
  */
 #define BEHAVE_IDIOM_MARGIN     2.0f
+/* behave_model_state_t.idiom: what the clause holds (behave_idiom_word) */
+#define BEHAVE_IDIOM_NEAR       1       /* a thing or cause near death */
+#define BEHAVE_IDIOM_LAUGH      2       /* "lol", "kkk", "😂" */
+#define BEHAVE_IDIOM_TOY        4       /* "a toy gun" */
+#define BEHAVE_IDIOM_JOKE       8       /* "just kidding", "je rigole" */
+#define BEHAVE_IDIOM_ALMOST     16      /* "I almost had a heart attack" */
+/* how near: "this router is killing me", "kill myself with this router" */
+#define BEHAVE_THING_BEFORE     4
+#define BEHAVE_THING_AFTER      3
+/*
+ * Signs of an emergency that no idiom clears (behave_idiom): a method, a
+ * weapon, an ambulance, a farewell, a swallowed thing, fire, a collapse,
+ * a child or an older person, a threat.  Laughter clears fewer: not blows,
+ * the word "suicide", a time, a place or a partner either.  "Just
+ * kidding" clears a joke at anyone's expense, not a method or a weapon.
+ */
+#define BEHAVE_C_JOKE_GUARD                                                 \
+    (BEHAVE_C_MEANS | BEHAVE_C_WEAPON | BEHAVE_C_RESCUE | BEHAVE_C_FAREWELL  \
+     | BEHAVE_C_SWALLOW | BEHAVE_C_FIRE | BEHAVE_C_SEVERE)
+#define BEHAVE_C_EMERGENCY                                                  \
+    (BEHAVE_C_JOKE_GUARD | BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_THREAT)
+#define BEHAVE_C_ALMOST_GUARD                                               \
+    (BEHAVE_C_MEANS | BEHAVE_C_WEAPON | BEHAVE_C_RESCUE | BEHAVE_C_FAREWELL  \
+     | BEHAVE_C_SWALLOW | BEHAVE_C_FIRE | BEHAVE_C_CHILD | BEHAVE_C_ELDER    \
+     | BEHAVE_C_BREATH)
+#define BEHAVE_C_LAUGH_GUARD                                                \
+    (BEHAVE_C_EMERGENCY | BEHAVE_C_HITS | BEHAVE_C_SUICIDE | BEHAVE_C_TIME   \
+     | BEHAVE_C_PLACE | BEHAVE_C_PARTNER)
+#define BEHAVE_C_SELFDIR  (BEHAVE_C_SELFKILL | BEHAVE_C_ENDLIFE)
+#define BEHAVE_C_TIME     (BEHAVE_C_NOW | BEHAVE_C_SOON | BEHAVE_C_HOURS)
 #define BEHAVE_MODEL_VAL_BLEND  0.65     /* rules' share of valence score */
 /*
  * The concepts from =CUES on (concepts.tsv) are cues of the graded
@@ -55,6 +85,10 @@ static void behave_model_label(behave_model_state_t *m,
     behave_annotation_t *a);
 static behave_cset_t behave_end_of_life(behave_model_state_t *m,
     behave_cset_t cs);
+static unsigned behave_laugh(const char *w, size_t len);
+static void behave_idiom_word(behave_model_state_t *m, const char *w,
+    size_t len, behave_cset_t cs, unsigned flags);
+static unsigned behave_idiom(behave_cset_t c, unsigned idiom);
 static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
 
@@ -479,6 +513,220 @@ behave_self_kill(behave_model_state_t *m, behave_cset_t cs)
 }
 
 
+/*
+ * Laughter written out: "lol", "mdr", "haha", "jajaja", "kkkk", "rsrs",
+ * "xD" (labels.md's dark humour and idioms: "vou me matar kkk" is a
+ * joke).  Only the syllables, so "khaki" or "hahn" are not laughter.
+ */
+static unsigned
+behave_laugh(const char *w, size_t len)
+{
+    size_t  i;
+    char    a, b;
+
+    /* most words start with no letter laughter starts with: a h j k l m
+     * p r x */
+    if (len < 2 || w[0] < 'a' || w[0] > 'x'
+        || !((1u << (w[0] - 'a')) & 0x829e81u))
+    {
+        return 0;
+    }
+
+    switch (len) {
+    case 2:
+        return memcmp(w, "xd", 2) == 0 || memcmp(w, "kk", 2) == 0;
+    case 3:
+        if (memcmp(w, "lol", 3) == 0 || memcmp(w, "mdr", 3) == 0
+            || memcmp(w, "xdd", 3) == 0)
+        {
+            return 1;
+        }
+        break;
+    case 4:
+        if (memcmp(w, "lmao", 4) == 0 || memcmp(w, "ptdr", 4) == 0
+            || memcmp(w, "rofl", 4) == 0 || memcmp(w, "lool", 4) == 0)
+        {
+            return 1;
+        }
+        break;
+    }
+
+    if (len < 3) {
+        return 0;
+    }
+
+    /* "kkk", "kkkkkk": Brazilian laughter ("kk" once runs are cut) */
+    for (i = 0; i < len && w[i] == 'k'; i++) { /* void */ }
+    if (i == len) {
+        return 1;
+    }
+
+    if (len < 4) {
+        return 0;
+    }
+
+    /* "haha", "ahah", "hehehe", "jajaja", "jejeje", "hihi", "rsrs":
+     * two letters repeated, of the pairs laughter is written in */
+    i = (w[0] == 'a' && w[1] == 'h') ? 1 : 0;
+    a = w[i];
+    b = w[i + 1];
+
+    if (!((a == 'h' || a == 'j') && (b == 'a' || b == 'e' || b == 'i'))
+        && !(a == 'r' && b == 's'))
+    {
+        return 0;
+    }
+
+    for ( ; i < len; i++) {
+        if (w[i] != ((i - (w[0] == 'a')) % 2 == 0 ? a : b)) {
+            return 0;
+        }
+    }
+
+    return 1;
+}
+
+
+/*
+ * What tells a death word as an idiom (labels.md: "this is killing me",
+ * "I could murder a coffee", "my phone died", "I'm dying to know"), word
+ * by word within a clause and not over a comma:
+ * - a THING near a death word: "this router is killing me", "je vais le
+ *   tuer ce wifi", "vou me matar com esse roteador", "the app is not
+ *   responding" (a thing's symptom: the thing before it);
+ * - a CAUSE after "dying of", "morir de", "mort de", "sterben vor":
+ *   "me muero de ganas", "morto de cansaço", "dying to know";
+ * - laughter anywhere in the clause: "kkk", "lol", "mdr", "😂";
+ * - a toy or fake weapon: "un faux couteau pour la pièce de l'école";
+ * - "almost" before a sign: "casi me da un infarto al ver la factura";
+ * - "just kidding", "je rigole", "é força de expressão".
+ * behave_idiom() then weighs them against the signs of an emergency.
+ */
+static void
+behave_idiom_word(behave_model_state_t *m, const char *w, size_t len,
+    behave_cset_t cs, unsigned flags)
+{
+    unsigned  laugh, thing, cause;
+
+    laugh = behave_laugh(w, len);
+
+    /* most words have no concept and no flag: nothing is near them */
+    if (cs == 0 && flags == 0) {
+        m->idiom |= laugh ? BEHAVE_IDIOM_LAUGH : 0;
+        m->prev_self = 0;
+        m->drive_at = 0;
+        return;
+    }
+
+    /* the HYPERBOLE words ("coffee", "battery", "queue") are things */
+    thing = !laugh && ((flags & BEHAVE_WORD_THING)
+                       || ((cs & BEHAVE_C_HYPERBOLE)
+                           && !(flags & BEHAVE_WORD_CAUSE)));
+    cause = thing || (flags & BEHAVE_WORD_CAUSE);
+
+    if ((cs & (BEHAVE_C_DIE | BEHAVE_C_KILL | BEHAVE_C_BREATH
+               | BEHAVE_C_SYMPTOM))
+        && m->thing_at && m->words - m->thing_at <= BEHAVE_THING_BEFORE)
+    {
+        m->idiom |= BEHAVE_IDIOM_NEAR;
+    }
+
+    /* "jetzt reagiert der Controller nicht mehr": the thing just after */
+    if (thing && m->symptom_at && m->words - m->symptom_at <= 2) {
+        m->idiom |= BEHAVE_IDIOM_NEAR;
+    }
+
+    m->symptom_at = (cs & BEHAVE_C_SYMPTOM) ? m->words : m->symptom_at;
+
+    if ((cs & (BEHAVE_C_SEVERE | BEHAVE_C_SYMPTOM | BEHAVE_C_DIE))
+        && m->almost_at && m->words - m->almost_at <= 4)
+    {
+        m->idiom |= BEHAVE_IDIOM_ALMOST;
+    }
+
+    m->almost_at = (flags & BEHAVE_WORD_ALMOST) ? m->words : m->almost_at;
+
+    if (cause && m->death_at && m->words - m->death_at <= BEHAVE_THING_AFTER)
+    {
+        m->idiom |= BEHAVE_IDIOM_NEAR;
+    }
+
+    if (cs & (BEHAVE_C_DIE | BEHAVE_C_KILL | BEHAVE_C_BREATH)) {
+        m->death_at = m->words;
+    }
+
+    m->thing_at = thing ? m->words : m->thing_at;
+    m->idiom |= laugh ? BEHAVE_IDIOM_LAUGH : 0;
+    m->idiom |= (flags & BEHAVE_WORD_TOY) ? BEHAVE_IDIOM_TOY : 0;
+
+    /*
+     * "non je rigole", "just kidding", "é força de expressão"; not "I'm
+     * not joking", "no es broma", "kein Scherz", nor "je rigole pas"
+     */
+    if ((flags & BEHAVE_WORD_JOKE)
+        && (m->since_neg > 1 || (m->since_neg == 1 && m->prev_self)))
+    {
+        m->idiom |= BEHAVE_IDIOM_JOKE;
+        m->joke_at = m->words;
+
+    } else if ((cs & BEHAVE_C_NEG) && m->joke_at + 1 == m->words) {
+        m->idiom &= ~BEHAVE_IDIOM_JOKE;
+    }
+
+    m->prev_self = (cs & BEHAVE_C_SELF) != 0;
+
+    /* "this app is driving me crazy": no one drives */
+    m->vehicles += (cs & BEHAVE_C_VEHICLE) != 0;
+
+    if ((cs & BEHAVE_C_SELF) && m->drive_at && m->drive_at + 1 == m->words) {
+        if (--m->vehicles == 0) {
+            m->clause &= ~BEHAVE_C_VEHICLE;
+        }
+    }
+
+    m->drive_at = (flags & BEHAVE_WORD_DRIVE) ? m->words : 0;
+}
+
+
+/*
+ * 1 when the clause's death words are an idiom: unless the clause also
+ * names a sign of an emergency (a method, a weapon, an ambulance, a
+ * farewell, blows, a child or an older person; with laughter also a
+ * time, a place or a threat; with a thing, a day when the writer means
+ * themself: "je vais me tuer ce soir avec ce routeur" stays a crisis,
+ * "vou me matar com esse roteador, cai toda hora" does not).  Laughter
+ * and "just kidding" clear a death word or the writer killing themself
+ * ("me donne envie de me jeter par la fenêtre mdr"), nothing else.
+ */
+static unsigned
+behave_idiom(behave_cset_t c, unsigned idiom)
+{
+    if ((idiom & BEHAVE_IDIOM_NEAR) && !(c & BEHAVE_C_EMERGENCY)
+        && !((c & BEHAVE_C_SELFDIR) && (c & (BEHAVE_C_NOW | BEHAVE_C_SOON))))
+    {
+        return 1;
+    }
+
+    /* "beim Öffnen der Rechnung hätte ich beinahe einen Herzinfarkt
+     * bekommen": what almost happened did not */
+    if ((idiom & BEHAVE_IDIOM_ALMOST) && !(c & BEHAVE_C_ALMOST_GUARD)) {
+        return 1;
+    }
+
+    if (!(c & (BEHAVE_C_DIE | BEHAVE_C_KILL | BEHAVE_C_BREATH
+               | BEHAVE_C_SELFDIR)))
+    {
+        return 0;
+    }
+
+    if ((idiom & BEHAVE_IDIOM_LAUGH) && !(c & BEHAVE_C_LAUGH_GUARD)) {
+        return 1;
+    }
+
+    return (idiom & BEHAVE_IDIOM_JOKE) && !(c & BEHAVE_C_JOKE_GUARD);
+}
+
+
 void
 behave_model_init(behave_model_state_t *m)
 {
@@ -537,6 +785,8 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     m->cues |= cs & BEHAVE_CUE_CONCEPTS;
     cs &= ~BEHAVE_CUE_CONCEPTS;
     m->clause |= cs | behave_end_of_life(m, cs) | behave_self_kill(m, cs);
+    /* laughter as written: "kkkk" is "kk" in text, "k" in alt */
+    behave_idiom_word(m, t->text, t->len, cs, flags);
 
     /*
      * "not fixed", "no ha sido resuelto": a negation just before; "to be
@@ -621,6 +871,16 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
         behave_feature(m, behave_fnv_kind('e', t->text, t->len), 0,
                        "e:%s", t->text);
         m->prev = 0;
+
+        /* 😂 🤣 😅 😆 😹, "xD", ":D": laughter (behave_idiom_word) */
+        if (t->cp == 0x1f602 || t->cp == 0x1f923 || t->cp == 0x1f605
+            || t->cp == 0x1f606 || t->cp == 0x1f639
+            || (t->len == 2 && (t->text[0] == 'x' || t->text[0] == 'X')
+                && (t->text[1] == 'D' || t->text[1] == 'd'))
+            || (t->len == 2 && t->text[0] == ':' && t->text[1] == 'D'))
+        {
+            m->idiom |= BEHAVE_IDIOM_LAUGH;
+        }
         return;
 
     case BEHAVE_TOK_NUMBER:
@@ -645,6 +905,10 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
             m->since_notyet = 100;
             m->since_neg = 100;
             m->claim_at = 0;
+            m->death_at = 0;
+            m->thing_at = 0;
+            m->symptom_at = 0;
+            m->almost_at = 0;
         }
         return;
 
@@ -719,8 +983,7 @@ behave_model_claims(behave_model_state_t *m, behave_cset_t c,
  */
 #define BEHAVE_FRAME_MESSAGE  8
 
-#define BEHAVE_C_BLOCK  (BEHAVE_C_STORY | BEHAVE_C_HYPO | BEHAVE_C_POLICY     \
-                         | BEHAVE_C_HYPERBOLE)
+#define BEHAVE_C_BLOCK  (BEHAVE_C_STORY | BEHAVE_C_HYPO | BEHAVE_C_POLICY)
 
 typedef struct {
     const char            *name;
@@ -892,16 +1155,25 @@ _Static_assert(sizeof(behave_frames) / sizeof(behave_frames[0]) <= 64,
 
 
 static void
-behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
+behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need,
+    unsigned idiom)
 {
     size_t                 i;
     unsigned               past;
-    behave_cset_t          block, hyperbole;
+    behave_cset_t          block;
     const behave_frame_t  *f;
 
-    /* a death word about what it is hyperbole about: an idiom */
-    if ((c & (BEHAVE_C_DIE | BEHAVE_C_KILL)) && (c & BEHAVE_C_HYPERBOLE)) {
+    /* a death word about what it is hyperbole about: an idiom, and no
+     * frame holds ("the battery is on fire and the kids are inside" has
+     * no death word: the frames read it) */
+    if (idiom && behave_idiom(c, idiom)) {
         m->idioms++;
+        return;
+    }
+
+    /* "un faux couteau", "a toy gun": no weapon, unless it threatens */
+    if ((idiom & BEHAVE_IDIOM_TOY) && !(c & BEHAVE_C_THREAT)) {
+        c &= ~BEHAVE_C_WEAPON;
     }
 
     if (!(c & BEHAVE_FRAME_KEYS)) {
@@ -911,13 +1183,6 @@ behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
     /* over a whole message, "now" need not be about what was past */
     past = (c & BEHAVE_C_PAST)
            && (!(c & BEHAVE_C_NOW) || need == BEHAVE_FRAME_MESSAGE);
-
-    /*
-     * Hyperbole words ("battery", "hunger", "lol") tell an idiom only of a
-     * death word: "the battery is on fire and the kids are inside" is not
-     * one
-     */
-    hyperbole = (c & (BEHAVE_C_DIE | BEHAVE_C_KILL)) ? BEHAVE_C_HYPERBOLE : 0;
 
     for (i = 0; i < sizeof(behave_frames) / sizeof(behave_frames[0]); i++) {
         f = &behave_frames[i];
@@ -929,7 +1194,6 @@ behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
 
         block = (f->flags & BEHAVE_FRAME_IF) ? BEHAVE_C_BLOCK & ~BEHAVE_C_HYPO
                                              : BEHAVE_C_BLOCK;
-        block = (block & ~BEHAVE_C_HYPERBOLE) | hyperbole;
 
         if ((c & block) == 0 && (c & f->all) == f->all
             && (f->any == 0 || (c & f->any))
@@ -948,20 +1212,30 @@ behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need)
 void
 behave_model_clause_end(behave_model_state_t *m, unsigned question)
 {
-    unsigned       i, j;
+    unsigned       i, j, idiom;
     behave_cset_t  c, rest;
     char           name[48];
 
     c = m->clause;
+    idiom = m->idiom;
     m->prev = 0;
     m->after_contrast = 0;
+    m->idiom_seen |= idiom;
+    m->idiom = 0;
+    m->death_at = 0;
+    m->thing_at = 0;
+    m->symptom_at = 0;
+    m->almost_at = 0;
+    m->joke_at = 0;
+    m->drive_at = 0;
+    m->vehicles = 0;
 
     if (c == 0) {
         return;
     }
 
     behave_model_claims(m, c, question);
-    behave_model_frames(m, c, 0);
+    behave_model_frames(m, c, 0, idiom);
     m->asks += question;
     m->clauses++;
     m->clause_words = 0;
@@ -1280,11 +1554,12 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
      * message says one thing in fragments, so its clauses are read as one
      */
     if (m->clauses > 1 && m->words <= BEHAVE_SHORT_WORDS) {
-        behave_model_frames(m, m->seen, BEHAVE_FRAME_SPLIT);
+        behave_model_frames(m, m->seen, BEHAVE_FRAME_SPLIT, m->idiom_seen);
     }
 
     if (m->clauses > 1) {
-        behave_model_frames(m, m->seen, BEHAVE_FRAME_MESSAGE);
+        behave_model_frames(m, m->seen, BEHAVE_FRAME_MESSAGE,
+                            m->idiom_seen);
     }
 
     for (i = 0, c = m->seen; c; i++, c >>= 1) {

@@ -58,6 +58,16 @@ typedef struct {
     unsigned               act_at;          /* of "kill", "hang" */
     unsigned               reflb_at;        /* of "me", "mich" */
     unsigned               third_at;        /* of "he", "il", "va" */
+    unsigned               death_at;        /* of "kill", "die" (clause) */
+    unsigned               thing_at;        /* of "router", "wifi" */
+    unsigned               drive_at;        /* of "driving" */
+    unsigned               symptom_at;      /* of "bleeding", "reagiert" */
+    unsigned               joke_at;         /* of "kidding" */
+    unsigned               almost_at;       /* of "almost", "beinahe" */
+    unsigned               prev_self;       /* the last word: "je", "I" */
+    unsigned               vehicles;        /* VEHICLE words, clause */
+    unsigned               idiom;           /* BEHAVE_IDIOM_*, clause */
+    unsigned               idiom_seen;      /* of the message */
     unsigned               clause_words;
     unsigned               since_neg;       /* words since a negation */
     unsigned               after_contrast;  /* the last word: "but" */

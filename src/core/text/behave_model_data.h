@@ -30,13 +30,19 @@ __extension__ typedef unsigned __int128  behave_cset_t;
 #define BEHAVE_WORD_NOTYET  32  /* "to", "can", "will" before "refunded" */
 #define BEHAVE_WORD_MODAL   64  /* "will", "sera", "takes" after "refund" */
 #define BEHAVE_WORD_DONE    128 /* "has been", "hemos", "foi" before it */
+#define BEHAVE_WORD_THING   256 /* "router", "wifi": what hyperbole is about */
+#define BEHAVE_WORD_CAUSE   512 /* "boredom", "ganas": after "dying of" */
+#define BEHAVE_WORD_TOY     1024 /* "toy", "faux": the weapon is none */
+#define BEHAVE_WORD_DRIVE   2048 /* "driving" (me crazy) */
+#define BEHAVE_WORD_JOKE    4096 /* "kidding", "je rigole", "Scherz" */
+#define BEHAVE_WORD_ALMOST  8192 /* "almost", "casi", "beinahe" */
 
 
 typedef struct {
     uint32_t               hash;        /* of 'u' (exact) or '*' + term */
     uint8_t                len;
     uint8_t                prefix;      /* matches words that start so */
-    uint8_t                flags;       /* BEHAVE_WORD_* */
+    uint16_t               flags;       /* BEHAVE_WORD_* */
     char                   term[32];
     uint64_t               mask_lo;     /* concept ids 0..63 */
     uint64_t               mask_hi;     /* concept ids 64..127 */
