@@ -525,6 +525,145 @@ test_second_turn_escalation(void)
 }
 
 
+/*
+ * A repetition in other words, known by how the customer says it: a few
+ * words that take the answer then "but" ("ist mir klar, aber"), a
+ * yes-or-no tail ("ou pas ?", "¿o no?"), a way back to the first question,
+ * or the cost asked for again after an acknowledgement ("Kontogebühr",
+ * then "was kostet das Konto?"); in the five languages.
+ */
+static void
+test_reask_in_other_words(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][3] = {
+        { "How long does delivery to Dublin take?",
+          "We ship to the whole of Ireland.",
+          "Right I see, but how many days to Dublin" },
+        { "¿Cuánto tarda el envío a Sevilla?",
+          "Enviamos a toda España.",
+          "Claro que sí, pero ¿cuántos días tarda a Sevilla?" },
+        { "Quanto tempo demora a entrega no Porto?",
+          "Entregamos em todo o país.",
+          "Sim sim, mas quantos dias leva para o Porto?" },
+        { "Combien de temps prend la livraison à Lyon ?",
+          "Nous livrons partout en France.",
+          "Oui je vois, mais combien de jours pour Lyon ?" },
+        { "Wie lange dauert die Lieferung nach Graz?",
+          "Wir liefern in alle EU-Länder.",
+          "Ist mir klar, aber wie viele Tage braucht es bis Graz?" },
+        { "Est-ce que je peux payer en trois fois ?",
+          "Vous pouvez payer par carte ou par virement.",
+          "Merci. Donc le paiement échelonné, c'est possible ou pas ?" },
+        { "¿Puedo pagar a plazos?",
+          "Aceptamos tarjeta y transferencia.",
+          "Gracias. Entonces, ¿se puede fraccionar el pago o no?" },
+        { "Posso pagar em prestações?",
+          "Aceitamos cartão e transferência.",
+          "Obrigado. Então dá para dividir o pagamento ou não?" },
+        { "Kann ich in Raten zahlen?",
+          "Wir nehmen Karte und Überweisung.",
+          "Danke. Also Ratenzahlung geht oder nicht?" },
+        { "Does my policy cover a cracked windscreen?",
+          "Your policy renews in March.",
+          "Thanks. Going back to my first question: is windscreen damage "
+          "included?" },
+        { "Wie hoch ist die Kontogebühr?",
+          "Das Konto hat viele Vorteile, etwa Cashback.",
+          "Schön. Und was kostet das Konto im Monat?" },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        conversation(convs[i], 3, &r);
+        is_int(r.repetition, 1, "asked again in other words: %s",
+               convs[i][2]);
+        is_int(r.action, BEHAVE_ACTION_CLARIFY, "and clarify");
+    }
+}
+
+
+/*
+ * Near misses, not repetitions: "OK, and..." after the answer asks
+ * something new on the same topic; details given after an unclear turn
+ * (the agent asked for them); an identifier said again; a thank-you.
+ */
+static void
+test_reask_near_misses(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][3] = {
+        { "Do you deliver on Sundays?", "Yes, from 9 to 1.",
+          "OK, and can I track the driver on the day?" },
+        { "¿Hacéis envíos los domingos?", "Sí, de 9 a 13.",
+          "Vale. ¿Y puedo seguir al repartidor ese día?" },
+        { "Vocês entregam ao domingo?", "Sim, das 9 às 13.",
+          "Certo. E posso acompanhar o estafeta nesse dia?" },
+        { "Vous livrez le dimanche ?", "Oui, de 9 h à 13 h.",
+          "Parfait. Et je peux suivre le livreur ce jour-là ?" },
+        { "Liefert ihr auch sonntags?", "Ja, von 9 bis 13 Uhr.",
+          "Gut. Und kann ich den Fahrer an dem Tag verfolgen?" },
+        { "the app is acting weird again",
+          "Sorry! What exactly happens? Is there an error code?",
+          "When I open Payments it shows error E-4410 and closes. Can you "
+          "fix the app?" },
+        { "Where is my order 55-221?", "Could you give me the order number?",
+          "55-221, as I said." },
+        { "When does my card arrive?", "It was posted yesterday.",
+          "Thanks, that's all I needed." },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        conversation(convs[i], 3, &r);
+        is_int(r.repetition, 0, "not asked again: %s", convs[i][2]);
+    }
+}
+
+
+/*
+ * The same thing asked a third time, now as a clear complaint after a
+ * calm first ask, escalates; a third ask no worse than the first does
+ * not
+ */
+static void
+test_third_ask_escalates(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const worse[][5] = {
+        { "When will my refund arrive?", "Refunds follow our refund policy.",
+          "OK but when exactly will I get the money back?",
+          "Refunds are handled promptly.",
+          "This is the third time I'm asking. When is my refund coming? "
+          "I've waited three weeks and I'm fed up with this." },
+        { "¿Cuándo llega mi reembolso?", "Los reembolsos siguen nuestra "
+          "política.", "Vale, pero ¿cuándo me devuelven el dinero?",
+          "Los reembolsos se tramitan con rapidez.",
+          "Se lo vuelvo a preguntar por tercera vez: ¿cuándo llega mi "
+          "reembolso? Llevo tres semanas esperando y estoy harta." },
+    };
+    static const char     *const calm[5] = {
+        "When will my refund arrive? I need it soon, it's been a week.",
+        "Refunds follow our refund policy.",
+        "OK but when exactly will I get the money back? I need it soon.",
+        "Refunds are handled promptly.",
+        "Sorry, third time I'm asking: when will the refund arrive?",
+    };
+
+    for (i = 0; i < sizeof(worse) / sizeof(worse[0]); i++) {
+        conversation(worse[i], 5, &r);
+        is_int(r.repetition, 1, "a third ask: %s", worse[i][4]);
+        is_int(r.escalating, 1, "worse than the first: escalating");
+        is_int(r.action, BEHAVE_ACTION_HANDOFF, "and handoff");
+    }
+
+    conversation(calm, 5, &r);
+    is_int(r.repetition, 1, "a calm third ask: repetition");
+    is_int(r.escalating, 0, "no worse than the first: not escalating");
+}
+
+
 int
 main(void)
 {
@@ -541,6 +680,9 @@ main(void)
     test_still_open();
     test_crisis_goes_on();
     test_asked_nothing();
+    test_reask_in_other_words();
+    test_reask_near_misses();
+    test_third_ask_escalates();
     test_second_turn_escalation();
 
     return tap_done();

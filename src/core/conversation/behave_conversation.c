@@ -786,6 +786,71 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
     { "falsch ausgedrückt", NULL },
     { "unklar ausgedrückt", NULL },
     { "was ich wissen will", NULL },
+    /*
+     * a yes-or-no question left open, in the other four languages ("je
+     * peux étaler le paiement ou pas ?", "¿se puede o no?")
+     */
+    { "o no", NULL },
+    { "sí o no", NULL },
+    { "ou não", NULL },
+    { "sim ou não", NULL },
+    { "ou pas", NULL },
+    { "oui ou non", NULL },
+    { "oder nicht", NULL },
+    { "ja oder nein", NULL },
+    /*
+     * the customer goes back to an earlier question ("returning to my
+     * first question", "nochmal zu meiner eigentlichen Frage"), says it
+     * is asked again ("the third time I'm asking", "je vous le
+     * redemande") or that only half of it was answered
+     */
+    { "first question", NULL },
+    { "original question", NULL },
+    { "time i'm asking", NULL },
+    { "time im asking", NULL },
+    { "time i've asked", NULL },
+    { "time of asking", NULL },
+    { "asking again", NULL },
+    { "ask again", NULL },
+    { "that's half of it", NULL },
+    { "thats half of it", NULL },
+    { "half my question", NULL },
+    { "solo la mitad", NULL },
+    { "só metade", NULL },
+    { "qu'à moitié", NULL },
+    { "nur die hälfte", NULL },
+    { "primera pregunta", NULL },
+    { "vuelvo a preguntar", NULL },
+    { "lo vuelvo a preguntar", NULL },
+    { "otra vez te pregunto", NULL },
+    { "primeira pergunta", NULL },
+    { "pergunta inicial", NULL },
+    { "volto a perguntar", NULL },
+    { "pergunto de novo", NULL },
+    { "première question", NULL },
+    { "question initiale", NULL },
+    { "je redemande", NULL },
+    { "je repose ma", NULL },
+    { "le redemande", NULL },
+    { "eigentlichen frage", NULL },
+    { "ursprünglichen frage", NULL },
+    { "ersten frage", NULL },
+    { "frage nochmal", NULL },
+    { "frage noch einmal", NULL },
+    { "frage ich nochmal", NULL },
+    /* the same question put another way */
+    { "in other words", NULL },
+    { "put another way", NULL },
+    { "ask it differently", NULL },
+    { "dicho de otra forma", NULL },
+    { "dicho de otro modo", NULL },
+    { "en otras palabras", NULL },
+    { "em outras palavras", NULL },
+    { "de outra forma", NULL },
+    { "repose la question", NULL },
+    { "autrement dit", NULL },
+    { "anders gefragt", NULL },
+    { "anders formuliert", NULL },
 };
 
 
@@ -854,6 +919,81 @@ static const behave_conv_phrase_t  behave_conv_focus_duration[] = {
     { "wie lange", NULL },
     { "dauer", NULL },
     { "dauert", NULL },
+};
+
+/* German compounds end in what they are: "Jahresgebühr", "Versandkosten" */
+static const char  *behave_conv_cost_suffix[] = {
+    "gebühr", "gebühren", "kosten", "preis", "preise",
+};
+
+
+/*
+ * A question without a question mark ("ok but like what's the last day of
+ * the sale", "wie lange dauert das"): a clause that opens with an
+ * interrogative.  Only words that rarely open a statement: "cuando",
+ * "quando", "como" and German "was" do, and are left out.
+ */
+static const behave_conv_phrase_t  behave_conv_interrogative[] = {
+    { "what", NULL }, { "what's", NULL }, { "whats", NULL },
+    { "when", NULL }, { "where", NULL }, { "where's", NULL },
+    { "how", NULL }, { "why", NULL }, { "which", NULL },
+    { "can i", NULL }, { "can you", NULL }, { "could you", NULL },
+    { "do i", NULL }, { "do you", NULL }, { "is there", NULL },
+    { "are there", NULL },
+    { "qué", NULL }, { "cuándo", NULL }, { "cómo", NULL },
+    { "dónde", NULL }, { "por qué", NULL }, { "cuánto", NULL },
+    { "cuánta", NULL }, { "cuántos", NULL }, { "cuántas", NULL },
+    { "cuál", NULL }, { "puedo", NULL },
+    { "o que", NULL }, { "onde", NULL }, { "por que", NULL },
+    { "quanto", NULL }, { "quantos", NULL }, { "quantas", NULL },
+    { "qual", NULL }, { "posso", NULL }, { "cadê", NULL },
+    { "quand", NULL }, { "comment", NULL }, { "où", NULL },
+    { "pourquoi", NULL }, { "combien", NULL }, { "quel", NULL },
+    { "quelle", NULL }, { "est-ce que", NULL }, { "puis-je", NULL },
+    { "wann", NULL }, { "wie viel", NULL }, { "wie viele", NULL },
+    { "wie lange", NULL }, { "wie hoch", NULL }, { "wo", NULL },
+    { "warum", NULL }, { "wieso", NULL }, { "welche", NULL },
+    { "welcher", NULL }, { "welches", NULL }, { "kann ich", NULL },
+    { "gibt es", NULL },
+};
+
+
+/* a concession: "schon klar, aber", "Top. Mais du coup", "tá mas" */
+static const char  *behave_conv_but[] = {
+    "but", "pero", "mas", "mais", "aber",
+};
+
+#define BEHAVE_CONV_CONCEDE_WORDS  3    /* words before the "but" */
+
+
+/*
+ * A new ask that builds on the answer: a clause that opens with "and" or
+ * "also" ("OK, and can I choose Saturday?", "¿Y cubre también...?", "E
+ * qual é o custo...?", "Und außerdem..."), or a turn that opens with a
+ * bare acknowledgement ("Fine. And when...", "Richtig. Kann ich..."):
+ * the answer landed; what follows is asked for the first time unless
+ * the customer says otherwise.
+ */
+static const behave_conv_phrase_t  behave_conv_additive[] = {
+    { "and", NULL }, { "also", NULL }, { "another question", NULL },
+    { "one more thing", NULL }, { "one more question", NULL },
+    { "what else", NULL },
+    { "y", NULL }, { "además", NULL }, { "otra pregunta", NULL },
+    { "otra cosa", NULL }, { "qué más", NULL },
+    { "e", NULL }, { "também", NULL }, { "outra pergunta", NULL },
+    { "outra coisa", NULL }, { "o que mais", NULL },
+    { "et", NULL }, { "aussi", NULL }, { "autre question", NULL },
+    { "autre chose", NULL }, { "quoi d'autre", NULL },
+    { "und", NULL }, { "außerdem", NULL }, { "noch eine frage", NULL },
+    { "zusätzlich", NULL }, { "was sonst", NULL },
+};
+
+static const char  *behave_conv_ack_open[] = {
+    "ok", "okay", "fine", "right", "great", "cool", "sweet", "perfect",
+    "good", "alright", "vale", "genial", "perfecto", "muy bien",
+    "estupendo", "de acuerdo", "certo", "ótimo", "beleza", "perfeito",
+    "tá bom", "top", "parfait", "d'accord", "super", "très bien",
+    "gut", "prima", "alles klar", "richtig", "perfekt",
 };
 
 
@@ -1329,6 +1469,22 @@ static const behave_conv_phrase_t  behave_conv_asks[] = {
     { "i need to know", NULL },
     { "i just want to", NULL },
     { "tell me", NULL },
+    /* an indirect question: "I'd like to know why", "queria saber" */
+    { "i'd like to know", NULL },
+    { "i would like to know", NULL },
+    { "i want to know", NULL },
+    { "i wanted to know", NULL },
+    { "quería saber", NULL },
+    { "queria saber", NULL },
+    { "quisiera saber", NULL },
+    { "me gustaría saber", NULL },
+    { "gostaria de saber", NULL },
+    { "je voudrais savoir", NULL },
+    { "j'aimerais savoir", NULL },
+    { "je veux savoir", NULL },
+    { "ich möchte wissen", NULL },
+    { "ich würde gern wissen", NULL },
+    { "ich wüsste gern", NULL },
 };
 
 
@@ -1452,6 +1608,15 @@ static int behave_conv_asked(const behave_conv_rec_t *r);
 static int behave_conv_ids_differ(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
 static int behave_conv_has_question(const behave_conv_norm_t *t);
+static size_t behave_conv_clause(const behave_conv_norm_t *t, size_t i);
+static int behave_conv_opens(const behave_conv_norm_t *t,
+    const behave_conv_phrase_t *tab, size_t ntab, unsigned clauses);
+static size_t behave_conv_word_in(const behave_conv_norm_t *t, size_t at,
+    const char **words, size_t n);
+static size_t behave_conv_concedes(const behave_conv_norm_t *t);
+static int behave_conv_plain_question(const behave_conv_norm_t *t);
+static int behave_conv_follow_up(const behave_conv_norm_t *t);
+static int behave_conv_compound_cost(const behave_conv_norm_t *t);
 static unsigned behave_conv_focus(const behave_conv_norm_t *t);
 static unsigned behave_conv_intent(const behave_conv_norm_t *t);
 static int behave_conv_same_intent(const behave_conv_rec_t *a,
@@ -2116,6 +2281,221 @@ behave_conv_has_question(const behave_conv_norm_t *t)
 }
 
 
+/*
+ * Where the clause that may start at i begins its first word, past an
+ * opening "¿", "¡" or quote, or BEHAVE_CONV_NO_POS when i starts none: a
+ * clause starts the text or follows a punctuation mark and a space.
+ */
+static size_t
+behave_conv_clause(const behave_conv_norm_t *t, size_t i)
+{
+    const char  *s;
+
+    s = t->text;
+
+    if (i > 0 && !(i >= 2 && s[i - 1] == ' '
+                   && strchr(".,!?;:", s[i - 2]) != NULL))
+    {
+        return BEHAVE_CONV_NO_POS;
+    }
+
+    for ( ;; ) {
+        if (i + 1 < t->len && (unsigned char) s[i] == 0xc2
+            && ((unsigned char) s[i + 1] == 0xbf
+                || (unsigned char) s[i + 1] == 0xa1))
+        {
+            i += 2;
+
+        } else if (i < t->len && (s[i] == '"' || s[i] == '\'')) {
+            i++;
+
+        } else {
+            return i;
+        }
+    }
+}
+
+
+/* a phrase of tab opens one of the first clauses (0: any clause) */
+static int
+behave_conv_opens(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
+    size_t ntab, unsigned clauses)
+{
+    size_t    i, at, k;
+    unsigned  seen;
+
+    seen = 0;
+
+    for (i = 0; i < t->len; i++) {
+        at = behave_conv_clause(t, i);
+        if (at == BEHAVE_CONV_NO_POS) {
+            continue;
+        }
+
+        if (clauses && seen++ == clauses) {
+            return 0;
+        }
+
+        for (k = 0; k < ntab; k++) {
+            if (behave_conv_at(t, tab[k].phrase, strlen(tab[k].phrase), at,
+                               0))
+            {
+                return 1;
+            }
+        }
+    }
+
+    return 0;
+}
+
+
+/* 1 + the length of the word of words at at, 0 for none */
+static size_t
+behave_conv_word_in(const behave_conv_norm_t *t, size_t at, const char **words,
+    size_t n)
+{
+    size_t  k, len;
+
+    for (k = 0; k < n; k++) {
+        len = strlen(words[k]);
+
+        if (behave_conv_at(t, words[k], len, at, 0)) {
+            return len + 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * "schon klar, aber...", "Top. Mais du coup...", "tá mas...": a few words
+ * that take the answer, then "but": the question is still open.  Returns
+ * where the words after the "but" start, 0 for none.
+ */
+static size_t
+behave_conv_concedes(const behave_conv_norm_t *t)
+{
+    size_t    i, n;
+    unsigned  words;
+
+    words = 0;
+    i = 0;
+
+    while (i < t->len && words <= BEHAVE_CONV_CONCEDE_WORDS) {
+        while (i < t->len && !behave_conv_is_word((unsigned char) t->text[i])) {
+            i++;
+        }
+
+        if (i == t->len) {
+            return 0;
+        }
+
+        n = behave_conv_word_in(t, i, behave_conv_but,
+                                sizeof(behave_conv_but)
+                                / sizeof(behave_conv_but[0]));
+        if (n > 0) {
+            return words > 0 ? i + n : 0;
+        }
+
+        while (i < t->len && (behave_conv_is_word((unsigned char) t->text[i])
+                              || t->text[i] == '\''))
+        {
+            i++;
+        }
+
+        words++;
+    }
+
+    return 0;
+}
+
+
+/* asked without a question mark: an interrogative opens a clause, or
+ * follows a concession ("ok but like what's...") */
+static int
+behave_conv_plain_question(const behave_conv_norm_t *t)
+{
+    size_t  at, k;
+
+    if (behave_conv_opens(t, behave_conv_tab(behave_conv_interrogative), 0)) {
+        return 1;
+    }
+
+    at = behave_conv_concedes(t);
+    if (at == 0) {
+        return 0;
+    }
+
+    if (at + 5 <= t->len && memcmp(t->text + at, "like ", 5) == 0) {
+        at += 5;
+    }
+
+    for (k = 0; k < sizeof(behave_conv_interrogative)
+                    / sizeof(behave_conv_interrogative[0]); k++)
+    {
+        if (behave_conv_at(t, behave_conv_interrogative[k].phrase,
+                           strlen(behave_conv_interrogative[k].phrase), at, 0))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/* see behave_conv_additive[] */
+static int
+behave_conv_follow_up(const behave_conv_norm_t *t)
+{
+    size_t  at, n;
+
+    if (behave_conv_opens(t, behave_conv_tab(behave_conv_additive), 2)) {
+        return 1;
+    }
+
+    at = behave_conv_clause(t, 0);
+    n = behave_conv_word_in(t, at, behave_conv_ack_open,
+                            sizeof(behave_conv_ack_open)
+                            / sizeof(behave_conv_ack_open[0]));
+
+    /* the acknowledgement is a clause of its own, and more follows */
+    return n > 0 && at + n < t->len && strchr(".,!;:", t->text[at + n - 1])
+           != NULL;
+}
+
+
+/* see behave_conv_cost_suffix[] */
+static int
+behave_conv_compound_cost(const behave_conv_norm_t *t)
+{
+    size_t  i, e, k, len;
+
+    for (i = 0; i < t->len; i = e + 1) {
+        e = i;
+        while (e < t->len && behave_conv_is_word((unsigned char) t->text[e])) {
+            e++;
+        }
+
+        for (k = 0; k < sizeof(behave_conv_cost_suffix)
+                        / sizeof(behave_conv_cost_suffix[0]); k++)
+        {
+            len = strlen(behave_conv_cost_suffix[k]);
+
+            if (e - i > len
+                && memcmp(t->text + e - len, behave_conv_cost_suffix[k], len)
+                   == 0)
+            {
+                return 1;
+            }
+        }
+    }
+
+    return 0;
+}
+
+
 /* what the turn asks about: BEHAVE_CONV_F_COST, _LIMIT, _DURATION */
 static unsigned
 behave_conv_focus(const behave_conv_norm_t *t)
@@ -2124,7 +2504,9 @@ behave_conv_focus(const behave_conv_norm_t *t)
 
     f = 0;
 
-    if (behave_conv_match(t, BEHAVE_CONV_T_FOCUS_COST, 0, NULL)) {
+    if (behave_conv_match(t, BEHAVE_CONV_T_FOCUS_COST, 0, NULL)
+        || behave_conv_compound_cost(t))
+    {
         f |= BEHAVE_CONV_F_COST;
     }
 
@@ -2398,7 +2780,9 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
         f |= BEHAVE_CONV_F_UNCLEAR;
     }
 
-    if (behave_conv_match(&norm, BEHAVE_CONV_T_YES_BUT, 0, NULL)) {
+    if (behave_conv_match(&norm, BEHAVE_CONV_T_YES_BUT, 0, NULL)
+        || behave_conv_concedes(&norm))
+    {
         f |= BEHAVE_CONV_F_OPEN | BEHAVE_CONV_F_REASK;
     }
 
@@ -2409,7 +2793,8 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
         f |= BEHAVE_CONV_F_REASK;
     }
 
-    if (behave_conv_has_question(&norm)) {
+    if (behave_conv_has_question(&norm) || behave_conv_plain_question(&norm))
+    {
         f |= BEHAVE_CONV_F_QUESTION;
     }
 
@@ -2431,7 +2816,8 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     }
 
     if (behave_conv_match(&norm, BEHAVE_CONV_T_CONFIRM_STRONG, 1, NULL)
-        || behave_conv_match(&norm, BEHAVE_CONV_T_CONFIRM_WEAK, 1, NULL))
+        || behave_conv_match(&norm, BEHAVE_CONV_T_CONFIRM_WEAK, 1, NULL)
+        || behave_conv_follow_up(&norm))
     {
         f |= BEHAVE_CONV_F_ACK;
     }
@@ -2546,13 +2932,14 @@ behave_conv_repetition(const behave_conv_state_t *st,
     unsigned *similar)
 {
     int                   strong, said, reask, best_turn, open_turn;
-    size_t                i, window;
+    size_t                i, window, best_i;
     double                best, need, cosine, score, open_score;
     behave_similarity_t   sim;
 
     *similar = 0;
     best = 0.0;
     best_turn = -1;
+    best_i = 0;
     open_turn = -1;
     open_score = 0.0;
 
@@ -2593,6 +2980,15 @@ behave_conv_repetition(const behave_conv_state_t *st,
          * turn that asked something is asked again, in whatever words
          * (labels.md: "in the same or other words")
          */
+        /*
+         * "its charging weird again": an unclear turn asked nothing
+         * clear; the turn that gives the details the agent then asked
+         * for is not its repetition
+         */
+        if (st->rec[i].flags & BEHAVE_CONV_F_UNCLEAR) {
+            continue;
+        }
+
         if (open_turn < 0
             && (strong || (cur->flags & BEHAVE_CONV_F_OPEN))
             && behave_conv_asked(&st->rec[i])
@@ -2608,7 +3004,8 @@ behave_conv_repetition(const behave_conv_state_t *st,
         if ((said ? score : sim.score) < need
             && cosine < (said ? BEHAVE_CONV_MEANING_SAID
                               : BEHAVE_CONV_MEANING_REPEAT)
-            && !behave_conv_same_intent(cur, &st->rec[i]))
+            && !behave_conv_same_intent(cur, &st->rec[i])
+            && !(cur->flags & st->rec[i].flags & BEHAVE_CONV_F_FOCUS))
         {
             continue;
         }
@@ -2636,6 +3033,7 @@ behave_conv_repetition(const behave_conv_state_t *st,
         if (score >= best) {
             best = score;
             best_turn = (int) st->rec[i].turn;
+            best_i = i;
         }
     }
 
@@ -2654,11 +3052,15 @@ behave_conv_repetition(const behave_conv_state_t *st,
         return;
     }
 
-    /* "Thanks. And how much is...", "Obrigada. E entretanto...": the
-     * answer landed, this is new (the annotator's thanks, in any of the
-     * five languages) */
+    /* "Thanks. And how much is...", "Obrigada. E entretanto...", "OK,
+     * and can I...": the answer landed, this is new (the annotator's
+     * thanks, in any of the five languages), unless it asks for what the
+     * earlier ask asked for ("Das ist schön. Und wie viel kostet sie?"
+     * after "wie hoch ist die Jahresgebühr?": the cost, still unanswered) */
     if (((cur->flags & BEHAVE_CONV_F_ACK) || (cur->cues & BEHAVE_CUE_THANKS))
-        && !reask)
+        && !reask
+        && !(best_turn == (int) st->rec[best_i].turn
+             && (cur->flags & st->rec[best_i].flags & BEHAVE_CONV_F_FOCUS)))
     {
         return;
     }
@@ -2776,10 +3178,6 @@ behave_conv_escalation(const behave_conv_state_t *st,
         return;
     }
 
-    if (cur < 3) {
-        return;
-    }
-
     base = sev[0];
     high = sev[0];
 
@@ -2789,6 +3187,18 @@ behave_conv_escalation(const behave_conv_state_t *st,
     }
 
     *from = base;
+
+    /*
+     * The same thing asked a third time, now as a clear complaint after a
+     * calm first ask ("When. Is. My. Refund. Coming."): the friction rises
+     * with each ask even when no turn is yet angry
+     */
+    if (cur < 3) {
+        out->escalating = reasks >= 2 && cur >= base + 2
+                          && (cur_rec->flags
+                              & (BEHAVE_CONV_F_STRONG | BEHAVE_CONV_F_REPEAT));
+        return;
+    }
 
     /*
      * Two levels above the calmest, and not out of a clear sky: an earlier

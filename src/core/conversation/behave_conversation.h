@@ -24,14 +24,21 @@
  *                     (estimated from the turns' sketches, see
  *                     behave_similarity.h) high enough, or lower but with a
  *                     re-ask marker ("but", "or not", "yes or no", "I don't
- *                     understand", "I'm lost").  Not when the customer
+ *                     understand", "I'm lost", "ou pas", "returning to
+ *                     my first question"), or the same named facet (a
+ *                     cost, a limit, a duration).  Not when the customer
  *                     acknowledges the answer first ("Thanks. And how much
- *                     is...") or names a different number or reference
- *                     ("order #1234" vs "#1240", "20GB" vs "100GB").
+ *                     is...", "OK, and can I...") and asks about another
+ *                     facet, names a different number or reference
+ *                     ("order #1234" vs "#1240", "20GB" vs "100GB"), or
+ *                     gives the details an unclear earlier turn lacked.
  *   escalating        a trend, not one bad turn: at least three customer
  *                     turns, the current one at severity 3 or more, two or
  *                     more above the calmest earlier turn of the last four,
- *                     and some earlier turn of those already negative.
+ *                     and some earlier turn of those already negative;
+ *                     or at severity 2, two above the calmest, a third
+ *                     ask said to be asked again ("third time I'm
+ *                     asking").
  *   peak_severity     max severity over the customer turns, current
  *                     included:
  *                       0  none: neutral or positive, no time pressure
