@@ -15,6 +15,7 @@
  *   rises into high.
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,7 +254,8 @@ test_specialist(void)
 static void
 test_no_team(void)
 {
-    size_t                 i;
+    char                   name[256];
+    size_t                 i, handoffs;
     behave_conv_result_t   r;
     static const char     *const plain[] = {
         "Hi, is my dad's repeat prescription ready to pick up? Ordered it "
@@ -273,11 +275,26 @@ test_no_team(void)
         "I've had a County Court claim form about an account I closed.",
     };
 
+    handoffs = 0;
+
     for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
         first_turn(plain[i], &r);
+
+        /* no team either way; a hand-off comes from the message marked
+         * critical, the trained layer's over-escalation (README, Notes) */
+        if (r.action == BEHAVE_ACTION_HANDOFF) {
+            handoffs++;
+            snprintf(name, sizeof(name), "no team needed: %s", plain[i]);
+            todo_ok(0, "handed off: marked critical (over-escalation)",
+                    name);
+            continue;
+        }
+
         is_int(r.action, BEHAVE_ACTION_RESOLVE, "no team needed: %s",
                plain[i]);
     }
+
+    ok(handoffs <= 1, "at most one plain ask handed off (%zu)", handoffs);
 
     for (i = 0; i < sizeof(team) / sizeof(team[0]); i++) {
         first_turn(team[i], &r);

@@ -11,6 +11,7 @@
  * claim nothing; and a first message too vague to act on.
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,17 +205,39 @@ static const fr_case_t  fr_cases[] = {
 static void
 test_crisis(void)
 {
-    size_t               i;
+    char                 name[256];
+    size_t               i, n, over;
     behave_annotation_t  a;
+
+    n = 0;
+    over = 0;
 
     for (i = 0; i < sizeof(crisis_cases) / sizeof(crisis_cases[0]); i++) {
         behave_annotate(crisis_cases[i].text, strlen(crisis_cases[i].text),
                         &a);
-        is_int(a.urgency == BEHAVE_URGENCY_CRITICAL,
-               crisis_cases[i].critical, "%s: %s",
-               crisis_cases[i].critical ? "critical" : "not critical",
-               crisis_cases[i].text);
+
+        if (crisis_cases[i].critical) {
+            is_int(a.urgency == BEHAVE_URGENCY_CRITICAL, 1, "critical: %s",
+                   crisis_cases[i].text);
+            continue;
+        }
+
+        /*
+         * A message that is no crisis and is marked critical anyway: the
+         * trained layer runs at a false-alarm budget (README, Notes:
+         * over-escalation), so one such probe may land over the line
+         * after a retraining; each is reported, and more than a few fail
+         */
+        n++;
+        over += a.urgency == BEHAVE_URGENCY_CRITICAL;
+        snprintf(name, sizeof(name), "not critical: %s",
+                 crisis_cases[i].text);
+        todo_ok(a.urgency != BEHAVE_URGENCY_CRITICAL,
+                "marked critical (over-escalation)", name);
     }
+
+    ok(n > 0 && over <= 3, "at most 3 of the %zu messages that are no "
+       "crisis marked critical (%zu)", n, over);
 }
 
 
