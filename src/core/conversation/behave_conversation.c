@@ -1609,6 +1609,8 @@ static int behave_conv_ids_differ(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
 static int behave_conv_has_question(const behave_conv_norm_t *t);
 static size_t behave_conv_clause(const behave_conv_norm_t *t, size_t i);
+static int behave_conv_phrase_at(const behave_conv_norm_t *t,
+    const behave_conv_phrase_t *tab, size_t ntab, size_t at);
 static int behave_conv_opens(const behave_conv_norm_t *t,
     const behave_conv_phrase_t *tab, size_t ntab, unsigned clauses);
 static size_t behave_conv_word_in(const behave_conv_norm_t *t, size_t at,
@@ -2316,12 +2318,29 @@ behave_conv_clause(const behave_conv_norm_t *t, size_t i)
 }
 
 
+/* a phrase of tab starts at "at" */
+static int
+behave_conv_phrase_at(const behave_conv_norm_t *t,
+    const behave_conv_phrase_t *tab, size_t ntab, size_t at)
+{
+    size_t  k;
+
+    for (k = 0; k < ntab; k++) {
+        if (behave_conv_at(t, tab[k].phrase, strlen(tab[k].phrase), at, 0)) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
 /* a phrase of tab opens one of the first clauses (0: any clause) */
 static int
 behave_conv_opens(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
     size_t ntab, unsigned clauses)
 {
-    size_t    i, at, k;
+    size_t    i, at;
     unsigned  seen;
 
     seen = 0;
@@ -2336,12 +2355,8 @@ behave_conv_opens(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
             return 0;
         }
 
-        for (k = 0; k < ntab; k++) {
-            if (behave_conv_at(t, tab[k].phrase, strlen(tab[k].phrase), at,
-                               0))
-            {
-                return 1;
-            }
+        if (behave_conv_phrase_at(t, tab, ntab, at)) {
+            return 1;
         }
     }
 
@@ -2416,7 +2431,7 @@ behave_conv_concedes(const behave_conv_norm_t *t)
 static int
 behave_conv_plain_question(const behave_conv_norm_t *t)
 {
-    size_t  at, k;
+    size_t  at;
 
     if (behave_conv_opens(t, behave_conv_tab(behave_conv_interrogative), 0)) {
         return 1;
@@ -2431,17 +2446,8 @@ behave_conv_plain_question(const behave_conv_norm_t *t)
         at += 5;
     }
 
-    for (k = 0; k < sizeof(behave_conv_interrogative)
-                    / sizeof(behave_conv_interrogative[0]); k++)
-    {
-        if (behave_conv_at(t, behave_conv_interrogative[k].phrase,
-                           strlen(behave_conv_interrogative[k].phrase), at, 0))
-        {
-            return 1;
-        }
-    }
-
-    return 0;
+    return behave_conv_phrase_at(t,
+               behave_conv_tab(behave_conv_interrogative), at);
 }
 
 
@@ -3171,7 +3177,8 @@ behave_conv_escalation(const behave_conv_state_t *st,
      * show
      */
     if ((cur_rec->flags & BEHAVE_CONV_F_ANGER)
-        && behave_conv_unhappy_before(st, m) && !behave_conv_angry_before(st, m))
+        && behave_conv_unhappy_before(st, m)
+        && !behave_conv_angry_before(st, m))
     {
         out->escalating = 1;
         *from = BEHAVE_CONV_ESC_ANGER;
