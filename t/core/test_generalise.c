@@ -6,7 +6,8 @@
  * ending a life in five languages, a short message in fragments, the
  * writer killing themself, signs that are an emergency whoever has them,
  * an overdose told in the past, a card used now, idioms and dark humour
- * (a thing, a cause, laughter, "almost", a toy) beside look-alikes; false
+ * (a thing, a cause, laughter, "almost", a toy) beside look-alikes; an
+ * all-clear ("nobody was hurt", "já está recuperado") beside crises; false
  * resolutions claimed and denied in other words, rules and plans that
  * claim nothing; and a first message too vague to act on.
  */
@@ -155,6 +156,34 @@ static const crisis_case_t  crisis_cases[] = {
     { "Ich werde mich heute Nacht umbringen, haha", 1 },
     { "je vais me jeter sous un train ce soir mdr", 1 },
     { "I'm going to throw myself off the bridge tonight lol", 1 },
+    /*
+     * An all-clear: it happened and is over, or nobody is hurt (labels.md's
+     * past events and negations), in five languages; the same words
+     * beside a weapon, a method or someone coming back stay a crisis
+     */
+    { "Our van skidded on ice back in January; the driver was unhurt. "
+      "Can you send the repair invoice again?", 0 },
+    { "El mes pasado hubo un pequeño incendio en la cocina del local, no "
+      "hubo heridos. ¿Cubre la póliza la campana extractora?", 0 },
+    { "Em maio o meu avô caiu na escada do prédio mas já está "
+      "recuperado. Queria só mudar o contacto da fatura.", 0 },
+    { "En mars, un chauffe-eau a pris feu dans notre cave, personne n'a "
+      "été blessé. Pouvez-vous m'envoyer l'attestation pour l'assurance ?",
+      0 },
+    { "Letzten Herbst hatte mein Mann einen Autounfall, er blieb "
+      "unverletzt. Wie melde ich den Schaden am Leihwagen?", 0 },
+    { "He hit me last night, I'm unhurt but he says he is coming back "
+      "with a knife.", 1 },
+    { "Nadie está herido todavía pero mi ex está fuera con una pistola.",
+      1 },
+    { "Eu me recuperei da última vez, mas hoje vou tomar todos os "
+      "comprimidos.", 1 },
+    { "Personne n'a été blessé mais mon ex est devant la porte avec un "
+      "couteau.", 1 },
+    { "Er wird das nicht unverletzt überstehen, ich warte heute vor der "
+      "Filiale auf ihn mit einem Messer.", 1 },
+    { "Nobody's hurt but the car is on fire and my kids are still inside",
+      1 },
 };
 
 

@@ -57,6 +57,14 @@
     (BEHAVE_C_EMERGENCY | BEHAVE_C_HITS | BEHAVE_C_SUICIDE | BEHAVE_C_TIME   \
      | BEHAVE_C_PLACE | BEHAVE_C_PARTNER)
 #define BEHAVE_C_SELFDIR  (BEHAVE_C_SELFKILL | BEHAVE_C_ENDLIFE)
+/*
+ * What an all-clear does not clear (behave_well): the writer's own
+ * suicide or self-harm, a method, a weapon, a threat, someone following
+ * or coming ("nobody was hurt, but he's coming back tonight").
+ */
+#define BEHAVE_C_WELL_GUARD                                                 \
+    (BEHAVE_C_SELFDIR | BEHAVE_C_SUICIDE | BEHAVE_C_MEANS | BEHAVE_C_WEAPON  \
+     | BEHAVE_C_THREAT | BEHAVE_C_FOLLOW | BEHAVE_C_COMING)
 #define BEHAVE_C_TIME     (BEHAVE_C_NOW | BEHAVE_C_SOON | BEHAVE_C_HOURS)
 #define BEHAVE_MODEL_VAL_BLEND  0.65     /* rules' share of valence score */
 /*
@@ -89,6 +97,7 @@ static unsigned behave_laugh(const char *w, size_t len);
 static void behave_idiom_word(behave_model_state_t *m, const char *w,
     size_t len, behave_cset_t cs, unsigned flags);
 static unsigned behave_idiom(behave_cset_t c, unsigned idiom);
+static void behave_well(behave_model_state_t *m, unsigned flags);
 static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
 
@@ -727,6 +736,26 @@ behave_idiom(behave_cset_t c, unsigned idiom)
 }
 
 
+/*
+ * An all-clear (labels.md's past events and negations: "it happened and
+ * is over", "no one is hurt"): a word that says someone came through
+ * unharmed, not just after a negation ("recovered", "ileso"; not "he
+ * won't come out of it unhurt"), or an injury word just after one
+ * ("nobody was hurt", "no hubo heridos", "personne n'a été blessé").
+ * behave_model_label() then asks the trained layer to be sure, as with
+ * an idiom, and no crisis frame alone makes the message critical.
+ */
+static void
+behave_well(behave_model_state_t *m, unsigned flags)
+{
+    if (((flags & BEHAVE_WORD_WELL) && m->since_neg > 3)
+        || ((flags & BEHAVE_WORD_HURT) && m->since_neg <= 3))
+    {
+        m->well++;
+    }
+}
+
+
 void
 behave_model_init(behave_model_state_t *m)
 {
@@ -787,6 +816,10 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     m->clause |= cs | behave_end_of_life(m, cs) | behave_self_kill(m, cs);
     /* laughter as written: "kkkk" is "kk" in text, "k" in alt */
     behave_idiom_word(m, t->text, t->len, cs, flags);
+
+    if (flags & (BEHAVE_WORD_WELL | BEHAVE_WORD_HURT)) {
+        behave_well(m, flags);
+    }
 
     /*
      * "not fixed", "no ha sido resuelto": a negation just before; "to be
@@ -1506,6 +1539,8 @@ behave_model_stack(const behave_model_state_t *m)
 static void
 behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 {
+    unsigned  clear;
+
     a->valence = behave_argmax(m->logit + BEHAVE_MODEL_VAL, 4);
     a->valence_blend = behave_model_valence_score(m, a->scores.valence);
     a->cognitive_load = behave_argmax(m->logit + BEHAVE_MODEL_LOAD, 4);
@@ -1513,10 +1548,13 @@ behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 
     /* critical is its own call, trained for recall, or a crisis frame;
      * below it the urgency head chooses among the other four levels.
-     * With an idiom, the head itself must be sure as well as the stack */
-    if (m->frames
+     * With an idiom or an all-clear, the head itself must be sure as
+     * well as the stack, and an all-clear turns the frames off */
+    clear = m->well && !(m->seen & BEHAVE_C_WELL_GUARD);
+
+    if ((m->frames && !clear)
         || (behave_model_stack(m) > 0
-            && (!m->idioms
+            && ((!m->idioms && !clear)
                 || m->logit[BEHAVE_MODEL_CRIT] > BEHAVE_IDIOM_MARGIN)))
     {
         a->urgency = BEHAVE_URGENCY_CRITICAL;

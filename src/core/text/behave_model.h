@@ -68,6 +68,7 @@ typedef struct {
     unsigned               vehicles;        /* VEHICLE words, clause */
     unsigned               idiom;           /* BEHAVE_IDIOM_*, clause */
     unsigned               idiom_seen;      /* of the message */
+    unsigned               well;            /* "nobody was hurt" */
     unsigned               clause_words;
     unsigned               since_neg;       /* words since a negation */
     unsigned               after_contrast;  /* the last word: "but" */

@@ -36,6 +36,8 @@ __extension__ typedef unsigned __int128  behave_cset_t;
 #define BEHAVE_WORD_DRIVE   2048 /* "driving" (me crazy) */
 #define BEHAVE_WORD_JOKE    4096 /* "kidding", "je rigole", "Scherz" */
 #define BEHAVE_WORD_ALMOST  8192 /* "almost", "casi", "beinahe" */
+#define BEHAVE_WORD_WELL    16384 /* "recovered", "ileso", "unverletzt" */
+#define BEHAVE_WORD_HURT    32768 /* "injured", "feriu": after "nobody" */
 
 
 typedef struct {
