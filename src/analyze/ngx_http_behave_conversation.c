@@ -59,7 +59,8 @@
  * form: keep the two in step.  A turn is written in place (SETRANGE: the
  * header, and a customer turn's meaning and record in their slots), so
  * that the script never makes a long string but the one it returns; a
- * tail moves to the new end when the records grow.  Past max + max / 2
+ * tail moves to the new end when the records grow.  A new conversation's
+ * state is written whole, in one SET, as slot 0 of each.  Past max + max / 2
  * turns the log's front is cut to the newest max, behind the header
  * "d<turns dropped>" 0xff; records the log should hold and does not (cut
  * short by hand) count as dropped, so that a damaged log is not
@@ -71,15 +72,18 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "local st = redis.call('GET', KEYS[2])\n"
     "local prev = st\n"
     "local V = '" BEHAVE_CONV_STATE_VERSION "'\n"
+    "local fresh, body = false, ''\n"
     "if not st or string.sub(st, 1, 2) ~= V then\n"
-    "  if ARGV[10] ~= '' then st = ARGV[10] prev = st else\n"
+    "  if ARGV[10] ~= '' then\n"
+    "    st, prev = ARGV[10], ARGV[10]\n"
+    "    redis.call('SET', KEYS[2], st)\n"
+    "  else\n"
     "    local log = redis.call('GET', KEYS[1])\n"
     "    if log then return { log } end\n"
     "    st = V .. '0000000000000000' .. '00ffffffff00'"
     " .. '00ffffffff00' .. '0000000000'\n"
-    "    prev = ''\n"
+    "    prev, fresh = '', true\n"
     "  end\n"
-    "  redis.call('SET', KEYS[2], st)\n"
     "end\n"
     "if #st < 52 then\n"
     "  return redis.error_reply('bad conversation state')\n"
@@ -117,13 +121,18 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "  if m < NM then m = m + 1 end\n"
     "  if r < NR then r = r + 1 end\n"
     "  nr, nm = string.format('%x', r), string.format('%x', m)\n"
-    "  local tail = string.sub(st, size(r0) + 1)\n"
-    "  redis.call('SETRANGE', KEYS[2], 52 + (c % NM) * M, ARGV[8])\n"
-    "  redis.call('SETRANGE', KEYS[2], 52 + NM * M + (c % NR) * (4 + R),"
-    " string.char(n % 256, math.floor(n / 256) % 256,"
-    " math.floor(n / 65536) % 256, math.floor(n / 16777216)) .. ARGV[7])\n"
-    "  if r ~= r0 and tail ~= '' then\n"
-    "    redis.call('SETRANGE', KEYS[2], size(r), tail)\n"
+    "  local rec = string.char(n % 256, math.floor(n / 256) % 256,"
+    " math.floor(n / 65536) % 256, math.floor(n / 16777216)) .. ARGV[7]\n"
+    "  if fresh then\n"
+    "    body = ARGV[8] .. string.rep('\\0', (NM - 1) * M) .. rec\n"
+    "  else\n"
+    "    local tail = string.sub(st, size(r0) + 1)\n"
+    "    redis.call('SETRANGE', KEYS[2], 52 + (c % NM) * M, ARGV[8])\n"
+    "    redis.call('SETRANGE', KEYS[2], 52 + NM * M + (c % NR) * (4 + R),"
+    " rec)\n"
+    "    if r ~= r0 and tail ~= '' then\n"
+    "      redis.call('SETRANGE', KEYS[2], size(r), tail)\n"
+    "    end\n"
     "  end\n"
     "else\n"
     "  if ARGV[6] ~= '0' then\n"
@@ -150,9 +159,14 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     " 'd' .. dr .. '\\255' .. string.sub(log, pos))\n"
     "end\n"
     "redis.call('EXPIRE', KEYS[1], ARGV[2])\n"
-    "redis.call('SETRANGE', KEYS[2], 0, V .. string.format('%08x', n) .. cu"
-    " .. cur .. old .. string.format('%08x', dr) .. nr .. nm)\n"
-    "redis.call('EXPIRE', KEYS[2], ARGV[2])\n"
+    "local head = V .. string.format('%08x', n) .. cu .. cur .. old"
+    " .. string.format('%08x', dr) .. nr .. nm\n"
+    "if fresh then\n"
+    "  redis.call('SET', KEYS[2], head .. body, 'EX', ARGV[2])\n"
+    "else\n"
+    "  redis.call('SETRANGE', KEYS[2], 0, head)\n"
+    "  redis.call('EXPIRE', KEYS[2], ARGV[2])\n"
+    "end\n"
     "return prev\n",
 
     ""
