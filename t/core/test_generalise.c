@@ -184,6 +184,21 @@ static const crisis_case_t  crisis_cases[] = {
       "Filiale auf ihn mit einem Messer.", 1 },
     { "Nobody's hurt but the car is on fire and my kids are still inside",
       1 },
+    /* "I'm not in danger, just annoyed" (labels.md), beside a danger
+     * that is coming */
+    { "I'm not in any danger, just fed up that the door sensor keeps "
+      "beeping.", 0 },
+    { "No estoy en peligro, solo harta: el cerrajero no vino y sigo sin "
+      "poder cerrar la puerta.", 0 },
+    { "Não estou em perigo, só cansada de esperar pelo técnico do "
+      "alarme.", 0 },
+    { "Ich bin nicht in Gefahr, nur genervt: der Rauchmelder piept seit "
+      "gestern ohne Grund.", 0 },
+    { "Nobody is in danger yet but he says he's coming back tonight with "
+      "a gun.", 1 },
+    { "No estoy en peligro ahora, pero mi ex dice que viene esta noche con "
+      "un cuchillo.", 1 },
+    { "I'm in danger, he's outside my door right now.", 1 },
 };
 
 
