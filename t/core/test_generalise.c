@@ -7,7 +7,8 @@
  * writer killing themself, signs that are an emergency whoever has them,
  * an overdose told in the past, a card used now, idioms and dark humour
  * (a thing, a cause, laughter, "almost", a toy) beside look-alikes; an
- * all-clear ("nobody was hurt", "já está recuperado") beside crises; false
+ * all-clear ("nobody was hurt", "já está recuperado") and "my boss will
+ * kill me if" beside crises; false
  * resolutions claimed and denied in other words, rules and plans that
  * claim nothing; and a first message too vague to act on.
  */
@@ -199,6 +200,18 @@ static const crisis_case_t  crisis_cases[] = {
     { "No estoy en peligro ahora, pero mi ex dice que viene esta noche con "
       "un cuchillo.", 1 },
     { "I'm in danger, he's outside my door right now.", 1 },
+    /* someone the writer answers to "will kill me if" an errand is not
+     * done: blame, not a threat; with a weapon, blows or a place to
+     * come back to, a threat */
+    { "my manager will kill me if this invoice isn't sent today, can you "
+      "resend it?", 0 },
+    { "la jefa me va a matar si no llega el pedido antes del viernes", 0 },
+    { "o meu patrão vai me matar se a encomenda não chegar amanhã", 0 },
+    { "ma prof va me tuer si le colis n'arrive pas demain", 0 },
+    { "my boss said he will kill me if I come back, he has a gun", 1 },
+    { "mi jefe me va a matar si vuelvo a la oficina, ayer me pegó", 1 },
+    { "Mein Vermieter hat gesagt, er bringt mich um, wenn ich nicht "
+      "ausziehe, er steht mit einem Messer vor der Tür.", 1 },
 };
 
 

@@ -34,6 +34,7 @@
 #define BEHAVE_IDIOM_TOY        4       /* "a toy gun" */
 #define BEHAVE_IDIOM_JOKE       8       /* "just kidding", "je rigole" */
 #define BEHAVE_IDIOM_ALMOST     16      /* "I almost had a heart attack" */
+#define BEHAVE_IDIOM_ROLE       32      /* "my boss will kill me if..." */
 /* how near: "this router is killing me", "kill myself with this router" */
 #define BEHAVE_THING_BEFORE     4
 #define BEHAVE_THING_AFTER      3
@@ -57,6 +58,14 @@
     (BEHAVE_C_EMERGENCY | BEHAVE_C_HITS | BEHAVE_C_SUICIDE | BEHAVE_C_TIME   \
      | BEHAVE_C_PLACE | BEHAVE_C_PARTNER)
 #define BEHAVE_C_SELFDIR  (BEHAVE_C_SELFKILL | BEHAVE_C_ENDLIFE)
+/*
+ * "my boss will kill me if the report is late" is an idiom of blame, not
+ * a threat, unless the clause names blows, a weapon, fear, a partner, a
+ * child or an older person, someone coming or a place to come to
+ */
+#define BEHAVE_C_ROLE_GUARD                                                 \
+    (BEHAVE_C_EMERGENCY | BEHAVE_C_HITS | BEHAVE_C_FEAR | BEHAVE_C_PARTNER   \
+     | BEHAVE_C_COMING | BEHAVE_C_PLACE | BEHAVE_C_FOLLOW | BEHAVE_C_SELFDIR)
 /*
  * What an all-clear does not clear (behave_well): the writer's own
  * suicide or self-harm, a method, a weapon, a threat, someone following
@@ -96,6 +105,8 @@ static behave_cset_t behave_end_of_life(behave_model_state_t *m,
 static unsigned behave_laugh(const char *w, size_t len);
 static void behave_idiom_word(behave_model_state_t *m, const char *w,
     size_t len, behave_cset_t cs, unsigned flags);
+static void behave_idiom_role(behave_model_state_t *m, behave_cset_t cs,
+    unsigned flags);
 static unsigned behave_idiom(behave_cset_t c, unsigned idiom);
 static void behave_well(behave_model_state_t *m, unsigned flags);
 static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
@@ -665,6 +676,7 @@ behave_idiom_word(behave_model_state_t *m, const char *w, size_t len,
     }
 
     m->thing_at = thing ? m->words : m->thing_at;
+    behave_idiom_role(m, cs, flags);
     m->idiom |= laugh ? BEHAVE_IDIOM_LAUGH : 0;
     m->idiom |= (flags & BEHAVE_WORD_TOY) ? BEHAVE_IDIOM_TOY : 0;
 
@@ -694,6 +706,38 @@ behave_idiom_word(behave_model_state_t *m, const char *w, size_t len,
     }
 
     m->drive_at = (flags & BEHAVE_WORD_DRIVE) ? m->words : 0;
+}
+
+
+/*
+ * A person the writer answers to (a boss, a teacher, an accountant, a
+ * mother) who "will kill me": "my boss will kill me if", "el contable me
+ * va a matar si", "ma prof va me tuer si", "minha chefe vai me matar".
+ * The writer is the object ("me", "mich", "m'") between the person and
+ * the killing word or just after it; "I'll kill my boss" names the
+ * person after the word and is not one.  behave_idiom() asks for an "if"
+ * as well: the blame is for an errand not done.
+ */
+static void
+behave_idiom_role(behave_model_state_t *m, behave_cset_t cs, unsigned flags)
+{
+    if ((cs & BEHAVE_C_KILL) && m->role_at
+        && m->words - m->role_at <= BEHAVE_THING_BEFORE)
+    {
+        if (m->reflb_at > m->role_at) {
+            m->idiom |= BEHAVE_IDIOM_ROLE;
+
+        } else {
+            m->role_kill_at = m->words;
+        }
+
+    } else if ((cs & BEHAVE_C_REFLB) && m->role_kill_at
+               && m->role_kill_at + 1 == m->words)
+    {
+        m->idiom |= BEHAVE_IDIOM_ROLE;
+    }
+
+    m->role_at = (flags & BEHAVE_WORD_ROLE) ? m->words : m->role_at;
 }
 
 
@@ -729,6 +773,12 @@ behave_idiom(behave_cset_t c, unsigned idiom)
     }
 
     if ((idiom & BEHAVE_IDIOM_LAUGH) && !(c & BEHAVE_C_LAUGH_GUARD)) {
+        return 1;
+    }
+
+    if ((idiom & BEHAVE_IDIOM_ROLE) && (c & BEHAVE_C_HYPO)
+        && !(c & BEHAVE_C_ROLE_GUARD))
+    {
         return 1;
     }
 
@@ -942,6 +992,8 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
             m->thing_at = 0;
             m->symptom_at = 0;
             m->almost_at = 0;
+            m->role_at = 0;
+            m->role_kill_at = 0;
         }
         return;
 
@@ -1259,6 +1311,8 @@ behave_model_clause_end(behave_model_state_t *m, unsigned question)
     m->thing_at = 0;
     m->symptom_at = 0;
     m->almost_at = 0;
+    m->role_at = 0;
+    m->role_kill_at = 0;
     m->joke_at = 0;
     m->drive_at = 0;
     m->vehicles = 0;
