@@ -7,8 +7,8 @@
  * writer killing themself, signs that are an emergency whoever has them,
  * an overdose told in the past, a card used now, idioms and dark humour
  * (a thing, a cause, laughter, "almost", a toy) beside look-alikes; an
- * all-clear ("nobody was hurt", "já está recuperado") and "my boss will
- * kill me if" beside crises; false
+ * all-clear ("nobody was hurt", "já está recuperado", "card already
+ * blocked") and "my boss will kill me if" beside crises; false
  * resolutions claimed and denied in other words, rules and plans that
  * claim nothing; and a first message too vague to act on.
  */
@@ -212,6 +212,24 @@ static const crisis_case_t  crisis_cases[] = {
     { "mi jefe me va a matar si vuelvo a la oficina, ayer me pegó", 1 },
     { "Mein Vermieter hat gesagt, er bringt mich um, wenn ich nicht "
       "ausziehe, er steht mit einem Messer vor der Tür.", 1 },
+    /* a loss already stopped, beside money still going, a caller on the
+     * line or a password changed */
+    { "Left my wallet in a taxi, I've already cancelled both cards in the "
+      "app and nothing has been taken. How do I order new ones?", 0 },
+    { "Perdí el móvil en el tren, ya lo bloqueé con la operadora. ¿Cómo "
+      "pido un duplicado de la SIM?", 0 },
+    { "Roubaram minha bolsa no metrô, já cancelei o cartão pelo app. Como "
+      "peço a segunda via?", 0 },
+    { "J'ai oublié mon portefeuille au café, la carte est déjà bloquée "
+      "dans l'appli. Comment en commander une autre ?", 0 },
+    { "Handy im Zug liegen gelassen, SIM schon gesperrt. Wie bekomme ich "
+      "eine Ersatzkarte?", 0 },
+    { "I already blocked my card but money is still leaving my account "
+      "right now", 1 },
+    { "Ya bloqueé la tarjeta pero el que llama dice que necesita el código "
+      "ahora mismo", 1 },
+    { "Já bloqueei o cartão mas alguém mudou a senha do meu banco e está "
+      "transferindo agora", 1 },
 };
 
 

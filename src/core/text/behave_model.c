@@ -74,6 +74,13 @@
 #define BEHAVE_C_WELL_GUARD                                                 \
     (BEHAVE_C_SELFDIR | BEHAVE_C_SUICIDE | BEHAVE_C_MEANS | BEHAVE_C_WEAPON  \
      | BEHAVE_C_THREAT | BEHAVE_C_FOLLOW | BEHAVE_C_COMING)
+/*
+ * And what "I've already blocked the card" does not clear: money still
+ * going, a caller on the line, a password changed, a partner
+ */
+#define BEHAVE_C_STOP_GUARD                                                 \
+    (BEHAVE_C_WELL_GUARD | BEHAVE_C_STILL | BEHAVE_C_CALLER                 \
+     | BEHAVE_C_CHANGED | BEHAVE_C_PARTNER)
 #define BEHAVE_C_TIME     (BEHAVE_C_NOW | BEHAVE_C_SOON | BEHAVE_C_HOURS)
 #define BEHAVE_MODEL_VAL_BLEND  0.65     /* rules' share of valence score */
 /*
@@ -108,7 +115,8 @@ static void behave_idiom_word(behave_model_state_t *m, const char *w,
 static void behave_idiom_role(behave_model_state_t *m, behave_cset_t cs,
     unsigned flags);
 static unsigned behave_idiom(behave_cset_t c, unsigned idiom);
-static void behave_well(behave_model_state_t *m, unsigned flags);
+static void behave_well(behave_model_state_t *m, const char *w, size_t len,
+    unsigned flags);
 static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
 
@@ -792,16 +800,32 @@ behave_idiom(behave_cset_t c, unsigned idiom)
  * unharmed, not just after a negation ("recovered", "ileso"; not "he
  * won't come out of it unhurt"), or an injury word just after one
  * ("nobody was hurt", "no hubo heridos", "personne n'a été blessé").
+ * Likewise a loss already stopped: "already" at most three words before
+ * "blocked", "frozen", "cancelled" ("I've already frozen it in the app",
+ * "já bloqueei o IMEI", "Karte schon gesperrt"; German "ja" is "yes").
  * behave_model_label() then asks the trained layer to be sure, as with
  * an idiom, and no crisis frame alone makes the message critical.
  */
 static void
-behave_well(behave_model_state_t *m, unsigned flags)
+behave_well(behave_model_state_t *m, const char *w, size_t len,
+    unsigned flags)
 {
     if (((flags & BEHAVE_WORD_WELL) && m->since_neg > 3)
         || ((flags & BEHAVE_WORD_HURT) && m->since_neg <= 3))
     {
         m->well++;
+    }
+
+    if ((flags & BEHAVE_WORD_STOPPED) && m->already_at
+        && m->words - m->already_at <= 3)
+    {
+        m->stopped++;
+    }
+
+    if ((flags & BEHAVE_WORD_ALREADY)
+        && !(len == 2 && memcmp(w, "ja", 2) == 0 && m->lang_de))
+    {
+        m->already_at = m->words;
     }
 }
 
@@ -867,8 +891,10 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     /* laughter as written: "kkkk" is "kk" in text, "k" in alt */
     behave_idiom_word(m, t->text, t->len, cs, flags);
 
-    if (flags & (BEHAVE_WORD_WELL | BEHAVE_WORD_HURT)) {
-        behave_well(m, flags);
+    if (flags & (BEHAVE_WORD_WELL | BEHAVE_WORD_HURT | BEHAVE_WORD_ALREADY
+                 | BEHAVE_WORD_STOPPED))
+    {
+        behave_well(m, w, n, flags);
     }
 
     /*
@@ -1604,7 +1630,8 @@ behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
      * below it the urgency head chooses among the other four levels.
      * With an idiom or an all-clear, the head itself must be sure as
      * well as the stack, and an all-clear turns the frames off */
-    clear = m->well && !(m->seen & BEHAVE_C_WELL_GUARD);
+    clear = (m->well && !(m->seen & BEHAVE_C_WELL_GUARD))
+            || (m->stopped && !(m->seen & BEHAVE_C_STOP_GUARD));
 
     if ((m->frames && !clear)
         || (behave_model_stack(m) > 0

@@ -69,6 +69,8 @@ typedef struct {
     unsigned               idiom;           /* BEHAVE_IDIOM_*, clause */
     unsigned               idiom_seen;      /* of the message */
     unsigned               well;            /* "nobody was hurt" */
+    unsigned               stopped;         /* "already blocked it" */
+    unsigned               already_at;      /* of "already", "schon" */
     unsigned               role_at;         /* of "boss", "prof" */
     unsigned               role_kill_at;    /* "my boss will kill" */
     unsigned               clause_words;

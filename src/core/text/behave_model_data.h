@@ -39,6 +39,8 @@ __extension__ typedef unsigned __int128  behave_cset_t;
 #define BEHAVE_WORD_WELL    16384 /* "recovered", "ileso", "unverletzt" */
 #define BEHAVE_WORD_HURT    32768 /* "injured", "feriu": after "nobody" */
 #define BEHAVE_WORD_ROLE    65536 /* "boss", "jefa", "prof", "Lehrer" */
+#define BEHAVE_WORD_ALREADY 131072 /* "already", "ya", "déjà", "schon" */
+#define BEHAVE_WORD_STOPPED 262144 /* "blocked", "frozen", "gesperrt" */
 
 
 typedef struct {
