@@ -2,7 +2,9 @@
 # Replays labelled conversations through the endpoint (a real nginx and
 # Redis: each turn assessed from the stored state of the turns before it)
 # and compares every turn's conversation block with the core's
-# recomputation from full history (build/core/behave_conv_replay); on
+# recomputation from full history (build/core/behave_conv_replay), and
+# the state Redis' script left after each conversation with the core's
+# own fold of its turns, byte for byte (behave_conv_replay --state); on
 # ../shared/data/support/conversations.jsonl, also reports how many
 # labelled expectations hold.
 
@@ -76,6 +78,35 @@ sub compare_with_core {
     diag($_) for @bad[0 .. ($#bad < 4 ? $#bad : 4)];
 }
 
+# the state Redis' script wrote (its tail, a review's mark, left out)
+# against the core's encoding of the same turns folded: the script's
+# in-place writes and behave_conv_state_push() must agree
+my $state_hex = "\"local s = redis.call('GET', KEYS[1]) "
+    . "if not s then return '' end "
+    . "local r = tonumber(string.sub(s, 51, 51), 16) or 0 "
+    . "local n = 52 if r > 0 then n = 52 + 5 * 32 + r * 96 end "
+    . "return (string.gsub(string.sub(s, 1, n), '.', function (c) "
+    . "return string.format('%02x', string.byte(c)) end))\"";
+
+sub compare_states {
+    my ($file, $tag, $name) = @_;
+    my ($n, @bad) = (0);
+    open my $fh, '-|', $replay, '--state', $file or die "$replay: $!";
+    while (my $line = <$fh>) {
+        my $want = decode_json($line);
+        my $key = "behave:{acme:$tag-$want->{id}-$$}:state";
+        my $got = redis_cli('EVAL', $state_hex, 1, "'$key'");
+        $n++;
+        push @bad, "$want->{id}: redis $got\n  core  $want->{state}"
+            unless $got eq $want->{state};
+    }
+    close $fh;
+    ok($n > 0 && !@bad, "$name: the state Redis holds after each "
+       . "conversation is the core's fold of its turns, byte for byte "
+       . "($n conversations, " . scalar(@bad) . ' differ)');
+    diag($_) for @bad[0 .. ($#bad < 2 ? $#bad : 2)];
+}
+
 # every conversation file of the corpus, a new round included unasked
 my @files = map { m{([^/]+)\.jsonl$} }
     glob("$TOP/data/corpus/{conv,blind-conv}*.jsonl");
@@ -84,6 +115,7 @@ cmp_ok(scalar @files, '>=', 5, 'the corpus\' conversation files: '
 for my $f (@files) {
     my $file = "$TOP/data/corpus/$f.jsonl";
     compare_with_core($file, through_endpoint($file, $f), "data/corpus/$f");
+    compare_states($file, $f, "data/corpus/$f");
 }
 
 my $file = "$DATA/support/conversations.jsonl";

@@ -24,10 +24,12 @@
  * turn, and a conversation without a mark (an older build's, or one
  * marked reviewed since: the PATCH takes it off) files at its next one.
  *
- * A conversation written by an older build has a log and no state: the
- * script then returns the log instead, the state is recomputed from it
- * once (the same fold as behave_conversation_assess()) and sent with the
- * turn again as the seed, used only if the state is still missing.
+ * A conversation written by an older build has a log and no state, or a
+ * state of an older version ("s1"): the script then returns the log
+ * instead, the state is recomputed from it once (the same fold as
+ * behave_conversation_assess()) and sent with the turn again as the
+ * seed, used only if the state is still missing or older (an "s1"
+ * state's tail, the review's mark, is kept).
  */
 
 
@@ -60,7 +62,10 @@
  * header, and a customer turn's meaning and record in their slots), so
  * that the script never makes a long string but the one it returns; a
  * tail moves to the new end when the records grow.  A new conversation's
- * state is written whole, in one SET, as slot 0 of each.  Past max + max / 2
+ * state is written whole, in one SET, as slot 0 of each.  The log is
+ * written first, the state last: a write that fails (a key of another
+ * type) leaves the state as it was.  Counters wrap at 2^32, as in C.
+ * Past max + max / 2
  * turns the log's front is cut to the newest max, behind the header
  * "d<turns dropped>" 0xff; records the log should hold and does not (cut
  * short by hand) count as dropped, so that a damaged log is not
@@ -69,14 +74,31 @@
 static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "redis.conversation-turn",
 
+    "local V = '" BEHAVE_CONV_STATE_VERSION "'\n"
+    "local M, R, NM, NR = " ngx_http_behave_str(BEHAVE_MEANING_DIM) ", "
+    ngx_http_behave_str(BEHAVE_CONV_REC_SIZE) ", "
+    ngx_http_behave_str(BEHAVE_CONV_MEANINGS) ", "
+    ngx_http_behave_str(BEHAVE_CONV_RING) "\n"
+    "local W = 4294967296\n"
+    "if ARGV[3] == 'c' and (#ARGV[7] ~= R or #ARGV[8] ~= M) then\n"
+    "  return redis.error_reply('bad turn record')\n"
+    "end\n"
     "local st = redis.call('GET', KEYS[2])\n"
     "local prev = st\n"
-    "local V = '" BEHAVE_CONV_STATE_VERSION "'\n"
     "local fresh, body = false, ''\n"
     "if not st or string.sub(st, 1, 2) ~= V then\n"
     "  if ARGV[10] ~= '' then\n"
-    "    st, prev = ARGV[10], ARGV[10]\n"
-    "    redis.call('SET', KEYS[2], st)\n"
+    "    local tail = ''\n"
+    "    if st and string.sub(st, 1, 2) == 's1' then\n"
+    "      local r1 = tonumber(string.sub(st, 51, 51), 16)\n"
+    "      local m1 = tonumber(string.sub(st, 52, 52), 16)\n"
+    "      if r1 and m1 then\n"
+    "        tail = string.sub(st, 53 + m1 * M + r1 * (4 + R))\n"
+    "      end\n"
+    "    end\n"
+    "    st = ARGV[10] .. tail\n"
+    "    prev = st\n"
+    "    redis.call('SET', KEYS[2], st, 'EX', ARGV[2])\n"
     "  else\n"
     "    local log = redis.call('GET', KEYS[1])\n"
     "    if log then return { log } end\n"
@@ -85,13 +107,6 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "    prev, fresh = '', true\n"
     "  end\n"
     "end\n"
-    "if #st < 52 then\n"
-    "  return redis.error_reply('bad conversation state')\n"
-    "end\n"
-    "local M, R, NM, NR = " ngx_http_behave_str(BEHAVE_MEANING_DIM) ", "
-    ngx_http_behave_str(BEHAVE_CONV_REC_SIZE) ", "
-    ngx_http_behave_str(BEHAVE_CONV_MEANINGS) ", "
-    ngx_http_behave_str(BEHAVE_CONV_RING) "\n"
     "local function size(r)\n"
     "  if r == 0 then return 52 end\n"
     "  return 52 + NM * M + r * (4 + R)\n"
@@ -102,13 +117,29 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "local dr = tonumber(string.sub(st, 43, 50), 16)\n"
     "local nr, nm = string.sub(st, 51, 51), string.sub(st, 52, 52)\n"
     "local r0 = tonumber(nr, 16)\n"
-    "if not n or not dr or not r0 or #st < size(r0) then\n"
+    "if #st < 52 or not n or not dr or not r0 or #st < size(r0) then\n"
     "  return redis.error_reply('bad conversation state')\n"
     "end\n"
-    "if ARGV[3] == 'c' then\n"
-    "  if #ARGV[7] ~= R or #ARGV[8] ~= M then\n"
-    "    return redis.error_reply('bad turn record')\n"
+    "local n1 = n + 1\n"
+    "redis.call('APPEND', KEYS[1], ARGV[1])\n"
+    "local max = tonumber(ARGV[9])\n"
+    "if max > 0 and n1 - dr > max + math.floor(max / 2) then\n"
+    "  local log = redis.call('GET', KEYS[1])\n"
+    "  local pos = 1\n"
+    "  if string.sub(log, 1, 1) == 'd' then\n"
+    "    pos = (string.find(log, '\\255', 1, true) or 0) + 1\n"
     "  end\n"
+    "  for i = 1, n1 - dr - max do\n"
+    "    local e = string.find(log, '\\255', pos, true)\n"
+    "    if not e then break end\n"
+    "    pos = e + 1\n"
+    "  end\n"
+    "  dr = n1 - max\n"
+    "  redis.call('SET', KEYS[1],"
+    " 'd' .. dr .. '\\255' .. string.sub(log, pos))\n"
+    "end\n"
+    "redis.call('EXPIRE', KEYS[1], ARGV[2])\n"
+    "if ARGV[3] == 'c' then\n"
     "  local c = tonumber(cu, 16)\n"
     "  local m, r = tonumber(nm, 16), r0\n"
     "  local pk, fr = string.sub(cur, 1, 1), string.sub(cur, 2, 2)\n"
@@ -117,50 +148,32 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "    fr = '1'\n"
     "  end\n"
     "  old, cur = cur, pk .. fr .. 'ffffffff00'\n"
-    "  cu = string.format('%08x', c + 1)\n"
+    "  cu = string.format('%08x', (c + 1) % W)\n"
     "  if m < NM then m = m + 1 end\n"
     "  if r < NR then r = r + 1 end\n"
     "  nr, nm = string.format('%x', r), string.format('%x', m)\n"
     "  local rec = string.char(n % 256, math.floor(n / 256) % 256,"
     " math.floor(n / 65536) % 256, math.floor(n / 16777216)) .. ARGV[7]\n"
-    "  if fresh then\n"
+    "  local tail = string.sub(st, size(r0) + 1)\n"
+    "  if r0 == 0 then\n"
     "    body = ARGV[8] .. string.rep('\\0', (NM - 1) * M) .. rec\n"
+    "    if not fresh then\n"
+    "      redis.call('SETRANGE', KEYS[2], 52, body)\n"
+    "    end\n"
     "  else\n"
-    "    local tail = string.sub(st, size(r0) + 1)\n"
     "    redis.call('SETRANGE', KEYS[2], 52 + (c % NM) * M, ARGV[8])\n"
     "    redis.call('SETRANGE', KEYS[2], 52 + NM * M + (c % NR) * (4 + R),"
     " rec)\n"
-    "    if r ~= r0 and tail ~= '' then\n"
-    "      redis.call('SETRANGE', KEYS[2], size(r), tail)\n"
-    "    end\n"
     "  end\n"
-    "else\n"
-    "  if ARGV[6] ~= '0' then\n"
-    "    cur = string.sub(cur, 1, 2) .. string.format('%08x%02x', n,"
+    "  if r ~= r0 and tail ~= '' then\n"
+    "    redis.call('SETRANGE', KEYS[2], size(r), tail)\n"
+    "  end\n"
+    "elseif ARGV[6] ~= '0' then\n"
+    "  cur = string.sub(cur, 1, 2) .. string.format('%08x%02x', n,"
     " tonumber(ARGV[6]))\n"
-    "  end\n"
     "end\n"
-    "n = n + 1\n"
-    "redis.call('APPEND', KEYS[1], ARGV[1])\n"
-    "local max = tonumber(ARGV[9])\n"
-    "if max > 0 and n - dr > max + math.floor(max / 2) then\n"
-    "  local log = redis.call('GET', KEYS[1])\n"
-    "  local pos = 1\n"
-    "  if string.sub(log, 1, 1) == 'd' then\n"
-    "    pos = (string.find(log, '\\255', 1, true) or 0) + 1\n"
-    "  end\n"
-    "  for i = 1, n - dr - max do\n"
-    "    local e = string.find(log, '\\255', pos, true)\n"
-    "    if not e then break end\n"
-    "    pos = e + 1\n"
-    "  end\n"
-    "  dr = n - max\n"
-    "  redis.call('SET', KEYS[1],"
-    " 'd' .. dr .. '\\255' .. string.sub(log, pos))\n"
-    "end\n"
-    "redis.call('EXPIRE', KEYS[1], ARGV[2])\n"
-    "local head = V .. string.format('%08x', n) .. cu .. cur .. old"
-    " .. string.format('%08x', dr) .. nr .. nm\n"
+    "local head = V .. string.format('%08x', n1 % W) .. cu .. cur .. old"
+    " .. string.format('%08x', dr % W) .. nr .. nm\n"
     "if fresh then\n"
     "  redis.call('SET', KEYS[2], head .. body, 'EX', ARGV[2])\n"
     "else\n"
@@ -437,8 +450,9 @@ ngx_http_behave_conversation_review(ngx_http_request_t *r,
 
 
 /*
- * An older build's log and no state: the state of every turn it holds
- * (those trimmed off before are counted, not seen), sent back as the seed.
+ * An older build's log and no state, or an older state ("s1"): the state
+ * of every turn the log holds (those trimmed off before are counted, not
+ * seen), sent back as the seed.
  */
 
 static ngx_int_t

@@ -8,9 +8,13 @@
  *     {"id":"...","turn":N,"conversation":{...spec 2.4 block...}}
  *
  * t/011-conversations-replay.t compares the endpoint's answers (nginx and
- * Redis, the state path) with these.
+ * Redis, the state path) with these.  With --state, one line per
+ * conversation instead: the stored state (behave_conv_state.h) after its
+ * last turn, in hex, which t/011 compares with what Redis' script wrote:
  *
- *     behave_conv_replay FILE.jsonl
+ *     {"id":"...","state":"7332..."}
+ *
+ *     behave_conv_replay [--state] FILE.jsonl
  */
 
 #include <stdio.h>
@@ -20,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "behave_annotate.h"
+#include "behave_conv_state.h"
 #include "behave_conversation.h"
 #include "behave_json.h"
 #include "behave_turn.h"
@@ -31,8 +36,35 @@
 static behave_turn_t  tv[REPLAY_MAX_TURNS];
 
 
+/* the state every turn leaves, folded as the upgrade from a log does */
 static void
-replay(cJSON *conv)
+replay_state(const char *id, int nt)
+{
+    int                  i;
+    char                 buf[BEHAVE_CONV_STATE_MAX];
+    size_t               len, k;
+    behave_conv_rec_t    rec;
+    behave_conv_state_t  st;
+
+    behave_conv_state_init(&st);
+
+    for (i = 0; i < nt; i++) {
+        behave_conversation_record(&tv[i], &rec);
+        behave_conv_state_push(&st, &rec);
+    }
+
+    len = behave_conv_state_encode(&st, buf);
+
+    printf("{\"id\":\"%s\",\"state\":\"", id);
+    for (k = 0; k < len; k++) {
+        printf("%02x", (unsigned char) buf[k]);
+    }
+    printf("\"}\n");
+}
+
+
+static void
+replay(cJSON *conv, int state)
 {
     int                   i, nt;
     char                 *out;
@@ -45,6 +77,11 @@ replay(cJSON *conv)
     turns = cJSON_GetObjectItem(conv, "turns");
 
     nt = behave_turns_from_json(turns, tv, REPLAY_MAX_TURNS);
+
+    if (state) {
+        replay_state(cJSON_IsString(id) ? id->valuestring : "", nt);
+        return;
+    }
 
     for (i = 1; i < nt; i++) {
         behave_conversation_assess(tv, (size_t) i, &tv[i], &r);
@@ -74,12 +111,15 @@ replay(cJSON *conv)
 int
 main(int argc, char **argv)
 {
+    int     state;
     FILE   *f;
     char   *line;
     cJSON  *conv;
 
-    if (argc != 2 || (f = fopen(argv[1], "r")) == NULL) {
-        fprintf(stderr, "usage: behave_conv_replay FILE.jsonl\n");
+    state = argc == 3 && strcmp(argv[1], "--state") == 0;
+
+    if (argc != 2 + state || (f = fopen(argv[1 + state], "r")) == NULL) {
+        fprintf(stderr, "usage: behave_conv_replay [--state] FILE.jsonl\n");
         return 2;
     }
 
@@ -88,7 +128,7 @@ main(int argc, char **argv)
     while (line != NULL && fgets(line, 1 << 22, f) != NULL) {
         conv = cJSON_Parse(line);
         if (conv != NULL) {
-            replay(conv);
+            replay(conv, state);
             cJSON_Delete(conv);
         }
     }
