@@ -181,6 +181,35 @@ static const fr_case_t  fr_cases[] = {
       "Perfecto, gracias, nada más", 0 },
     { "doppelt abgebucht", "Wir haben die doppelte Abbuchung storniert.",
       "Danke, kein Problem, das wäre alles", 0 },
+    /* a fix put live, the working state predicted back, a deed carried
+     * out: claims in each language; the same deed still to come is not */
+    { "the dashboard keeps timing out",
+      "Our engineers deployed a patch an hour ago, so it should work "
+      "again.",
+      "nope, it times out on every page", 1 },
+    { "no puedo descargar la factura",
+      "Ya quedó, corregimos el enlace de descarga.",
+      "pues sigo sin poder descargarla", 1 },
+    { "a transferência não saiu",
+      "A transferência foi efetuada hoje de manhã.",
+      "aqui na minha conta ainda não apareceu nada", 1 },
+    { "l'appli plante au démarrage",
+      "Le correctif a été déployé, l'appli devrait refonctionner.",
+      "non, elle plante toujours au lancement", 1 },
+    { "die Überweisung fehlt", "Die Überweisung wurde heute durchgeführt.",
+      "auf meinem Konto ist noch nichts eingegangen", 1 },
+    { "the replacement never came",
+      "A new card has been sent and will arrive on Friday.",
+      "it's Saturday and nothing has come", 1 },
+    { "die Überweisung fehlt", "Die Überweisung wird morgen durchgeführt.",
+      "gut, bisher ist noch nichts eingegangen", 0 },
+    { "la app no abre", "La corrección será realizada esta noche.",
+      "vale, de momento sigue sin funcionar", 0 },
+    { "fui cobrado duas vezes",
+      "Vamos estornar o valor duplicado nos próximos dias.",
+      "ok, por enquanto ainda não entrou nada", 0 },
+    { "le site ne charge pas", "Nous allons déployer un correctif ce soir.",
+      "d'accord, pour l'instant ça ne marche pas", 0 },
 };
 
 

@@ -350,7 +350,72 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "zurücküberwiesen", "the money was returned" },
     { "sollte jetzt", "it works now" },
     { "sollte es jetzt", "it works now" },
+    /*
+     * Appended: a fix put live ("the patch is live", "se ha desplegado
+     * la corrección", "a correção foi implantada", "le correctif a été
+     * déployé", "das Update wurde eingespielt"); the working state
+     * predicted back ("should work again", "debería volver a
+     * funcionar"); a deed carried out ("the transfer was carried out",
+     * "ya quedó", "foi efetuado", "a été réalisé", "wurde
+     * durchgeführt").  A plan ("will be carried out", "wird
+     * durchgeführt") or a negation before one is no claim.
+     */
+    { "deployed", "the fix was deployed" },
+    { "fix is live", "the fix was deployed" },
+    { "rolled out", "the fix was deployed" },
+    { "should work again", "it works now" },
+    { "should be fine again", "it works now" },
+    { "been completed", "it was done" },
+    { "been carried out", "it was done" },
+    { "ya quedó", "the issue was settled" },
+    { "quedó listo", "the issue was settled" },
+    { "quedó lista", "the issue was settled" },
+    { "ya está listo", "the issue was settled" },
+    { "ya está lista", "the issue was settled" },
+    { "se ha realizado", "it was done" },
+    { "hemos realizado", "it was done" },
+    { "ha sido realizado", "it was done" },
+    { "ha sido realizada", "it was done" },
+    { "se ha efectuado", "it was done" },
+    { "hemos efectuado", "it was done" },
+    { "ha sido efectuado", "it was done" },
+    { "ha sido efectuada", "it was done" },
+    { "se ha desplegado", "the fix was deployed" },
+    { "hemos desplegado", "the fix was deployed" },
+    { "volver a funcionar", "it works now" },
+    { "foi efetuado", "it was done" },
+    { "foi efetuada", "it was done" },
+    { "foi realizado", "it was done" },
+    { "foi realizada", "it was done" },
+    { "foi implantado", "the fix was deployed" },
+    { "foi implantada", "the fix was deployed" },
+    { "já está pronto", "the issue was settled" },
+    { "já está pronta", "the issue was settled" },
+    { "été réalisé", "it was done" },
+    { "été réalisée", "it was done" },
+    { "avons effectué", "it was done" },
+    { "été déployé", "the fix was deployed" },
+    { "été déployée", "the fix was deployed" },
+    { "avons déployé", "the fix was deployed" },
+    { "été réparé", "the issue was fixed" },
+    { "été réparée", "the issue was fixed" },
+    { "avons réparé", "the issue was fixed" },
+    { "refonctionner", "it works now" },
+    { "durchgeführt", "it was done" },
+    { "ausgeführt", "it was done" },
+    { "abgeschlossen", "it was done" },
+    { "ausgerollt", "the fix was deployed" },
+    { "eingespielt", "the fix was deployed" },
+    { "repariert", "the issue was fixed" },
+    { "sollte wieder gehen", "it works now" },
+    { "sollte wieder klappen", "it works now" },
 };
+
+
+/* a record keeps 1 + a claim's index in a byte, 0xff for the cue */
+typedef char  behave_conv_claims_fit[
+    sizeof(behave_conv_claims) / sizeof(behave_conv_claims[0])
+    < BEHAVE_CONV_CLAIM_CUE ? 1 : -1];
 
 
 /* customer turns: the issue is not settled */
@@ -1786,20 +1851,81 @@ behave_conv_negated(const char *s, size_t at, int topic)
  * "Let's get you back online", "I'll have it working again by Friday":
  * a plan, not a claim (the annotator's @notyet, for the phrase table)
  */
-static int
-behave_conv_planned(const char *s, size_t at)
-{
-    size_t              from, k;
-    static const char  *plan[] = {
+static const char  *behave_conv_plan[] = {
         "let's ", "let me ", "i'll ", "we'll ", "will ", "going to ",
         "try to ", "vamos a ", "vamos ", "on va ", "nous allons ",
         "wir werden ",
+        /* the passive or the future of a deed still to come ("will be
+         * carried out", "será realizado", "vai ser", "sera effectué",
+         * "wird durchgeführt") */
+        "wird ", "werden ", "será ", "serán ", "vai ", "vão ", "sera ",
+        "seront ",
         /* a condition or a rule, not a deed: "once the points have been
          * added", "check whether it was left in your letterbox" */
         "once ", "as soon as ", "until ", "unless ", "whether ", "if ",
         "cuando ", "en cuanto ", "quando ", "assim que ", "lorsque ",
         "quand ", "dès que ", "sobald ", "wenn ", "falls ", "ob ",
-    };
+};
+
+
+/*
+ * A deed told as done, in the perfect or the past of the five languages
+ * ("has been re-dispatched", "hemos enviado", "já foi", "a été",
+ * "wurde"): a plan beside it ("and will arrive tomorrow") is what
+ * follows from the deed, not the deed itself
+ */
+static const char  *behave_conv_perfect[] = {
+    "has been ", "have been ", "i've ", "we've ", "was ", "were ",
+    "ha sido ", "han sido ", "hemos ", "fue ", "fueron ", "já ", "foi ",
+    "foram ", "a été ", "ont été ", "avons ", "wurde ", "wurden ",
+    "haben ", "ist ",
+};
+
+
+/* a word of words[] starts in s[from, to) */
+static int
+behave_conv_word_from(const char *s, size_t from, size_t to,
+    const char **words, size_t n)
+{
+    size_t       k;
+    const char  *p, *e;
+
+    e = s + to;
+
+    for (k = 0; k < n; k++) {
+        for (p = s + from; p < e; p++) {
+            p = memmem(p, (size_t) (e - p), words[k], strlen(words[k]));
+            if (p == NULL) {
+                break;
+            }
+
+            /* a whole word: "if " is not the end of "tarif ", nor "ob "
+             * of "job " */
+            if (p == s || !behave_conv_is_word((unsigned char) p[-1])) {
+                return 1;
+            }
+        }
+    }
+
+    return 0;
+}
+
+
+#define behave_conv_plan_in(s, from, to)                                      \
+    behave_conv_word_from(s, from, to, behave_conv_plan,                      \
+                          sizeof(behave_conv_plan)                            \
+                          / sizeof(behave_conv_plan[0]))
+
+#define behave_conv_perfect_in(s, to)                                         \
+    behave_conv_word_from(s, 0, to, behave_conv_perfect,                      \
+                          sizeof(behave_conv_perfect)                         \
+                          / sizeof(behave_conv_perfect[0]))
+
+
+static int
+behave_conv_planned(const char *s, size_t at)
+{
+    size_t  from, k;
 
     from = at > 24 ? at - 24 : 0;
 
@@ -1813,23 +1939,8 @@ behave_conv_planned(const char *s, size_t at)
         }
     }
 
-    for (k = 0; k < sizeof(plan) / sizeof(plan[0]); k++) {
-        const char  *p, *e;
-
-        e = s + at;
-
-        for (p = s + from; p < e; p++) {
-            p = memmem(p, (size_t) (e - p), plan[k], strlen(plan[k]));
-            if (p == NULL) {
-                break;
-            }
-
-            /* a whole word: "if " is not the end of "tarif ", nor "ob "
-             * of "job " */
-            if (p == s || !behave_conv_is_word((unsigned char) p[-1])) {
-                return 1;
-            }
-        }
+    if (behave_conv_plan_in(s, from, at)) {
+        return 1;
     }
 
     /* "Is it working now?", "Has the refund gone through?": asked, not
@@ -2686,7 +2797,16 @@ behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
 
     k = behave_conv_first(t, BEHAVE_CONV_T_CLAIMS, BEHAVE_CONV_CLAIMED, NULL);
 
-    if (k == 0 && (cues & BEHAVE_CUE_RESOLUTION_CLAIM)) {
+    /*
+     * The annotator's cue sees a deed's verb in any tense ("vamos
+     * reembolsar", "nous allons rembourser"): with no settled phrase of
+     * the table, a plan or a condition in the turn and no deed told as
+     * done make it a promise, not a claim that the issue is settled
+     */
+    if (k == 0 && (cues & BEHAVE_CUE_RESOLUTION_CLAIM)
+        && (!behave_conv_plan_in(t->text, 0, t->len)
+            || behave_conv_perfect_in(t->text, t->len)))
+    {
         k = BEHAVE_CONV_CLAIM_CUE;
     }
 
