@@ -210,6 +210,27 @@ static const fr_case_t  fr_cases[] = {
       "ok, por enquanto ainda não entrou nada", 0 },
     { "le site ne charge pas", "Nous allons déployer un correctif ce soir.",
       "d'accord, pour l'instant ça ne marche pas", 0 },
+    /* working now in the customer's words, a past trouble beside it */
+    { "my game won't launch", "We rolled out a hotfix, it's fixed.",
+      "Yeah it crashed twice earlier but it's fine now, cheers", 0 },
+    { "la web no carga", "Ya está solucionado.",
+      "antes no cargaba pero ya va bien, gracias", 0 },
+    { "o app travava", "O problema foi resolvido.",
+      "de manhã não abria mas agora está ok, obrigado", 0 },
+    { "le site plante", "C'est réglé de notre côté.",
+      "ce matin ça ne marchait pas mais ça marche enfin, merci", 0 },
+    { "das Portal hängt", "Das Problem ist behoben.",
+      "heute früh ging nichts, aber jetzt läuft es wieder einwandfrei", 0 },
+    /* a question that asks to confirm what stays as it was; a denial
+     * asked the same way still denies */
+    { "please move my booking to Friday", "Done, it's moved to Friday.",
+      "Thanks. And the table is still for four people, right?", 0 },
+    { "cambia mi cita al jueves", "Hecho, ya está cambiada al jueves.",
+      "Genial. ¿Y sigue siendo con la misma doctora, verdad?", 0 },
+    { "bitte den Termin verschieben", "Erledigt, der Termin ist verschoben.",
+      "Super. Und es bleibt weiterhin bei Frau Keller, oder?", 0 },
+    { "charged twice", "I've refunded the duplicate charge.",
+      "Thanks, but it's still not showing, right?", 1 },
 };
 
 

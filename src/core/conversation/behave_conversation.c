@@ -728,6 +728,34 @@ static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
     { "geht wieder", NULL },
     { "klappt wieder", NULL },
     { "läuft wieder", NULL },
+    /*
+     * Appended: working now in the customer's own words, a past trouble
+     * beside it or not ("it was down earlier but it's fine now", "ya va
+     * bien", "agora está ok", "ça marche enfin", "läuft jetzt
+     * einwandfrei"); none that a negation after the verb turns round
+     */
+    { "fine now", NULL },
+    { "ok now", NULL },
+    { "okay now", NULL },
+    { "fine again", NULL },
+    { "loading now", NULL },
+    { "loads now", NULL },
+    { "working fine", NULL },
+    { "works fine", NULL },
+    { "ya va bien", NULL },
+    { "ya carga", NULL },
+    { "ya anda", NULL },
+    { "agora funciona", NULL },
+    { "agora está ok", NULL },
+    { "já está ok", NULL },
+    { "já carrega", NULL },
+    { "marche enfin", NULL },
+    { "fonctionne enfin", NULL },
+    { "marche bien maintenant", NULL },
+    { "fonctionne bien maintenant", NULL },
+    { "jetzt einwandfrei", NULL },
+    { "wieder einwandfrei", NULL },
+    { "wieder normal", NULL },
 };
 
 
@@ -2723,11 +2751,126 @@ behave_conv_first(const behave_conv_norm_t *t, behave_conv_tab_e id,
 }
 
 
+/*
+ * The turn ends in a question that asks to confirm ("..., right?", "¿no?",
+ * "né?", "n'est-ce pas ?", "oder?"): it checks what it believes, it does
+ * not report that anything is wrong
+ */
+static int
+behave_conv_tag_question(const behave_conv_norm_t *t)
+{
+    size_t              e, k, n;
+    static const char  *tag[] = {
+        "right", "correct", "yes", "yeah", "isn't it", "is that right",
+        "verdad", "cierto", "no", "né", "não é", "certo", "n'est-ce pas",
+        "c'est bien ça", "c'est ça", "oui", "oder", "richtig", "ja",
+        "stimmt's", "nicht wahr",
+    };
+
+    e = t->len;
+
+    while (e > 0 && (t->text[e - 1] == ' ' || t->text[e - 1] == '.')) {
+        e--;
+    }
+
+    if (e == 0 || t->text[e - 1] != '?') {
+        return 0;
+    }
+
+    e--;
+
+    while (e > 0 && t->text[e - 1] == ' ') {
+        e--;
+    }
+
+    for (k = 0; k < sizeof(tag) / sizeof(tag[0]); k++) {
+        n = strlen(tag[k]);
+
+        if (n < e && memcmp(t->text + e - n, tag[k], n) == 0
+            && !behave_conv_is_word((unsigned char) t->text[e - n - 1]))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/* where the text after the last "but" of behave_conv_but[] starts, or 0 */
+static size_t
+behave_conv_last_but(const behave_conv_norm_t *t)
+{
+    size_t  i, n, last;
+
+    last = 0;
+    i = 0;
+
+    while (i < t->len) {
+        while (i < t->len && !behave_conv_is_word((unsigned char) t->text[i])) {
+            i++;
+        }
+
+        n = behave_conv_word_in(t, i, behave_conv_but,
+                                sizeof(behave_conv_but)
+                                / sizeof(behave_conv_but[0]));
+        if (n > 0) {
+            last = i + n - 1;
+        }
+
+        while (i < t->len && (behave_conv_is_word((unsigned char) t->text[i])
+                              || t->text[i] == '\''))
+        {
+            i++;
+        }
+    }
+
+    return last;
+}
+
+
+/*
+ * "it wasn't working this morning but it's fine now", "ça ne marchait
+ * pas mais ça marche enfin", "ging nichts, aber jetzt läuft es wieder
+ * einwandfrei": a trouble conceded as past, then what the customer sees
+ * now; the clause after the last "but" confirms that it works, and says
+ * no more against it than for it
+ */
+static int
+behave_conv_works_after_but(const behave_conv_norm_t *cur)
+{
+    size_t               at;
+    unsigned             neg, strong;
+    behave_conv_norm_t   tail;
+
+    at = behave_conv_last_but(cur);
+    if (at == 0) {
+        return 0;
+    }
+
+    tail.len = cur->len - at;
+    memcpy(tail.text, cur->text + at, tail.len);
+    tail.text[tail.len] = '\0';
+    tail.pairs_ready = 0;
+    tail.cands_ready = 0;
+
+    strong = behave_conv_match(&tail, BEHAVE_CONV_T_CONFIRM_STRONG, 1, NULL);
+    if (strong == 0) {
+        return 0;
+    }
+
+    neg = behave_conv_match(&tail, BEHAVE_CONV_T_NOT_RESOLVED, 0, NULL);
+
+    return neg <= strong;
+}
+
+
 /* 1 if customer text cur says the issue is not settled; *quote says how */
 static int
 behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
     unsigned *quote)
 {
+    int       tag;
     unsigned  neg, strong, aff;
 
     *quote = behave_conv_first(cur, BEHAVE_CONV_T_NOT_RESOLVED,
@@ -2737,9 +2880,14 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
                                1, NULL);
 
     /* the annotator's clause, on the same footing when no confirmation
-     * that it worked is there */
-    if ((cues & BEHAVE_CUE_NOT_RESOLVED)
-        || ((cues & BEHAVE_CUE_PERSISTS) && strong == 0))
+     * that it worked is there; "it's still at 10:30, right?", "¿sigue
+     * siendo con ella, verdad?" ask to confirm what stays, and only a
+     * denial in so many words counts there */
+    tag = behave_conv_tag_question(cur);
+
+    if (!tag
+        && ((cues & BEHAVE_CUE_NOT_RESOLVED)
+            || ((cues & BEHAVE_CUE_PERSISTS) && strong == 0)))
     {
         neg++;
     }
@@ -2781,7 +2929,11 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
      * there": labels.md's "the customer's next turn says it is not"), not
      * a confirmation that it worked
      */
-    return neg > 0 && neg > strong;
+    if (neg == 0 || neg <= strong) {
+        return 0;
+    }
+
+    return !behave_conv_works_after_but(cur);
 }
 
 
