@@ -731,6 +731,75 @@ test_third_ask_escalates(void)
 }
 
 
+/*
+ * An ultimatum (a demand and what the customer will do if it is not met,
+ * a deadline set to the company) after earlier unhappy turns: the rising
+ * intensity labels.md counts, in the five languages; the same words in a
+ * calm conversation are no escalation
+ */
+static void
+test_ultimatum_escalates(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const worse[][5] = {
+        { "My new fridge arrived with a dented door.",
+          "Sorry to hear that, please send us photos.",
+          "I sent the photos on Monday and nobody has replied, this is "
+          "really annoying.",
+          "Your case is in the queue.",
+          "Send a replacement by Thursday or I'm taking this to my bank "
+          "and leaving a review everywhere." },
+        { "La nevera llegó con la puerta abollada.",
+          "Lo siento, envíenos fotos por favor.",
+          "Mandé las fotos el lunes y nadie contesta, qué mal servicio.",
+          "Su caso está en la cola.",
+          "Quiero una nevera nueva antes del jueves, de lo contrario "
+          "presento una queja y pido el dinero a mi banco." },
+        { "A geladeira chegou com a porta amassada.",
+          "Lamentamos, envie fotos por favor.",
+          "Mandei as fotos na segunda e ninguém respondeu, péssimo "
+          "atendimento.",
+          "O seu caso está na fila.",
+          "Quero outra geladeira até quinta, senão eu vou pedir o "
+          "estorno no cartão e reclamar em todo lado." },
+        { "Le frigo est arrivé avec la porte cabossée.",
+          "Désolé, envoyez-nous des photos.",
+          "J'ai envoyé les photos lundi et personne ne répond, c'est "
+          "vraiment pénible.",
+          "Votre dossier est en attente.",
+          "Je veux un frigo neuf avant jeudi, sinon je fais opposition "
+          "auprès de ma banque et je laisse des avis partout." },
+        { "Der Kühlschrank kam mit einer verbeulten Tür an.",
+          "Das tut uns leid, bitte schicken Sie Fotos.",
+          "Die Fotos habe ich am Montag geschickt und niemand antwortet, "
+          "das ist wirklich ärgerlich.",
+          "Ihr Fall ist in Bearbeitung.",
+          "Ich will bis Donnerstag einen neuen Kühlschrank, andernfalls "
+          "lasse ich die Zahlung zurückbuchen und schreibe überall "
+          "Bewertungen." },
+    };
+    static const char     *const calm[5] = {
+        "Can I pay for the fridge in instalments?",
+        "Yes, over 6 or 12 months.",
+        "Nice. Is delivery included?",
+        "Yes, delivery is free.",
+        "Great, should I bring the receipt or else the card statement?",
+    };
+
+    for (i = 0; i < sizeof(worse) / sizeof(worse[0]); i++) {
+        conversation(worse[i], 5, &r);
+        is_int(r.escalating, 1, "an ultimatum after unhappy turns: %s",
+               worse[i][4]);
+        is_int(r.action, BEHAVE_ACTION_HANDOFF, "and handoff");
+    }
+
+    conversation(calm, 5, &r);
+    is_int(r.escalating, 0, "'or else' in a calm conversation: not "
+           "escalating");
+}
+
+
 int
 main(void)
 {
@@ -751,6 +820,7 @@ main(void)
     test_reask_near_misses();
     test_third_ask_escalates();
     test_second_turn_escalation();
+    test_ultimatum_escalates();
 
     return tap_done();
 }

@@ -1448,6 +1448,50 @@ static const behave_conv_phrase_t  behave_conv_anger[] = {
     { "verbraucherzentrale", NULL },
     { "lächerlich", NULL },
     { "unfähig", NULL },
+    /*
+     * an ultimatum: a demand and what the customer will do if it is not
+     * met ("sort it today or I'm going to the press", "de lo contrario
+     * me voy", "senão eu cancelo", "sinon je résilie", "andernfalls
+     * kündige ich"), a deadline set to the company ("you have until
+     * noon"), and anger named outright ("I'm furious", "stinksauer")
+     */
+    { "or i'm", NULL },
+    { "or im", NULL },
+    { "or i'll", NULL },
+    { "or i will", NULL },
+    { "or else", NULL },
+    { "otherwise i'll", NULL },
+    { "otherwise i will", NULL },
+    { "otherwise i'm", NULL },
+    { "you have until", NULL },
+    { "you've got until", NULL },
+    { "furious", NULL },
+    { "livid", NULL },
+    { "o si no", NULL },
+    { "de lo contrario", NULL },
+    { "tienen hasta", NULL },
+    { "tiene hasta", NULL },
+    { "furioso", NULL },
+    { "furiosa", NULL },
+    { "senão eu", NULL },
+    { "senão vou", NULL },
+    { "caso contrário", NULL },
+    { "vocês têm até", NULL },
+    { "você tem até", NULL },
+    { "sinon je", NULL },
+    { "sinon j'", NULL },
+    { "ou je vais", NULL },
+    { "vous avez jusqu'à", NULL },
+    { "furieux", NULL },
+    { "furieuse", NULL },
+    { "andernfalls", NULL },
+    { "sonst werde ich", NULL },
+    { "sonst gehe ich", NULL },
+    { "sonst zahlen sie", NULL },
+    { "sonst ziehe ich", NULL },
+    { "sie haben bis", NULL },
+    { "stinksauer", NULL },
+    { "wütend", NULL },
 };
 
 
@@ -3438,15 +3482,16 @@ behave_conv_escalation(const behave_conv_state_t *st,
         return;
     }
 
-    if (total < 3 || cur < 2 || m == 0) {
+    if (total < 3 || cur < 1 || m == 0) {
         return;
     }
 
     /*
      * Anger or an ultimatum that was not there before ("If nobody has come
-     * by Friday I'm reporting you"), from severity 2 up, after an earlier
-     * unhappy turn: labels.md's rising intensity, which the levels may not
-     * show
+     * by Friday I'm reporting you"), in a turn that is itself unhappy,
+     * after an earlier unhappy turn: labels.md's rising intensity, which
+     * the levels may not show (a calm wording of an ultimatum reads as
+     * mild)
      */
     if ((cur_rec->flags & BEHAVE_CONV_F_ANGER)
         && behave_conv_unhappy_before(st, m)
@@ -3454,6 +3499,10 @@ behave_conv_escalation(const behave_conv_state_t *st,
     {
         out->escalating = 1;
         *from = BEHAVE_CONV_ESC_ANGER;
+        return;
+    }
+
+    if (cur < 2) {
         return;
     }
 
