@@ -800,6 +800,50 @@ test_ultimatum_escalates(void)
 }
 
 
+/*
+ * labels.md's clarify: "the customer's ask is unclear".  A greeting says
+ * nothing of the issue, so a short vague turn after greetings only is the
+ * first ask, and unclear, in the five languages; after a first turn that
+ * named the issue, a short answer to the agent's question is not
+ */
+static void
+test_vague_after_greeting(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][3] = {
+        { "good evening", "Good evening! How can I help?",
+          "that thing is acting up again" },
+        { "buenas", "¡Buenas! ¿En qué le ayudo?",
+          "lo de antes, que otra vez hace cosas raras" },
+        { "olá", "Olá! Em que posso ajudar?",
+          "aquele negócio parou outra vez" },
+        { "salut", "Bonjour ! Comment puis-je vous aider ?",
+          "le truc refait pareil" },
+        { "guten Morgen", "Guten Morgen! Wie kann ich helfen?",
+          "das Teil spinnt schon wieder" },
+    };
+    static const char     *const named[3] = {
+        "I ordered a desk lamp on Monday, order 55210, it arrived "
+        "with a cracked shade and I'd like a new one.",
+        "Sorry about that! Which shade did you order, the white or the "
+        "green one?",
+        "the other one",
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        conversation(convs[i], 3, &r);
+        is_int(r.action, BEHAVE_ACTION_CLARIFY,
+               "a vague ask after a greeting: clarify: %s", convs[i][2]);
+    }
+
+    conversation(named, 3, &r);
+    ok(r.action != BEHAVE_ACTION_CLARIFY || strstr(r.reason, "short first")
+       == NULL, "an answer after the issue was named is no unclear first "
+       "ask (%s)", r.reason);
+}
+
+
 int
 main(void)
 {
@@ -821,6 +865,7 @@ main(void)
     test_third_ask_escalates();
     test_second_turn_escalation();
     test_ultimatum_escalates();
+    test_vague_after_greeting();
 
     return tap_done();
 }

@@ -1360,6 +1360,14 @@ static const behave_conv_phrase_t  behave_conv_vague_ref[] = {
     { "das von vorhin", NULL },
     { "das von neulich", NULL },
     { "das teil", NULL },
+    /* the same vague thing in another case or gender */
+    { "dem ding", NULL },
+    { "dem teil", NULL },
+    { "das zeug", NULL },
+    { "the stuff", NULL },
+    { "esse negócio", NULL },
+    { "aquele negócio", NULL },
+    { "ce machin", NULL },
 };
 
 #define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
@@ -3744,6 +3752,41 @@ behave_conv_review(behave_conv_result_t *out)
 }
 
 
+/*
+ * "hi", "boa noite", "Hallo": a greeting says nothing of the issue, so a
+ * vague turn after greetings only ("the thing from before isn't doing
+ * it") is still the customer's first ask.  A greeting: a few letters
+ * (the sketch's distinct trigrams), no question, no problem reported, no
+ * number, no team, calm.
+ */
+#define BEHAVE_CONV_GREETING_GRAMS  16
+
+static int
+behave_conv_nothing_said(const behave_conv_state_t *st)
+{
+    size_t                    i;
+    const behave_conv_rec_t  *r;
+
+    if (st->customers > st->nrec) {
+        return 0;
+    }
+
+    for (i = 0; i < st->nrec; i++) {
+        r = &st->rec[i];
+
+        if (r->flags != 0 || r->severity > 0 || r->specialist
+            || r->nids > 0 || r->vague_n > 0 || r->confusion
+            || r->overload || (r->cues & BEHAVE_CUE_QUESTION)
+            || r->sketch.n > BEHAVE_CONV_GREETING_GRAMS)
+        {
+            return 0;
+        }
+    }
+
+    return 1;
+}
+
+
 static void
 behave_conv_assess_customer(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out)
@@ -3764,7 +3807,7 @@ behave_conv_assess_customer(const behave_conv_state_t *st,
         || st->fr;
 
     behave_conv_recommend(st, cur, out, esc_from, esc_turns,
-                          st->customers == 0);
+                          behave_conv_nothing_said(st));
     behave_conv_review(out);
 }
 
