@@ -844,6 +844,52 @@ test_vague_after_greeting(void)
 }
 
 
+/*
+ * A correction of what the agent understood ("Actually, what I asked
+ * was...") re-asks the earlier question, in the four other languages as
+ * in English; the filler "en fait" before a new question does not
+ */
+static void
+test_correction_reasks(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][3] = {
+        { "¿Puedo cambiar la fecha de mi vuelo sin pagar?",
+          "Puede gestionar su reserva en la web.",
+          "En realidad, lo que pregunté es si cambiar la fecha tiene "
+          "coste." },
+        { "Posso mudar a data do voo sem pagar?",
+          "Pode gerir a reserva no site.",
+          "Na verdade, o que eu perguntei foi se mudar a data custa "
+          "alguma coisa." },
+        { "Je peux changer la date de mon vol sans payer ?",
+          "Vous pouvez gérer votre réservation en ligne.",
+          "En fait, ce que j'ai demandé, c'est si changer la date coûte "
+          "quelque chose." },
+        { "Kann ich das Flugdatum ohne Gebühr ändern?",
+          "Sie können Ihre Buchung online verwalten.",
+          "Eigentlich wollte ich wissen, ob die Umbuchung etwas "
+          "kostet." },
+    };
+    static const char     *const other[3] = {
+        "Je peux changer la date de mon vol sans payer ?",
+        "Oui, le changement est gratuit jusqu'à 24 h avant.",
+        "Merci. En fait j'ai une autre question : livrez-vous des "
+        "bagages en Belgique ?",
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        conversation(convs[i], 3, &r);
+        is_int(r.repetition, 1, "a correction re-asks: %s", convs[i][2]);
+    }
+
+    conversation(other, 3, &r);
+    is_int(r.repetition, 0, "'en fait' before a new question: no "
+           "repetition");
+}
+
+
 int
 main(void)
 {
@@ -866,6 +912,7 @@ main(void)
     test_second_turn_escalation();
     test_ultimatum_escalates();
     test_vague_after_greeting();
+    test_correction_reasks();
 
     return tap_done();
 }

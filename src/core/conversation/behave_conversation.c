@@ -1173,6 +1173,17 @@ static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "again", NULL },
     { "i just want", NULL },
     { "i just need", NULL },
+    /* "actually" correcting what was understood, in the other four
+     * languages, where the bare word is a filler ("en fait", "eigentlich"):
+     * opening a clause, or "what I asked" */
+    { "en realidad,", NULL },
+    { "lo que pregunté", NULL },
+    { "na verdade,", NULL },
+    { "o que eu perguntei", NULL },
+    { "en fait,", NULL },
+    { "ce que j'ai demandé", NULL },
+    { "eigentlich wollte ich", NULL },
+    { "was ich gefragt habe", NULL },
 };
 
 
@@ -1630,6 +1641,15 @@ static const behave_conv_phrase_t  behave_conv_asks[] = {
     { "ich möchte wissen", NULL },
     { "ich würde gern wissen", NULL },
     { "ich wüsste gern", NULL },
+    /* the same in the past of politeness: "I wanted to ask" */
+    { "i wanted to ask", NULL },
+    { "quería preguntar", NULL },
+    { "queria perguntar", NULL },
+    { "je voulais savoir", NULL },
+    { "je voulais demander", NULL },
+    { "wollte ich wissen", NULL },
+    { "wollte wissen", NULL },
+    { "wollte fragen", NULL },
 };
 
 
