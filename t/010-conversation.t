@@ -275,8 +275,8 @@ sub redis_set_raw {
         [customer => 'Where is my refund for order 88231? This is the third time I ask!!'],
         [agent => 'I understand.'],
     );
-    my ($ref, $b2, $b1) = (conv_id(), conv_id(), conv_id());
-    my (@want, @got2, @got1);
+    my ($ref, $b2, $b1, $s1) = (conv_id(), conv_id(), conv_id(), conv_id());
+    my (@want, @got2, @got1, @gots1);
     for my $k (0 .. $#script) {
         my ($who, $msg) = @{ $script[$k] };
         if ($k == 4) {
@@ -288,10 +288,17 @@ sub redis_set_raw {
             } split /\xff/, $log) . "\xff";
             ok($log !~ /^b2/ && redis_set_raw("behave:{acme:$b1}:log", $log),
                'an older build\'s log (b1 records, no state) is in place');
+            # an older build's state ("s1", records shifted, not in slots)
+            redis_cli('EVAL', "\"local s = redis.call('GET', KEYS[1]) "
+                      . "redis.call('SET', KEYS[1], 's1' .. string.sub(s, 3)) "
+                      . "return 1\"", 1, "behave:{acme:$s1}:state");
+            like(redis_cli("GETRANGE 'behave:{acme:$s1}:state' 0 1"), qr/^s1$/,
+                 'an older build\'s state ("s1") is in place');
         }
         push @want, turn($ref, $msg, speaker => $who, quiet => 1)->{conversation};
         push @got2, turn($b2, $msg, speaker => $who, quiet => 1)->{conversation};
         push @got1, turn($b1, $msg, speaker => $who, quiet => 1)->{conversation};
+        push @gots1, turn($s1, $msg, speaker => $who, quiet => 1)->{conversation};
     }
     my $js = JSON::PP->new->canonical;
     my $same = sub {
@@ -308,6 +315,10 @@ sub redis_set_raw {
     is(scalar(grep { $same->($want[$_], $got1[$_]) } 4 .. $#script), 4,
        'b1 log without state: every later turn answered as the reference')
         or diag($js->encode($want[4]) . "\n" . $js->encode($got1[4]));
+    is(scalar(grep { $same->($want[$_], $gots1[$_]) } 4 .. $#script), 4,
+       'an "s1" state: recomputed from the log, every later turn as the reference');
+    like(redis_cli("GETRANGE 'behave:{acme:$s1}:state' 0 1"), qr/^s2$/,
+         'and written back as "s2"');
     ok(redis_cli("STRLEN 'behave:{acme:$b1}:state'") > 52, 'the state was written back');
     like(error_log(), qr/upgraded from its log/, 'the upgrade is logged');
 }

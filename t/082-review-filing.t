@@ -25,8 +25,10 @@ my $state = "behave:{acme:$conv}:state";
 # where a state's tail (the mark) starts: its header says how long it is
 sub state_size {
     my ($key) = @_;
-    my $h = redis_cli('GETRANGE', $key, 50, 51);
-    return 52 + hex(substr($h, 1, 1)) * 32 + hex(substr($h, 0, 1)) * 96;
+    my $nrec = hex(redis_cli('GETRANGE', $key, 50, 50));
+    # behave_conv_state.h: the header, then five meaning slots and the
+    # records, once there is one
+    return $nrec ? 52 + 5 * 32 + $nrec * 96 : 52;
 }
 
 # the mark: what follows the state

@@ -53,72 +53,92 @@
  * record, 8 its meaning signature, 9 turns of text the log keeps, 10 a
  * seed state or "".  Returns the state before the turn, its tail (the
  * review's mark) included ("" for a new conversation), or { log } when
- * only an older build's log exists.  The tail is carried over as it is.
+ * only an older build's log (or an older build's state) exists.
  *
- * The push is behave_conv_state_push(): keep the two in step.  Past
- * max + max / 2 turns the log's front is cut to the newest max, behind
- * the header "d<turns dropped>" 0xff; records the log should hold and
- * does not (cut short by hand) count as dropped, so that a damaged log is
- * not rewritten again at every turn.
+ * The push is behave_conv_state_push() on behave_conv_state.h's stored
+ * form: keep the two in step.  A turn is written in place (SETRANGE: the
+ * header, and a customer turn's meaning and record in their slots), so
+ * that the script never makes a long string but the one it returns; a
+ * tail moves to the new end when the records grow.  A new conversation's
+ * state is written whole, in one SET, as slot 0 of each.  Past max + max / 2
+ * turns the log's front is cut to the newest max, behind the header
+ * "d<turns dropped>" 0xff; records the log should hold and does not (cut
+ * short by hand) count as dropped, so that a damaged log is not
+ * rewritten again at every turn.
  */
 static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     "redis.conversation-turn",
 
     "local st = redis.call('GET', KEYS[2])\n"
     "local prev = st\n"
-    "if not st then\n"
-    "  if ARGV[10] ~= '' then st = ARGV[10] else\n"
+    "local V = '" BEHAVE_CONV_STATE_VERSION "'\n"
+    "local fresh, body = false, ''\n"
+    "if not st or string.sub(st, 1, 2) ~= V then\n"
+    "  if ARGV[10] ~= '' then\n"
+    "    st, prev = ARGV[10], ARGV[10]\n"
+    "    redis.call('SET', KEYS[2], st)\n"
+    "  else\n"
     "    local log = redis.call('GET', KEYS[1])\n"
     "    if log then return { log } end\n"
-    "    st = 's1' .. '0000000000000000' .. '00ffffffff00'"
+    "    st = V .. '0000000000000000' .. '00ffffffff00'"
     " .. '00ffffffff00' .. '0000000000'\n"
-    "    prev = ''\n"
+    "    prev, fresh = '', true\n"
     "  end\n"
-    "  prev = prev or st\n"
     "end\n"
-    "if #st < 52 or string.sub(st, 1, 2) ~= 's1' then\n"
+    "if #st < 52 then\n"
     "  return redis.error_reply('bad conversation state')\n"
     "end\n"
-    "local M, R = " ngx_http_behave_str(BEHAVE_MEANING_DIM) ", "
-    ngx_http_behave_str(BEHAVE_CONV_REC_SIZE) "\n"
+    "local M, R, NM, NR = " ngx_http_behave_str(BEHAVE_MEANING_DIM) ", "
+    ngx_http_behave_str(BEHAVE_CONV_REC_SIZE) ", "
+    ngx_http_behave_str(BEHAVE_CONV_MEANINGS) ", "
+    ngx_http_behave_str(BEHAVE_CONV_RING) "\n"
+    "local function size(r)\n"
+    "  if r == 0 then return 52 end\n"
+    "  return 52 + NM * M + r * (4 + R)\n"
+    "end\n"
     "local n = tonumber(string.sub(st, 3, 10), 16)\n"
     "local cu = string.sub(st, 11, 18)\n"
     "local cur, old = string.sub(st, 19, 30), string.sub(st, 31, 42)\n"
     "local dr = tonumber(string.sub(st, 43, 50), 16)\n"
     "local nr, nm = string.sub(st, 51, 51), string.sub(st, 52, 52)\n"
-    "local m0, r0 = tonumber(nm, 16), tonumber(nr, 16)\n"
-    "local a, b, c, d, e = '', '', '', '', ''\n"
+    "local r0 = tonumber(nr, 16)\n"
+    "if not n or not dr or not r0 or #st < size(r0) then\n"
+    "  return redis.error_reply('bad conversation state')\n"
+    "end\n"
     "if ARGV[3] == 'c' then\n"
     "  if #ARGV[7] ~= R or #ARGV[8] ~= M then\n"
     "    return redis.error_reply('bad turn record')\n"
     "  end\n"
-    "  local m, r = m0, r0\n"
+    "  local c = tonumber(cu, 16)\n"
+    "  local m, r = tonumber(nm, 16), r0\n"
     "  local pk, fr = string.sub(cur, 1, 1), string.sub(cur, 2, 2)\n"
     "  if ARGV[4] > pk then pk = ARGV[4] end\n"
     "  if ARGV[5] == '1' and string.sub(cur, 3, 10) ~= 'ffffffff' then\n"
     "    fr = '1'\n"
     "  end\n"
     "  old, cur = cur, pk .. fr .. 'ffffffff00'\n"
-    "  cu = string.format('%08x', tonumber(cu, 16) + 1)\n"
-    "  local mk, rk = m, r\n"
-    "  if m == " ngx_http_behave_str(BEHAVE_CONV_MEANINGS) " then\n"
-    "    mk = m - 1\n"
-    "  else m = m + 1 end\n"
-    "  if r == " ngx_http_behave_str(BEHAVE_CONV_RING) " then\n"
-    "    rk = r - 1\n"
-    "  else r = r + 1 end\n"
+    "  cu = string.format('%08x', c + 1)\n"
+    "  if m < NM then m = m + 1 end\n"
+    "  if r < NR then r = r + 1 end\n"
     "  nr, nm = string.format('%x', r), string.format('%x', m)\n"
-    "  a, b = ARGV[8], string.sub(st, 53, 52 + mk * M)\n"
-    "  c = string.char(n % 256, math.floor(n / 256) % 256,"
+    "  local rec = string.char(n % 256, math.floor(n / 256) % 256,"
     " math.floor(n / 65536) % 256, math.floor(n / 16777216)) .. ARGV[7]\n"
-    "  d = string.sub(st, 53 + m0 * M, 52 + m0 * M + rk * (4 + R))\n"
-    "  e = string.sub(st, 53 + m0 * M + r0 * (4 + R))\n"
+    "  if fresh then\n"
+    "    body = ARGV[8] .. string.rep('\\0', (NM - 1) * M) .. rec\n"
+    "  else\n"
+    "    local tail = string.sub(st, size(r0) + 1)\n"
+    "    redis.call('SETRANGE', KEYS[2], 52 + (c % NM) * M, ARGV[8])\n"
+    "    redis.call('SETRANGE', KEYS[2], 52 + NM * M + (c % NR) * (4 + R),"
+    " rec)\n"
+    "    if r ~= r0 and tail ~= '' then\n"
+    "      redis.call('SETRANGE', KEYS[2], size(r), tail)\n"
+    "    end\n"
+    "  end\n"
     "else\n"
     "  if ARGV[6] ~= '0' then\n"
     "    cur = string.sub(cur, 1, 2) .. string.format('%08x%02x', n,"
     " tonumber(ARGV[6]))\n"
     "  end\n"
-    "  a = string.sub(st, 53)\n"
     "end\n"
     "n = n + 1\n"
     "redis.call('APPEND', KEYS[1], ARGV[1])\n"
@@ -139,10 +159,14 @@ static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
     " 'd' .. dr .. '\\255' .. string.sub(log, pos))\n"
     "end\n"
     "redis.call('EXPIRE', KEYS[1], ARGV[2])\n"
-    "redis.call('SET', KEYS[2], 's1' .. string.format('%08x', n) .. cu .. cur"
-    " .. old .. string.format('%08x', dr) .. nr .. nm .. a .. b .. c .. d"
-    " .. e,"
-    " 'EX', ARGV[2])\n"
+    "local head = V .. string.format('%08x', n) .. cu .. cur .. old"
+    " .. string.format('%08x', dr) .. nr .. nm\n"
+    "if fresh then\n"
+    "  redis.call('SET', KEYS[2], head .. body, 'EX', ARGV[2])\n"
+    "else\n"
+    "  redis.call('SETRANGE', KEYS[2], 0, head)\n"
+    "  redis.call('EXPIRE', KEYS[2], ARGV[2])\n"
+    "end\n"
     "return prev\n",
 
     ""

@@ -72,11 +72,13 @@ static const char  ngx_http_behave_review_mark_script[] =
     "  return 0\n"
     "end\n"
     "local nr = tonumber(string.sub(st, 51, 51), 16)\n"
-    "local nm = tonumber(string.sub(st, 52, 52), 16)\n"
-    "if not nr or not nm then return 0 end\n"
-    "local n = " ngx_http_behave_str(BEHAVE_CONV_HEADER_SIZE)
-    " + nm * " ngx_http_behave_str(BEHAVE_MEANING_DIM)
+    "if not nr then return 0 end\n"
+    "local n = " ngx_http_behave_str(BEHAVE_CONV_HEADER_SIZE) "\n"
+    "if nr > 0 then\n"
+    "  n = n + " ngx_http_behave_str(BEHAVE_CONV_MEANINGS)
+    " * " ngx_http_behave_str(BEHAVE_MEANING_DIM)
     " + nr * (4 + " ngx_http_behave_str(BEHAVE_CONV_REC_SIZE) ")\n"
+    "end\n"
     "if #st < n or string.sub(st, n + 1) == ARGV[1] then return 0 end\n"
     "redis.call('SET', KEYS[1], string.sub(st, 1, n) .. ARGV[1], 'KEEPTTL')\n"
     "return 1\n";

@@ -333,7 +333,7 @@ test_stored_form(void)
     ok(bad == 0, "every truncation is rejected (%d accepted)", bad);
 
     memcpy(again, buf, len);
-    again[1] = '2';
+    again[1] = '3';
     ok(behave_conv_state_decode(again, len, &st2) != 0,
        "another version is rejected");
 

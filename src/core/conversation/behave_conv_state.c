@@ -5,6 +5,7 @@
  * behave_conv_state.h.
  */
 
+#include <endian.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,10 @@ static void behave_conv_put32(unsigned char *p, uint32_t v);
 static uint32_t behave_conv_get32(const unsigned char *p);
 static void behave_conv_rec_decode(const unsigned char *p,
     behave_conv_rec_t *rec);
+
+
+/* the customer turn i places before the newest of `customers` */
+#define behave_conv_older(customers, i)  ((customers) - 1 - (i))
 
 
 void
@@ -129,7 +134,8 @@ behave_conv_rec_encode(const behave_conv_rec_t *rec, unsigned char *p)
 static void
 behave_conv_rec_decode(const unsigned char *p, behave_conv_rec_t *rec)
 {
-    unsigned  i, k;
+    unsigned  i;
+    uint64_t  w;
 
     rec->customer = 1;
     rec->severity = p[0] > 4 ? 4 : p[0];
@@ -150,44 +156,74 @@ behave_conv_rec_decode(const unsigned char *p, behave_conv_rec_t *rec)
     rec->sketch.n = p[26] | (unsigned) p[27] << 8;
     rec->claim = 0;
 
+    /* little-endian words: one load each, not eight shifts (decoding
+     * the ring was a third of what history adds to a turn) */
     for (i = 0; i < BEHAVE_SIM_SKETCH_WORDS; i++) {
-        rec->sketch.bits[i] = 0;
-        for (k = 0; k < 8; k++) {
-            rec->sketch.bits[i] |= (uint64_t) p[28 + 8 * i + k] << 8 * k;
-        }
+        memcpy(&w, p + 28 + 8 * i, sizeof(w));
+        rec->sketch.bits[i] = le64toh(w);
     }
 }
 
 
+/* where customer turn c's meaning and record are stored */
+#define behave_conv_mean_at(c)                                                \
+    (BEHAVE_CONV_HEADER_SIZE                                                 \
+     + ((c) % BEHAVE_CONV_MEANINGS) * BEHAVE_MEANING_DIM)
+#define behave_conv_rec_at(c)                                                 \
+    (BEHAVE_CONV_HEADER_SIZE + BEHAVE_CONV_MEANINGS * BEHAVE_MEANING_DIM      \
+     + ((c) % BEHAVE_CONV_RING) * (4 + BEHAVE_CONV_REC_SIZE))
+
+
+/* the length a state of nrec records has: the tail starts there */
+static size_t
+behave_conv_state_len(uint32_t nrec)
+{
+    if (nrec == 0) {
+        return BEHAVE_CONV_HEADER_SIZE;
+    }
+
+    return BEHAVE_CONV_HEADER_SIZE + BEHAVE_CONV_MEANINGS * BEHAVE_MEANING_DIM
+           + nrec * (4 + BEHAVE_CONV_REC_SIZE);
+}
+
+
+/*
+ * The newest record (rec[0]) is customer turn customers - 1: rec[i] is
+ * turn customers - 1 - i, whose slot is that modulo the ring.
+ */
 size_t
 behave_conv_state_encode(const behave_conv_state_t *st, char *buf)
 {
-    char           *p;
-    unsigned        i;
+    unsigned        i, c;
+    size_t          len;
     unsigned char  *q;
 
-    p = buf;
-    p += sprintf(p, "%s%08x%08x%x%x%08x%02x%x%x%08x%02x%08x%x%x",
-                 BEHAVE_CONV_STATE_VERSION, (unsigned) st->turns,
-                 (unsigned) st->customers, st->peak, st->fr,
-                 (unsigned) st->claim_turn, st->claim_what & 0xff,
-                 st->peak_prev, st->fr_prev, (unsigned) st->claim_prev_turn,
-                 st->claim_prev_what & 0xff, (unsigned) st->dropped,
-                 st->nrec, st->nmean);
+    len = behave_conv_state_len(st->nrec);
+
+    sprintf(buf, "%s%08x%08x%x%x%08x%02x%x%x%08x%02x%08x%x%x",
+            BEHAVE_CONV_STATE_VERSION, (unsigned) st->turns,
+            (unsigned) st->customers, st->peak, st->fr,
+            (unsigned) st->claim_turn, st->claim_what & 0xff,
+            st->peak_prev, st->fr_prev, (unsigned) st->claim_prev_turn,
+            st->claim_prev_what & 0xff, (unsigned) st->dropped,
+            st->nrec, st->nmean);
+
+    memset(buf + BEHAVE_CONV_HEADER_SIZE, 0, len - BEHAVE_CONV_HEADER_SIZE);
 
     for (i = 0; i < st->nmean; i++) {
-        memcpy(p, st->rec[i].meaning, BEHAVE_MEANING_DIM);
-        p += BEHAVE_MEANING_DIM;
+        c = behave_conv_older(st->customers, i);
+        memcpy(buf + behave_conv_mean_at(c), st->rec[i].meaning,
+               BEHAVE_MEANING_DIM);
     }
 
     for (i = 0; i < st->nrec; i++) {
-        q = (unsigned char *) p;
+        q = (unsigned char *) buf
+            + behave_conv_rec_at(behave_conv_older(st->customers, i));
         behave_conv_put32(q, st->rec[i].turn);
         behave_conv_rec_encode(&st->rec[i], q + 4);
-        p += 4 + BEHAVE_CONV_REC_SIZE;
     }
 
-    return (size_t) (p - buf);
+    return len;
 }
 
 
@@ -195,18 +231,16 @@ size_t
 behave_conv_state_size(const char *s, size_t len)
 {
     size_t    n;
-    uint32_t  nrec, nmean;
+    uint32_t  nrec;
 
     if (s == NULL || len < BEHAVE_CONV_HEADER_SIZE
         || memcmp(s, BEHAVE_CONV_STATE_VERSION, 2) != 0
-        || behave_hex_field(s + 50, 1, &nrec) != 0
-        || behave_hex_field(s + 51, 1, &nmean) != 0)
+        || behave_hex_field(s + 50, 1, &nrec) != 0)
     {
         return 0;
     }
 
-    n = BEHAVE_CONV_HEADER_SIZE + nmean * BEHAVE_MEANING_DIM
-        + nrec * (4 + BEHAVE_CONV_REC_SIZE);
+    n = behave_conv_state_len(nrec);
 
     return n <= len ? n : 0;
 }
@@ -215,7 +249,7 @@ behave_conv_state_size(const char *s, size_t len)
 int
 behave_conv_state_decode(const char *s, size_t len, behave_conv_state_t *st)
 {
-    size_t          i, off;
+    size_t          i;
     uint32_t        v[13];
     const unsigned char  *q;
 
@@ -238,11 +272,12 @@ behave_conv_state_decode(const char *s, size_t len, behave_conv_state_t *st)
         }
     }
 
+    /* the slots of the newest nrec customer turns are those written */
     if (v[2] > 4 || v[3] > 1 || v[6] > 4 || v[7] > 1
         || v[11] > BEHAVE_CONV_RING || v[12] > BEHAVE_CONV_MEANINGS
-        || v[12] > v[11]
-        || len != BEHAVE_CONV_HEADER_SIZE + v[12] * BEHAVE_MEANING_DIM
-                  + v[11] * (4 + BEHAVE_CONV_REC_SIZE))
+        || v[12] > v[11] || v[11] > v[1]
+        || v[11] != (v[1] < BEHAVE_CONV_RING ? v[1] : BEHAVE_CONV_RING)
+        || len != behave_conv_state_len(v[11]))
     {
         return -1;
     }
@@ -263,18 +298,17 @@ behave_conv_state_decode(const char *s, size_t len, behave_conv_state_t *st)
     st->nrec = v[11];
     st->nmean = v[12];
 
-    off = BEHAVE_CONV_HEADER_SIZE;
-
     for (i = 0; i < st->nmean; i++) {
-        memcpy(st->rec[i].meaning, s + off, BEHAVE_MEANING_DIM);
-        off += BEHAVE_MEANING_DIM;
+        memcpy(st->rec[i].meaning,
+               s + behave_conv_mean_at(behave_conv_older(st->customers, i)),
+               BEHAVE_MEANING_DIM);
     }
 
     for (i = 0; i < st->nrec; i++) {
-        q = (const unsigned char *) s + off;
+        q = (const unsigned char *) s
+            + behave_conv_rec_at(behave_conv_older(st->customers, i));
         st->rec[i].turn = behave_conv_get32(q);
         behave_conv_rec_decode(q + 4, &st->rec[i]);
-        off += 4 + BEHAVE_CONV_REC_SIZE;
     }
 
     return 0;

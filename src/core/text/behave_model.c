@@ -1642,21 +1642,29 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
 }
 
 
+/*
+ * Byte by byte, both nibbles at once ((n ^ 8) - 8 is behave_meaning_axis()'s
+ * signed nibble): a repeated turn compares with up to eight stored
+ * meanings, and the axis at a time loop was a quarter of its cost.
+ * Integer sums, so the figure is the same.
+ */
 double
 behave_meaning_cosine(const int8_t *a, const int8_t *b)
 {
-    int       x, y;
+    int       x0, x1, y0, y1;
     long      ab, aa, bb;
     unsigned  i;
 
     ab = aa = bb = 0;
 
-    for (i = 0; i < BEHAVE_MEANING_AXES; i++) {
-        x = behave_meaning_axis(a, i);
-        y = behave_meaning_axis(b, i);
-        ab += x * y;
-        aa += x * x;
-        bb += y * y;
+    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
+        x0 = (((uint8_t) a[i] & 0x0f) ^ 8) - 8;
+        x1 = (((uint8_t) a[i] >> 4) ^ 8) - 8;
+        y0 = (((uint8_t) b[i] & 0x0f) ^ 8) - 8;
+        y1 = (((uint8_t) b[i] >> 4) ^ 8) - 8;
+        ab += x0 * y0 + x1 * y1;
+        aa += x0 * x0 + x1 * x1;
+        bb += y0 * y0 + y1 * y1;
     }
 
     if (aa == 0 || bb == 0) {

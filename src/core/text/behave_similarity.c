@@ -5,6 +5,7 @@
  */
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,19 +215,38 @@ behave_sim_sketch(const behave_sim_set_t *set, behave_sim_sketch_t *out)
 }
 
 
-/* the number of distinct trigrams that fill x of the sketch's bits */
-static double
-behave_sim_count(unsigned x)
+/*
+ * The number of distinct trigrams that fill x of the sketch's bits.  A
+ * table: a repeated turn compares its sketch with a dozen stored ones,
+ * three logarithms each, and that was a fifth of the comparison.
+ * Filled once by the same expression, so the figures do not change.
+ */
+static double           behave_sim_counts[BEHAVE_SIM_SKETCH_BITS];
+static pthread_once_t   behave_sim_counts_once = PTHREAD_ONCE_INIT;
+
+
+static void
+behave_sim_counts_init(void)
 {
-    double  m;
+    unsigned  x;
+    double    m;
 
     m = BEHAVE_SIM_SKETCH_BITS;
 
+    for (x = 0; x < BEHAVE_SIM_SKETCH_BITS; x++) {
+        behave_sim_counts[x] = -m * log(1.0 - x / m);
+    }
+}
+
+
+static double
+behave_sim_count(unsigned x)
+{
     if (x >= BEHAVE_SIM_SKETCH_BITS) {
         x = BEHAVE_SIM_SKETCH_BITS - 1;
     }
 
-    return -m * log(1.0 - x / m);
+    return behave_sim_counts[x];
 }
 
 
@@ -252,6 +272,8 @@ behave_sim_sketch_compare(const behave_sim_sketch_t *a,
 {
     unsigned  i, xa, xb, xu;
     double    na, nb, nu, common, small;
+
+    (void) pthread_once(&behave_sim_counts_once, behave_sim_counts_init);
 
     xa = xb = xu = 0;
 
