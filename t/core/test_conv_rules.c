@@ -231,6 +231,26 @@ static const fr_case_t  fr_cases[] = {
       "Super. Und es bleibt weiterhin bei Frau Keller, oder?", 0 },
     { "charged twice", "I've refunded the duplicate charge.",
       "Thanks, but it's still not showing, right?", 1 },
+    /* the settled state said in the present ("problem solved", "ya
+     * funciona", "c'est corrigé", "das passt jetzt"), then the same
+     * result again in other words, or a bare "no" that opens the turn */
+    { "my invoice download fails",
+      "Problem solved, the download works now.",
+      "lol no. it says 'file not found' the second I click it", 1 },
+    { "la app se cierra sola", "Ya funciona, actualizamos el servidor.",
+      "me pasa lo mismo, se cierra al abrirla", 1 },
+    { "o boleto não gera", "Já funciona, corrigimos o sistema.",
+      "tentei agora e é a mesma coisa", 1 },
+    { "le paiement échoue", "C'est corrigé, vous pouvez réessayer.",
+      "je viens de réessayer, c'est pareil", 1 },
+    { "die Buchung hängt", "Ich hab das angestoßen, das passt jetzt.",
+      "Im Portal steht weiterhin 'offen'.", 1 },
+    /* "no" that is Portuguese's "in the"; a negation after the verb */
+    { "a fatura não abre", "Já funciona.",
+      "No app, abriu certinho agora. Obrigada!", 0 },
+    { "die Buchung hängt",
+      "Das geht jetzt nicht, die Technik prüft es morgen.",
+      "Im Portal steht weiterhin 'offen'.", 0 },
 };
 
 
@@ -831,10 +851,35 @@ test_vague_after_greeting(void)
         "the other one",
     };
 
+    /* a first message that only says there is a problem */
+    static const char     *const only[] = {
+        "hello there, I have an issue",
+        "buenas tardes, tengo un problema con el pedido",
+        "oi, tenho um problema com a conta",
+        "bonsoir, j'ai un souci avec la livraison",
+        "Hallo, ich habe ein Problem mit dem Vertrag",
+    };
+    static const char     *const said[] = {
+        "I have a problem, my card was declined at the supermarket",
+        "tengo un problema: la tarjeta no pasa en ninguna tienda",
+    };
+
     for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
         conversation(convs[i], 3, &r);
         is_int(r.action, BEHAVE_ACTION_CLARIFY,
                "a vague ask after a greeting: clarify: %s", convs[i][2]);
+    }
+
+    for (i = 0; i < sizeof(only) / sizeof(only[0]); i++) {
+        first_turn(only[i], &r);
+        is_int(r.action, BEHAVE_ACTION_CLARIFY,
+               "only that there is a problem: clarify: %s", only[i]);
+    }
+
+    for (i = 0; i < sizeof(said) / sizeof(said[0]); i++) {
+        first_turn(said[i], &r);
+        ok(r.action != BEHAVE_ACTION_CLARIFY,
+           "the problem said: not unclear: %s (%s)", said[i], r.reason);
     }
 
     conversation(named, 3, &r);

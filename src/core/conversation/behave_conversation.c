@@ -119,6 +119,7 @@ typedef enum {
     BEHAVE_CONV_T_SPECIALIST,
     BEHAVE_CONV_T_REPEAT_CONTACT,
     BEHAVE_CONV_T_ASKS,
+    BEHAVE_CONV_T_CLAIMS_MORE,
     BEHAVE_CONV_T_N
 } behave_conv_tab_e;
 
@@ -412,6 +413,42 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
 };
 
 
+/*
+ * More claims, past what a record's byte can index: each is kept as the
+ * first entry of behave_conv_claims[] that says the same ("what"), so the
+ * record is unchanged.  The settled state said in the present ("problem
+ * solved", "the link works now", "ya funciona", "já funciona", "c'est
+ * corrigé", "ça marche maintenant", "das passt jetzt", "funktioniert
+ * wieder").
+ */
+static const behave_conv_phrase_t  behave_conv_claims_more[] = {
+    { "solved", "the issue was resolved" },
+    { "works now", "it works now" },
+    { "all fixed", "the issue was fixed" },
+    { "good now", "it works now" },
+    { "ya funciona", "it works now" },
+    { "ya va bien", "it works now" },
+    { "queda resuelto", "the issue was resolved" },
+    { "já funciona", "it works now" },
+    { "está certinho", "the issue was settled" },
+    { "tá certinho", "the issue was settled" },
+    { "ficou resolvido", "the issue was resolved" },
+    { "c'est corrigé", "the issue was fixed" },
+    { "est corrigé", "the issue was fixed" },
+    { "est réparé", "the issue was fixed" },
+    { "marche maintenant", "it works now" },
+    { "fonctionne maintenant", "it works now" },
+    { "passt jetzt", "it works now" },
+    { "passt wieder", "it works now" },
+    { "geht jetzt", "it works now" },
+    { "geht wieder", "it works now" },
+    { "funktioniert jetzt", "it works now" },
+    { "funktioniert wieder", "it works now" },
+    { "läuft jetzt", "it works now" },
+    { "läuft wieder", "it works now" },
+};
+
+
 /* a record keeps 1 + a claim's index in a byte, 0xff for the cue */
 typedef char  behave_conv_claims_fit[
     sizeof(behave_conv_claims) / sizeof(behave_conv_claims[0])
@@ -591,6 +628,35 @@ static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
     { "nouveau débit", NULL },
     { "neue abbuchung", NULL },
     { "wieder", NULL },
+    /*
+     * Appended: the same result again, in other words ("the same
+     * message", "lo mismo", "a mesma coisa", "exactement pareil",
+     * "dasselbe"), and "still" as German says it in writing ("steht
+     * weiterhin")
+     */
+    { "same message", NULL },
+    { "same thing", NULL },
+    { "lo mismo", NULL },
+    { "el mismo error", NULL },
+    { "el mismo mensaje", NULL },
+    { "mismo problema", NULL },
+    { "a mesma coisa", NULL },
+    { "o mesmo erro", NULL },
+    { "a mesma mensagem", NULL },
+    { "mesmo problema", NULL },
+    { "pareil", NULL },
+    { "la même erreur", NULL },
+    { "le même message", NULL },
+    { "même problème", NULL },
+    { "dasselbe", NULL },
+    { "das gleiche", NULL },
+    { "gleiche fehler", NULL },
+    { "gleicher fehler", NULL },
+    { "gleiche meldung", NULL },
+    { "gleiche problem", NULL },
+    { "steht weiterhin", NULL },
+    { "ist weiterhin", NULL },
+    { "weiterhin nicht", NULL },
 };
 
 
@@ -1694,6 +1760,8 @@ static const behave_conv_table_t  behave_conv_tables[BEHAVE_CONV_T_N] = {
     [BEHAVE_CONV_T_REPEAT_CONTACT] =
         { behave_conv_tab(behave_conv_repeat_contact) },
     [BEHAVE_CONV_T_ASKS] = { behave_conv_tab(behave_conv_asks) },
+    [BEHAVE_CONV_T_CLAIMS_MORE] =
+        { behave_conv_tab(behave_conv_claims_more) },
 };
 
 /* the index of behave_conv_tables[], built before the first match */
@@ -2937,6 +3005,76 @@ behave_conv_works_after_but(const behave_conv_norm_t *cur)
 }
 
 
+/*
+ * "lol no. 'This link has expired'", "pues no, ...", "uh no, ...": the
+ * first clause is a bare answer that ends in "no", the rest says why;
+ * "no app, ..." (Portuguese's "in the") does not end in it
+ */
+static int
+behave_conv_answers_no(const behave_conv_norm_t *t)
+{
+    size_t  e;
+
+    for (e = 0; e < t->len && strchr(".,!;:?", t->text[e]) == NULL; e++) {
+        /* void */
+    }
+
+    return e < t->len && e >= 2 && e <= BEHAVE_CONV_BARE_NO
+           && t->text[e - 1] == 'o' && t->text[e - 2] == 'n'
+           && (e == 2 || !behave_conv_is_word((unsigned char) t->text[e - 3]));
+}
+
+
+/*
+ * "hi, I've got a problem", "tengo un problema con la tarjeta", "j'ai un
+ * souci avec ma commande": the turn ends on saying that there is a
+ * problem, never what it is (the last clause names it, nothing follows);
+ * "I have a problem, my card was declined" says what it is
+ */
+#define BEHAVE_CONV_PROBLEM_MAX  64     /* bytes of such a turn */
+
+static int
+behave_conv_only_problem(const behave_conv_norm_t *t)
+{
+    size_t              e, b, k, n;
+    const char         *p;
+    static const char  *problem[] = {
+        "a problem", "an issue", "a question about", "un problema",
+        "una duda", "um problema", "uma dúvida", "un problème",
+        "un souci", "une question sur", "ein problem", "eine frage zu",
+    };
+
+    if (t->len > BEHAVE_CONV_PROBLEM_MAX) {
+        return 0;
+    }
+
+    e = t->len;
+
+    while (e > 0 && strchr(" .!?", t->text[e - 1]) != NULL) {
+        e--;
+    }
+
+    for (b = e; b > 0 && strchr(".,!?;:", t->text[b - 1]) == NULL; b--) {
+        /* void */
+    }
+
+    for (k = 0; k < sizeof(problem) / sizeof(problem[0]); k++) {
+        n = strlen(problem[k]);
+        p = memmem(t->text + b, e - b, problem[k], n);
+
+        if (p != NULL
+            && (p == t->text || !behave_conv_is_word((unsigned char) p[-1]))
+            && (p + n == t->text + e
+                || !behave_conv_is_word((unsigned char) p[n])))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
 /* 1 if customer text cur says the issue is not settled; *quote says how */
 static int
 behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
@@ -2990,7 +3128,8 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
         && ((cues & BEHAVE_CUE_NEGATION)
             || behave_conv_match(cur, BEHAVE_CONV_T_NEGATORS, 0, NULL)
             || (cur->len <= BEHAVE_CONV_BARE_NO
-                && behave_conv_match(cur, BEHAVE_CONV_T_NO, 0, NULL)))
+                && behave_conv_match(cur, BEHAVE_CONV_T_NO, 0, NULL))
+            || behave_conv_answers_no(cur))
         && !behave_conv_match(cur, BEHAVE_CONV_T_CLOSING, 0, NULL))
     {
         neg++;
@@ -3009,6 +3148,72 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
 }
 
 
+/*
+ * German and French put the negation after the verb: "das geht jetzt
+ * nicht", "ça marche maintenant pas" (spoken), "funktioniert wieder
+ * nicht": the settled state is denied, not claimed
+ */
+static int
+behave_conv_negated_after(const behave_conv_norm_t *t, const char *phrase)
+{
+    size_t              k, n, at;
+    const char         *p;
+    static const char  *neg[] = {
+        " nicht", " noch nicht", " leider nicht", " immer noch nicht",
+        " pas", " toujours pas", " no ",
+    };
+
+    p = memmem(t->text, t->len, phrase, strlen(phrase));
+    if (p == NULL) {
+        return 0;
+    }
+
+    at = (size_t) (p - t->text) + strlen(phrase);
+
+    for (k = 0; k < sizeof(neg) / sizeof(neg[0]); k++) {
+        n = strlen(neg[k]);
+
+        if (at + n <= t->len && memcmp(t->text + at, neg[k], n) == 0
+            && (at + n == t->len
+                || !behave_conv_is_word((unsigned char) t->text[at + n])))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/* 1 + the index in behave_conv_claims[] of a claim of the second table */
+static unsigned
+behave_conv_claim_more(const behave_conv_norm_t *t)
+{
+    size_t    i;
+    unsigned  m;
+
+    m = behave_conv_first(t, BEHAVE_CONV_T_CLAIMS_MORE, BEHAVE_CONV_CLAIMED,
+                          NULL);
+    if (m == 0 || behave_conv_negated_after(t,
+                      behave_conv_claims_more[m - 1].phrase))
+    {
+        return 0;
+    }
+
+    for (i = 0; i < sizeof(behave_conv_claims) / sizeof(behave_conv_claims[0]);
+         i++)
+    {
+        if (strcmp(behave_conv_claims[i].what,
+                   behave_conv_claims_more[m - 1].what) == 0)
+        {
+            return (unsigned) i + 1;
+        }
+    }
+
+    return 0;
+}
+
+
 /* an agent turn: does it present the issue as settled, and how */
 static unsigned
 behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
@@ -3020,6 +3225,10 @@ behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
     }
 
     k = behave_conv_first(t, BEHAVE_CONV_T_CLAIMS, BEHAVE_CONV_CLAIMED, NULL);
+
+    if (k == 0) {
+        k = behave_conv_claim_more(t);
+    }
 
     /*
      * The annotator's cue sees a deed's verb in any tense ("vamos
@@ -3125,7 +3334,8 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
 
     if (norm.len <= BEHAVE_CONV_UNCLEAR_MAX
         && strpbrk(norm.text, "0123456789") == NULL
-        && behave_conv_match(&norm, BEHAVE_CONV_T_VAGUE_REF, 0, NULL))
+        && (behave_conv_match(&norm, BEHAVE_CONV_T_VAGUE_REF, 0, NULL)
+            || behave_conv_only_problem(&norm)))
     {
         f |= BEHAVE_CONV_F_UNCLEAR;
     }
