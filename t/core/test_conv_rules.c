@@ -935,6 +935,116 @@ test_correction_reasks(void)
 }
 
 
+/*
+ * Going back to the first ask without calling it a question, and "no" with
+ * what was meant: the earlier ask is asked again, in the five languages
+ */
+static void
+test_going_back(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const back[][5] = {
+        { "How much is a second SIM on my plan?",
+          "Our fibre deal is 30% off this month.",
+          "Ok. Does the plan work in Canada?",
+          "Yes, Canada is included.",
+          "Good. Going back to the start: a second SIM for my son, what "
+          "would that cost monthly?" },
+        { "¿Cuánto cuesta una segunda SIM en mi plan?",
+          "Este mes la fibra tiene un 30% de descuento.",
+          "Vale. ¿El plan funciona en Canadá?",
+          "Sí, Canadá está incluido.",
+          "Bien. Volviendo al principio: una segunda SIM para mi hijo, "
+          "¿cuánto me costaría al mes?" },
+        { "Quanto custa um segundo chip no meu plano?",
+          "A fibra está com 30% de desconto este mês.",
+          "Certo. O plano funciona no Canadá?",
+          "Sim, o Canadá está incluído.",
+          "Bom. Voltando ao início: um segundo chip para o meu filho, "
+          "quanto custaria por mês?" },
+        { "Combien coûte une deuxième SIM sur mon forfait ?",
+          "La fibre est à -30 % ce mois-ci.",
+          "D'accord. Le forfait marche au Canada ?",
+          "Oui, le Canada est inclus.",
+          "Bien. Pour revenir au début : une deuxième SIM pour mon fils, "
+          "ça coûterait combien par mois ?" },
+        { "Was kostet eine zweite SIM in meinem Tarif?",
+          "Glasfaser gibt es diesen Monat 30 % günstiger.",
+          "Okay. Gilt der Tarif in Kanada?",
+          "Ja, Kanada ist enthalten.",
+          "Gut. Zurück zum Anfang: eine zweite SIM für meinen Sohn, was "
+          "würde die im Monat kosten?" },
+    };
+    static const char     *const meant[][3] = {
+        { "How do I move my number to another provider?",
+          "We have plans from £9 with 20GB!",
+          "No, I mean keeping my number when I leave, how does that "
+          "work?" },
+        { "¿Cómo me llevo mi número a otra compañía?",
+          "¡Tenemos tarifas desde 9 € con 20 GB!",
+          "No, me refiero a conservar el número si me voy, ¿cómo se "
+          "hace?" },
+        { "Como levo o meu número para outra operadora?",
+          "Temos planos a partir de 9 € com 20 GB!",
+          "Não, eu quero manter o número quando sair, como se faz?" },
+        { "Comment garder mon numéro chez un autre opérateur ?",
+          "Nous avons des forfaits dès 9 € avec 20 Go !",
+          "Non, je veux dire garder mon numéro en partant, comment on "
+          "fait ?" },
+        { "Wie nehme ich meine Nummer zu einem anderen Anbieter mit?",
+          "Wir haben Tarife ab 9 € mit 20 GB!",
+          "Nein, ich meine die Rufnummernmitnahme, wie geht das?" },
+    };
+
+    for (i = 0; i < sizeof(back) / sizeof(back[0]); i++) {
+        conversation(back[i], 5, &r);
+        is_int(r.repetition, 1, "going back to the first ask: %s",
+               back[i][4]);
+        is_int(r.repeated_turn, 0, "the first ask is the one asked again");
+    }
+
+    for (i = 0; i < sizeof(meant) / sizeof(meant[0]); i++) {
+        conversation(meant[i], 3, &r);
+        is_int(r.repetition, 1, "'no' and what was meant: %s", meant[i][2]);
+    }
+}
+
+
+/*
+ * Teams named by their department or the action threatened, and the
+ * accessibility team, in the five languages; large print as a product is
+ * no team
+ */
+static void
+test_more_teams(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const teams[] = {
+        "Please pass this to your legal department, the contract was "
+        "breached.",
+        "Si no me contestan, emprenderé acciones legales contra ustedes.",
+        "Quero que encaminhem isto ao departamento jurídico.",
+        "Merci de transmettre ma réclamation à votre service juridique.",
+        "Ich behalte mir rechtliche Schritte vor, wenn nichts passiert.",
+        "Can I speak to your accessibility team about my statements?",
+        "¿Me pasan con el equipo de accesibilidad, por favor?",
+        "Vous avez un service accessibilité pour les malvoyants ?",
+    };
+
+    for (i = 0; i < sizeof(teams) / sizeof(teams[0]); i++) {
+        first_turn(teams[i], &r);
+        is_int(r.action, BEHAVE_ACTION_ROUTE, "a team named: route: %s",
+               teams[i]);
+    }
+
+    first_turn("Do you have the large print edition of this novel?", &r);
+    ok(r.action != BEHAVE_ACTION_ROUTE,
+       "a large print edition is no team (%s)", r.reason);
+}
+
+
 int
 main(void)
 {
@@ -958,6 +1068,8 @@ main(void)
     test_ultimatum_escalates();
     test_vague_after_greeting();
     test_correction_reasks();
+    test_going_back();
+    test_more_teams();
 
     return tap_done();
 }

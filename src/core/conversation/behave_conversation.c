@@ -1010,6 +1010,24 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
     { "autrement dit", NULL },
     { "anders gefragt", NULL },
     { "anders formuliert", NULL },
+    /* going back to what was asked first, without naming it a question
+     * ("going back to the start", "volviendo a lo primero", "voltando
+     * ao início", "pour revenir au début", "zurück zum Anfang") */
+    { "going back to", NULL },
+    { "back to what i asked", NULL },
+    { "back to the start", NULL },
+    { "volviendo a lo primero", NULL },
+    { "volviendo a lo de antes", NULL },
+    { "volviendo al principio", NULL },
+    { "voltando ao início", NULL },
+    { "voltando ao começo", NULL },
+    { "voltando ao que perguntei", NULL },
+    { "pour revenir au début", NULL },
+    { "pour revenir à ma", NULL },
+    { "pour en revenir", NULL },
+    { "zurück zum anfang", NULL },
+    { "zurück zu meiner", NULL },
+    { "um nochmal auf", NULL },
 };
 
 
@@ -1307,6 +1325,32 @@ static const behave_conv_phrase_t  behave_conv_yes_but[] = {
     { "verstanden, aber", NULL },
     { "weiß ich, aber", NULL },
     { "gut, aber", NULL },
+    /*
+     * "no" and what was meant: the answer took the ask for another
+     * ("No, I mean the mobile line", "No, quiero...", "Não, eu quero
+     * levar o número", "Non, je veux dire", "Nein, ich meine")
+     */
+    { "no, i mean", NULL },
+    { "no i mean", NULL },
+    { "no, i meant", NULL },
+    { "no, i want", NULL },
+    { "no, i'm asking", NULL },
+    { "no, quiero", NULL },
+    { "no, me refiero", NULL },
+    { "no, pregunto", NULL },
+    { "não, eu quero", NULL },
+    { "não, quero", NULL },
+    { "não, eu queria", NULL },
+    { "não, estou perguntando", NULL },
+    { "não, eu digo", NULL },
+    { "non, je veux", NULL },
+    { "non, je voulais", NULL },
+    { "non, je demande", NULL },
+    { "non, je parle", NULL },
+    { "nein, ich meine", NULL },
+    { "nein, ich will", NULL },
+    { "nein, ich möchte", NULL },
+    { "nein, ich wollte", NULL },
 };
 
 
@@ -1664,6 +1708,30 @@ static const behave_conv_phrase_t  behave_conv_specialist[] = {
     { "contracargo", "the disputes team" },
     { "rgpd", "the data protection team" },
     { "dsgvo", "the data protection team" },
+    /*
+     * Appended (a record keeps the index of its team): the legal team
+     * named by its department or by the action threatened ("legal
+     * department", "acciones legales", "departamento jurídico", "service
+     * juridique", "rechtliche Schritte"), and the accessibility team
+     * by its name (not "large print", which a bookshop sells)
+     */
+    { "legal department", "the legal team" },
+    { "legal team", "the legal team" },
+    { "acciones legales", "the legal team" },
+    { "acción legal", "the legal team" },
+    { "departamento jurídico", "the legal team" },
+    { "departamento legal", "the legal team" },
+    { "ações legais", "the legal team" },
+    { "medidas legais", "the legal team" },
+    { "service juridique", "the legal team" },
+    { "poursuites judiciaires", "the legal team" },
+    { "rechtliche schritte", "the legal team" },
+    { "rechtsabteilung", "the legal team" },
+    { "accessibility team", "the accessibility team" },
+    { "accesibilidad", "the accessibility team" },
+    { "acessibilidade", "the accessibility team" },
+    { "accessibilité", "the accessibility team" },
+    { "barrierefreiheit", "the accessibility team" },
 };
 
 
