@@ -862,6 +862,14 @@ test_vague_after_greeting(void)
     static const char     *const said[] = {
         "I have a problem, my card was declined at the supermarket",
         "tengo un problema: la tarjeta no pasa en ninguna tienda",
+        "the app doesn't work",
+        "mi tarjeta no funciona",
+        "le lecteur plante",
+    };
+    /* a first message that only says that something fails */
+    static const char     *const fails[] = {
+        "it's not working!", "no funciona", "isso não funciona",
+        "ça plante...", "das klappt nicht",
     };
 
     for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
@@ -874,6 +882,12 @@ test_vague_after_greeting(void)
         first_turn(only[i], &r);
         is_int(r.action, BEHAVE_ACTION_CLARIFY,
                "only that there is a problem: clarify: %s", only[i]);
+    }
+
+    for (i = 0; i < sizeof(fails) / sizeof(fails[0]); i++) {
+        first_turn(fails[i], &r);
+        is_int(r.action, BEHAVE_ACTION_CLARIFY,
+               "only that something fails: clarify: %s", fails[i]);
     }
 
     for (i = 0; i < sizeof(said) / sizeof(said[0]); i++) {
@@ -1045,6 +1059,41 @@ test_more_teams(void)
 }
 
 
+/* "as I said" before the ask put again: a repetition, five languages */
+static void
+test_as_i_said(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][3] = {
+        { "Can I pause my gym membership over the summer?",
+          "Our summer classes start in June!",
+          "As I mentioned, I'm away two months, can the membership be "
+          "frozen?" },
+        { "¿Puedo pausar la cuota del gimnasio en verano?",
+          "¡Las clases de verano empiezan en junio!",
+          "Como le dije, me voy dos meses, ¿se puede congelar la cuota?" },
+        { "Posso pausar a mensalidade da academia no verão?",
+          "As aulas de verão começam em junho!",
+          "Como já disse, vou viajar dois meses, dá para congelar a "
+          "mensalidade?" },
+        { "Je peux suspendre mon abonnement à la salle cet été ?",
+          "Les cours d'été commencent en juin !",
+          "Comme je vous l'ai dit, je pars deux mois, on peut geler "
+          "l'abonnement ?" },
+        { "Kann ich meine Mitgliedschaft im Sommer pausieren?",
+          "Die Sommerkurse starten im Juni!",
+          "Wie schon gesagt, ich bin zwei Monate weg, kann man die "
+          "Mitgliedschaft ruhen lassen?" },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        conversation(convs[i], 3, &r);
+        is_int(r.repetition, 1, "'as I said' re-asks: %s", convs[i][2]);
+    }
+}
+
+
 int
 main(void)
 {
@@ -1070,6 +1119,7 @@ main(void)
     test_correction_reasks();
     test_going_back();
     test_more_teams();
+    test_as_i_said();
 
     return tap_done();
 }

@@ -1257,6 +1257,26 @@ static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "again", NULL },
     { "i just want", NULL },
     { "i just need", NULL },
+    /* "as I said" before an ask: asked before and still open (before a
+     * detail given again, "55-221, as I said", it asks nothing) */
+    { "like i said", NULL },
+    { "as i said", NULL },
+    { "as i mentioned", NULL },
+    { "as i already said", NULL },
+    { "como le dije", NULL },
+    { "como te dije", NULL },
+    { "como ya dije", NULL },
+    { "como dije", NULL },
+    { "como eu disse", NULL },
+    { "como já disse", NULL },
+    { "como lhe disse", NULL },
+    { "comme je disais", NULL },
+    { "comme je vous disais", NULL },
+    { "comme je l'ai dit", NULL },
+    { "comme je vous l'ai dit", NULL },
+    { "wie gesagt", NULL },
+    { "wie schon gesagt", NULL },
+    { "wie ich schon sagte", NULL },
     /* "actually" correcting what was understood, in the other four
      * languages, where the bare word is a filler ("en fait", "eigentlich"):
      * opening a clause, or "what I asked" */
@@ -3143,6 +3163,56 @@ behave_conv_only_problem(const behave_conv_norm_t *t)
 }
 
 
+/*
+ * "it doesnt work", "isto não dá.", "ça bug", "geht nicht": the whole turn
+ * says that something fails and never what (no subject, or only "it",
+ * "this", "isso", "ça", "das"); "the app crashes" names what
+ */
+static int
+behave_conv_only_fails(const behave_conv_norm_t *t)
+{
+    size_t              b, e, k, n;
+    static const char  *subject[] = {
+        "it's ", "it ", "its ", "this is ", "this ", "esto ", "eso ",
+        "isto ", "isso ", "ça ", "ca ", "es ", "das ",
+    };
+    static const char  *fails[] = {
+        "doesn't work", "doesnt work", "does not work", "not working",
+        "isn't working", "broken", "no funciona", "no va", "no anda",
+        "não funciona", "não dá", "não vai", "ne marche pas",
+        "marche pas", "bug", "bugue", "plante", "geht nicht",
+        "funktioniert nicht", "klappt nicht", "spinnt",
+    };
+
+    e = t->len;
+
+    while (e > 0 && strchr(" .!?", t->text[e - 1]) != NULL) {
+        e--;
+    }
+
+    b = 0;
+
+    for (k = 0; k < sizeof(subject) / sizeof(subject[0]); k++) {
+        n = strlen(subject[k]);
+
+        if (n < e && memcmp(t->text, subject[k], n) == 0) {
+            b = n;
+            break;
+        }
+    }
+
+    for (k = 0; k < sizeof(fails) / sizeof(fails[0]); k++) {
+        n = strlen(fails[k]);
+
+        if (e - b == n && memcmp(t->text + b, fails[k], n) == 0) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
 /* 1 if customer text cur says the issue is not settled; *quote says how */
 static int
 behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
@@ -3403,7 +3473,8 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     if (norm.len <= BEHAVE_CONV_UNCLEAR_MAX
         && strpbrk(norm.text, "0123456789") == NULL
         && (behave_conv_match(&norm, BEHAVE_CONV_T_VAGUE_REF, 0, NULL)
-            || behave_conv_only_problem(&norm)))
+            || behave_conv_only_problem(&norm)
+            || behave_conv_only_fails(&norm)))
     {
         f |= BEHAVE_CONV_F_UNCLEAR;
     }
