@@ -181,6 +181,76 @@ static const fr_case_t  fr_cases[] = {
       "Perfecto, gracias, nada más", 0 },
     { "doppelt abgebucht", "Wir haben die doppelte Abbuchung storniert.",
       "Danke, kein Problem, das wäre alles", 0 },
+    /* a fix put live, the working state predicted back, a deed carried
+     * out: claims in each language; the same deed still to come is not */
+    { "the dashboard keeps timing out",
+      "Our engineers deployed a patch an hour ago, so it should work "
+      "again.",
+      "nope, it times out on every page", 1 },
+    { "no puedo descargar la factura",
+      "Ya quedó, corregimos el enlace de descarga.",
+      "pues sigo sin poder descargarla", 1 },
+    { "a transferência não saiu",
+      "A transferência foi efetuada hoje de manhã.",
+      "aqui na minha conta ainda não apareceu nada", 1 },
+    { "l'appli plante au démarrage",
+      "Le correctif a été déployé, l'appli devrait refonctionner.",
+      "non, elle plante toujours au lancement", 1 },
+    { "die Überweisung fehlt", "Die Überweisung wurde heute durchgeführt.",
+      "auf meinem Konto ist noch nichts eingegangen", 1 },
+    { "the replacement never came",
+      "A new card has been sent and will arrive on Friday.",
+      "it's Saturday and nothing has come", 1 },
+    { "die Überweisung fehlt", "Die Überweisung wird morgen durchgeführt.",
+      "gut, bisher ist noch nichts eingegangen", 0 },
+    { "la app no abre", "La corrección será realizada esta noche.",
+      "vale, de momento sigue sin funcionar", 0 },
+    { "fui cobrado duas vezes",
+      "Vamos estornar o valor duplicado nos próximos dias.",
+      "ok, por enquanto ainda não entrou nada", 0 },
+    { "le site ne charge pas", "Nous allons déployer un correctif ce soir.",
+      "d'accord, pour l'instant ça ne marche pas", 0 },
+    /* working now in the customer's words, a past trouble beside it */
+    { "my game won't launch", "We rolled out a hotfix, it's fixed.",
+      "Yeah it crashed twice earlier but it's fine now, cheers", 0 },
+    { "la web no carga", "Ya está solucionado.",
+      "antes no cargaba pero ya va bien, gracias", 0 },
+    { "o app travava", "O problema foi resolvido.",
+      "de manhã não abria mas agora está ok, obrigado", 0 },
+    { "le site plante", "C'est réglé de notre côté.",
+      "ce matin ça ne marchait pas mais ça marche enfin, merci", 0 },
+    { "das Portal hängt", "Das Problem ist behoben.",
+      "heute früh ging nichts, aber jetzt läuft es wieder einwandfrei", 0 },
+    /* a question that asks to confirm what stays as it was; a denial
+     * asked the same way still denies */
+    { "please move my booking to Friday", "Done, it's moved to Friday.",
+      "Thanks. And the table is still for four people, right?", 0 },
+    { "cambia mi cita al jueves", "Hecho, ya está cambiada al jueves.",
+      "Genial. ¿Y sigue siendo con la misma doctora, verdad?", 0 },
+    { "bitte den Termin verschieben", "Erledigt, der Termin ist verschoben.",
+      "Super. Und es bleibt weiterhin bei Frau Keller, oder?", 0 },
+    { "charged twice", "I've refunded the duplicate charge.",
+      "Thanks, but it's still not showing, right?", 1 },
+    /* the settled state said in the present ("problem solved", "ya
+     * funciona", "c'est corrigé", "das passt jetzt"), then the same
+     * result again in other words, or a bare "no" that opens the turn */
+    { "my invoice download fails",
+      "Problem solved, the download works now.",
+      "lol no. it says 'file not found' the second I click it", 1 },
+    { "la app se cierra sola", "Ya funciona, actualizamos el servidor.",
+      "me pasa lo mismo, se cierra al abrirla", 1 },
+    { "o boleto não gera", "Já funciona, corrigimos o sistema.",
+      "tentei agora e é a mesma coisa", 1 },
+    { "le paiement échoue", "C'est corrigé, vous pouvez réessayer.",
+      "je viens de réessayer, c'est pareil", 1 },
+    { "die Buchung hängt", "Ich hab das angestoßen, das passt jetzt.",
+      "Im Portal steht weiterhin 'offen'.", 1 },
+    /* "no" that is Portuguese's "in the"; a negation after the verb */
+    { "a fatura não abre", "Já funciona.",
+      "No app, abriu certinho agora. Obrigada!", 0 },
+    { "die Buchung hängt",
+      "Das geht jetzt nicht, die Technik prüft es morgen.",
+      "Im Portal steht weiterhin 'offen'.", 0 },
 };
 
 
@@ -681,6 +751,349 @@ test_third_ask_escalates(void)
 }
 
 
+/*
+ * An ultimatum (a demand and what the customer will do if it is not met,
+ * a deadline set to the company) after earlier unhappy turns: the rising
+ * intensity labels.md counts, in the five languages; the same words in a
+ * calm conversation are no escalation
+ */
+static void
+test_ultimatum_escalates(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const worse[][5] = {
+        { "My new fridge arrived with a dented door.",
+          "Sorry to hear that, please send us photos.",
+          "I sent the photos on Monday and nobody has replied, this is "
+          "really annoying.",
+          "Your case is in the queue.",
+          "Send a replacement by Thursday or I'm taking this to my bank "
+          "and leaving a review everywhere." },
+        { "La nevera llegó con la puerta abollada.",
+          "Lo siento, envíenos fotos por favor.",
+          "Mandé las fotos el lunes y nadie contesta, qué mal servicio.",
+          "Su caso está en la cola.",
+          "Quiero una nevera nueva antes del jueves, de lo contrario "
+          "presento una queja y pido el dinero a mi banco." },
+        { "A geladeira chegou com a porta amassada.",
+          "Lamentamos, envie fotos por favor.",
+          "Mandei as fotos na segunda e ninguém respondeu, péssimo "
+          "atendimento.",
+          "O seu caso está na fila.",
+          "Quero outra geladeira até quinta, senão eu vou pedir o "
+          "estorno no cartão e reclamar em todo lado." },
+        { "Le frigo est arrivé avec la porte cabossée.",
+          "Désolé, envoyez-nous des photos.",
+          "J'ai envoyé les photos lundi et personne ne répond, c'est "
+          "vraiment pénible.",
+          "Votre dossier est en attente.",
+          "Je veux un frigo neuf avant jeudi, sinon je fais opposition "
+          "auprès de ma banque et je laisse des avis partout." },
+        { "Der Kühlschrank kam mit einer verbeulten Tür an.",
+          "Das tut uns leid, bitte schicken Sie Fotos.",
+          "Die Fotos habe ich am Montag geschickt und niemand antwortet, "
+          "das ist wirklich ärgerlich.",
+          "Ihr Fall ist in Bearbeitung.",
+          "Ich will bis Donnerstag einen neuen Kühlschrank, andernfalls "
+          "lasse ich die Zahlung zurückbuchen und schreibe überall "
+          "Bewertungen." },
+    };
+    static const char     *const calm[5] = {
+        "Can I pay for the fridge in instalments?",
+        "Yes, over 6 or 12 months.",
+        "Nice. Is delivery included?",
+        "Yes, delivery is free.",
+        "Great, should I bring the receipt or else the card statement?",
+    };
+
+    for (i = 0; i < sizeof(worse) / sizeof(worse[0]); i++) {
+        conversation(worse[i], 5, &r);
+        is_int(r.escalating, 1, "an ultimatum after unhappy turns: %s",
+               worse[i][4]);
+        is_int(r.action, BEHAVE_ACTION_HANDOFF, "and handoff");
+    }
+
+    conversation(calm, 5, &r);
+    is_int(r.escalating, 0, "'or else' in a calm conversation: not "
+           "escalating");
+}
+
+
+/*
+ * labels.md's clarify: "the customer's ask is unclear".  A greeting says
+ * nothing of the issue, so a short vague turn after greetings only is the
+ * first ask, and unclear, in the five languages; after a first turn that
+ * named the issue, a short answer to the agent's question is not
+ */
+static void
+test_vague_after_greeting(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][3] = {
+        { "good evening", "Good evening! How can I help?",
+          "that thing is acting up again" },
+        { "buenas", "¡Buenas! ¿En qué le ayudo?",
+          "lo de antes, que otra vez hace cosas raras" },
+        { "olá", "Olá! Em que posso ajudar?",
+          "aquele negócio parou outra vez" },
+        { "salut", "Bonjour ! Comment puis-je vous aider ?",
+          "le truc refait pareil" },
+        { "guten Morgen", "Guten Morgen! Wie kann ich helfen?",
+          "das Teil spinnt schon wieder" },
+    };
+    static const char     *const named[3] = {
+        "I ordered a desk lamp on Monday, order 55210, it arrived "
+        "with a cracked shade and I'd like a new one.",
+        "Sorry about that! Which shade did you order, the white or the "
+        "green one?",
+        "the other one",
+    };
+
+    /* a first message that only says there is a problem */
+    static const char     *const only[] = {
+        "hello there, I have an issue",
+        "buenas tardes, tengo un problema con el pedido",
+        "oi, tenho um problema com a conta",
+        "bonsoir, j'ai un souci avec la livraison",
+        "Hallo, ich habe ein Problem mit dem Vertrag",
+    };
+    static const char     *const said[] = {
+        "I have a problem, my card was declined at the supermarket",
+        "tengo un problema: la tarjeta no pasa en ninguna tienda",
+        "the app doesn't work",
+        "mi tarjeta no funciona",
+        "le lecteur plante",
+    };
+    /* a first message that only says that something fails */
+    static const char     *const fails[] = {
+        "it's not working!", "no funciona", "isso não funciona",
+        "ça plante...", "das klappt nicht",
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        conversation(convs[i], 3, &r);
+        is_int(r.action, BEHAVE_ACTION_CLARIFY,
+               "a vague ask after a greeting: clarify: %s", convs[i][2]);
+    }
+
+    for (i = 0; i < sizeof(only) / sizeof(only[0]); i++) {
+        first_turn(only[i], &r);
+        is_int(r.action, BEHAVE_ACTION_CLARIFY,
+               "only that there is a problem: clarify: %s", only[i]);
+    }
+
+    for (i = 0; i < sizeof(fails) / sizeof(fails[0]); i++) {
+        first_turn(fails[i], &r);
+        is_int(r.action, BEHAVE_ACTION_CLARIFY,
+               "only that something fails: clarify: %s", fails[i]);
+    }
+
+    for (i = 0; i < sizeof(said) / sizeof(said[0]); i++) {
+        first_turn(said[i], &r);
+        ok(r.action != BEHAVE_ACTION_CLARIFY,
+           "the problem said: not unclear: %s (%s)", said[i], r.reason);
+    }
+
+    conversation(named, 3, &r);
+    ok(r.action != BEHAVE_ACTION_CLARIFY || strstr(r.reason, "short first")
+       == NULL, "an answer after the issue was named is no unclear first "
+       "ask (%s)", r.reason);
+}
+
+
+/*
+ * A correction of what the agent understood ("Actually, what I asked
+ * was...") re-asks the earlier question, in the four other languages as
+ * in English; the filler "en fait" before a new question does not
+ */
+static void
+test_correction_reasks(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][3] = {
+        { "¿Puedo cambiar la fecha de mi vuelo sin pagar?",
+          "Puede gestionar su reserva en la web.",
+          "En realidad, lo que pregunté es si cambiar la fecha tiene "
+          "coste." },
+        { "Posso mudar a data do voo sem pagar?",
+          "Pode gerir a reserva no site.",
+          "Na verdade, o que eu perguntei foi se mudar a data custa "
+          "alguma coisa." },
+        { "Je peux changer la date de mon vol sans payer ?",
+          "Vous pouvez gérer votre réservation en ligne.",
+          "En fait, ce que j'ai demandé, c'est si changer la date coûte "
+          "quelque chose." },
+        { "Kann ich das Flugdatum ohne Gebühr ändern?",
+          "Sie können Ihre Buchung online verwalten.",
+          "Eigentlich wollte ich wissen, ob die Umbuchung etwas "
+          "kostet." },
+    };
+    static const char     *const other[3] = {
+        "Je peux changer la date de mon vol sans payer ?",
+        "Oui, le changement est gratuit jusqu'à 24 h avant.",
+        "Merci. En fait j'ai une autre question : livrez-vous des "
+        "bagages en Belgique ?",
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        conversation(convs[i], 3, &r);
+        is_int(r.repetition, 1, "a correction re-asks: %s", convs[i][2]);
+    }
+
+    conversation(other, 3, &r);
+    is_int(r.repetition, 0, "'en fait' before a new question: no "
+           "repetition");
+}
+
+
+/*
+ * Going back to the first ask without calling it a question, and "no" with
+ * what was meant: the earlier ask is asked again, in the five languages
+ */
+static void
+test_going_back(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const back[][5] = {
+        { "How much is a second SIM on my plan?",
+          "Our fibre deal is 30% off this month.",
+          "Ok. Does the plan work in Canada?",
+          "Yes, Canada is included.",
+          "Good. Going back to the start: a second SIM for my son, what "
+          "would that cost monthly?" },
+        { "¿Cuánto cuesta una segunda SIM en mi plan?",
+          "Este mes la fibra tiene un 30% de descuento.",
+          "Vale. ¿El plan funciona en Canadá?",
+          "Sí, Canadá está incluido.",
+          "Bien. Volviendo al principio: una segunda SIM para mi hijo, "
+          "¿cuánto me costaría al mes?" },
+        { "Quanto custa um segundo chip no meu plano?",
+          "A fibra está com 30% de desconto este mês.",
+          "Certo. O plano funciona no Canadá?",
+          "Sim, o Canadá está incluído.",
+          "Bom. Voltando ao início: um segundo chip para o meu filho, "
+          "quanto custaria por mês?" },
+        { "Combien coûte une deuxième SIM sur mon forfait ?",
+          "La fibre est à -30 % ce mois-ci.",
+          "D'accord. Le forfait marche au Canada ?",
+          "Oui, le Canada est inclus.",
+          "Bien. Pour revenir au début : une deuxième SIM pour mon fils, "
+          "ça coûterait combien par mois ?" },
+        { "Was kostet eine zweite SIM in meinem Tarif?",
+          "Glasfaser gibt es diesen Monat 30 % günstiger.",
+          "Okay. Gilt der Tarif in Kanada?",
+          "Ja, Kanada ist enthalten.",
+          "Gut. Zurück zum Anfang: eine zweite SIM für meinen Sohn, was "
+          "würde die im Monat kosten?" },
+    };
+    static const char     *const meant[][3] = {
+        { "How do I move my number to another provider?",
+          "We have plans from £9 with 20GB!",
+          "No, I mean keeping my number when I leave, how does that "
+          "work?" },
+        { "¿Cómo me llevo mi número a otra compañía?",
+          "¡Tenemos tarifas desde 9 € con 20 GB!",
+          "No, me refiero a conservar el número si me voy, ¿cómo se "
+          "hace?" },
+        { "Como levo o meu número para outra operadora?",
+          "Temos planos a partir de 9 € com 20 GB!",
+          "Não, eu quero manter o número quando sair, como se faz?" },
+        { "Comment garder mon numéro chez un autre opérateur ?",
+          "Nous avons des forfaits dès 9 € avec 20 Go !",
+          "Non, je veux dire garder mon numéro en partant, comment on "
+          "fait ?" },
+        { "Wie nehme ich meine Nummer zu einem anderen Anbieter mit?",
+          "Wir haben Tarife ab 9 € mit 20 GB!",
+          "Nein, ich meine die Rufnummernmitnahme, wie geht das?" },
+    };
+
+    for (i = 0; i < sizeof(back) / sizeof(back[0]); i++) {
+        conversation(back[i], 5, &r);
+        is_int(r.repetition, 1, "going back to the first ask: %s",
+               back[i][4]);
+        is_int(r.repeated_turn, 0, "the first ask is the one asked again");
+    }
+
+    for (i = 0; i < sizeof(meant) / sizeof(meant[0]); i++) {
+        conversation(meant[i], 3, &r);
+        is_int(r.repetition, 1, "'no' and what was meant: %s", meant[i][2]);
+    }
+}
+
+
+/*
+ * Teams named by their department or the action threatened, and the
+ * accessibility team, in the five languages; large print as a product is
+ * no team
+ */
+static void
+test_more_teams(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const teams[] = {
+        "Please pass this to your legal department, the contract was "
+        "breached.",
+        "Si no me contestan, emprenderé acciones legales contra ustedes.",
+        "Quero que encaminhem isto ao departamento jurídico.",
+        "Merci de transmettre ma réclamation à votre service juridique.",
+        "Ich behalte mir rechtliche Schritte vor, wenn nichts passiert.",
+        "Can I speak to your accessibility team about my statements?",
+        "¿Me pasan con el equipo de accesibilidad, por favor?",
+        "Vous avez un service accessibilité pour les malvoyants ?",
+    };
+
+    for (i = 0; i < sizeof(teams) / sizeof(teams[0]); i++) {
+        first_turn(teams[i], &r);
+        is_int(r.action, BEHAVE_ACTION_ROUTE, "a team named: route: %s",
+               teams[i]);
+    }
+
+    first_turn("Do you have the large print edition of this novel?", &r);
+    ok(r.action != BEHAVE_ACTION_ROUTE,
+       "a large print edition is no team (%s)", r.reason);
+}
+
+
+/* "as I said" before the ask put again: a repetition, five languages */
+static void
+test_as_i_said(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][3] = {
+        { "Can I pause my gym membership over the summer?",
+          "Our summer classes start in June!",
+          "As I mentioned, I'm away two months, can the membership be "
+          "frozen?" },
+        { "¿Puedo pausar la cuota del gimnasio en verano?",
+          "¡Las clases de verano empiezan en junio!",
+          "Como le dije, me voy dos meses, ¿se puede congelar la cuota?" },
+        { "Posso pausar a mensalidade da academia no verão?",
+          "As aulas de verão começam em junho!",
+          "Como já disse, vou viajar dois meses, dá para congelar a "
+          "mensalidade?" },
+        { "Je peux suspendre mon abonnement à la salle cet été ?",
+          "Les cours d'été commencent en juin !",
+          "Comme je vous l'ai dit, je pars deux mois, on peut geler "
+          "l'abonnement ?" },
+        { "Kann ich meine Mitgliedschaft im Sommer pausieren?",
+          "Die Sommerkurse starten im Juni!",
+          "Wie schon gesagt, ich bin zwei Monate weg, kann man die "
+          "Mitgliedschaft ruhen lassen?" },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        conversation(convs[i], 3, &r);
+        is_int(r.repetition, 1, "'as I said' re-asks: %s", convs[i][2]);
+    }
+}
+
+
 int
 main(void)
 {
@@ -701,6 +1114,12 @@ main(void)
     test_reask_near_misses();
     test_third_ask_escalates();
     test_second_turn_escalation();
+    test_ultimatum_escalates();
+    test_vague_after_greeting();
+    test_correction_reasks();
+    test_going_back();
+    test_more_teams();
+    test_as_i_said();
 
     return tap_done();
 }

@@ -119,6 +119,7 @@ typedef enum {
     BEHAVE_CONV_T_SPECIALIST,
     BEHAVE_CONV_T_REPEAT_CONTACT,
     BEHAVE_CONV_T_ASKS,
+    BEHAVE_CONV_T_CLAIMS_MORE,
     BEHAVE_CONV_T_N
 } behave_conv_tab_e;
 
@@ -350,7 +351,108 @@ static const behave_conv_phrase_t  behave_conv_claims[] = {
     { "zurücküberwiesen", "the money was returned" },
     { "sollte jetzt", "it works now" },
     { "sollte es jetzt", "it works now" },
+    /*
+     * Appended: a fix put live ("the patch is live", "se ha desplegado
+     * la corrección", "a correção foi implantada", "le correctif a été
+     * déployé", "das Update wurde eingespielt"); the working state
+     * predicted back ("should work again", "debería volver a
+     * funcionar"); a deed carried out ("the transfer was carried out",
+     * "ya quedó", "foi efetuado", "a été réalisé", "wurde
+     * durchgeführt").  A plan ("will be carried out", "wird
+     * durchgeführt") or a negation before one is no claim.
+     */
+    { "deployed", "the fix was deployed" },
+    { "fix is live", "the fix was deployed" },
+    { "rolled out", "the fix was deployed" },
+    { "should work again", "it works now" },
+    { "should be fine again", "it works now" },
+    { "been completed", "it was done" },
+    { "been carried out", "it was done" },
+    { "ya quedó", "the issue was settled" },
+    { "quedó listo", "the issue was settled" },
+    { "quedó lista", "the issue was settled" },
+    { "ya está listo", "the issue was settled" },
+    { "ya está lista", "the issue was settled" },
+    { "se ha realizado", "it was done" },
+    { "hemos realizado", "it was done" },
+    { "ha sido realizado", "it was done" },
+    { "ha sido realizada", "it was done" },
+    { "se ha efectuado", "it was done" },
+    { "hemos efectuado", "it was done" },
+    { "ha sido efectuado", "it was done" },
+    { "ha sido efectuada", "it was done" },
+    { "se ha desplegado", "the fix was deployed" },
+    { "hemos desplegado", "the fix was deployed" },
+    { "volver a funcionar", "it works now" },
+    { "foi efetuado", "it was done" },
+    { "foi efetuada", "it was done" },
+    { "foi realizado", "it was done" },
+    { "foi realizada", "it was done" },
+    { "foi implantado", "the fix was deployed" },
+    { "foi implantada", "the fix was deployed" },
+    { "já está pronto", "the issue was settled" },
+    { "já está pronta", "the issue was settled" },
+    { "été réalisé", "it was done" },
+    { "été réalisée", "it was done" },
+    { "avons effectué", "it was done" },
+    { "été déployé", "the fix was deployed" },
+    { "été déployée", "the fix was deployed" },
+    { "avons déployé", "the fix was deployed" },
+    { "été réparé", "the issue was fixed" },
+    { "été réparée", "the issue was fixed" },
+    { "avons réparé", "the issue was fixed" },
+    { "refonctionner", "it works now" },
+    { "durchgeführt", "it was done" },
+    { "ausgeführt", "it was done" },
+    { "abgeschlossen", "it was done" },
+    { "ausgerollt", "the fix was deployed" },
+    { "eingespielt", "the fix was deployed" },
+    { "repariert", "the issue was fixed" },
+    { "sollte wieder gehen", "it works now" },
+    { "sollte wieder klappen", "it works now" },
 };
+
+
+/*
+ * More claims, past what a record's byte can index: each is kept as the
+ * first entry of behave_conv_claims[] that says the same ("what"), so the
+ * record is unchanged.  The settled state said in the present ("problem
+ * solved", "the link works now", "ya funciona", "já funciona", "c'est
+ * corrigé", "ça marche maintenant", "das passt jetzt", "funktioniert
+ * wieder").
+ */
+static const behave_conv_phrase_t  behave_conv_claims_more[] = {
+    { "solved", "the issue was resolved" },
+    { "works now", "it works now" },
+    { "all fixed", "the issue was fixed" },
+    { "good now", "it works now" },
+    { "ya funciona", "it works now" },
+    { "ya va bien", "it works now" },
+    { "queda resuelto", "the issue was resolved" },
+    { "já funciona", "it works now" },
+    { "está certinho", "the issue was settled" },
+    { "tá certinho", "the issue was settled" },
+    { "ficou resolvido", "the issue was resolved" },
+    { "c'est corrigé", "the issue was fixed" },
+    { "est corrigé", "the issue was fixed" },
+    { "est réparé", "the issue was fixed" },
+    { "marche maintenant", "it works now" },
+    { "fonctionne maintenant", "it works now" },
+    { "passt jetzt", "it works now" },
+    { "passt wieder", "it works now" },
+    { "geht jetzt", "it works now" },
+    { "geht wieder", "it works now" },
+    { "funktioniert jetzt", "it works now" },
+    { "funktioniert wieder", "it works now" },
+    { "läuft jetzt", "it works now" },
+    { "läuft wieder", "it works now" },
+};
+
+
+/* a record keeps 1 + a claim's index in a byte, 0xff for the cue */
+typedef char  behave_conv_claims_fit[
+    sizeof(behave_conv_claims) / sizeof(behave_conv_claims[0])
+    < BEHAVE_CONV_CLAIM_CUE ? 1 : -1];
 
 
 /* customer turns: the issue is not settled */
@@ -526,6 +628,35 @@ static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
     { "nouveau débit", NULL },
     { "neue abbuchung", NULL },
     { "wieder", NULL },
+    /*
+     * Appended: the same result again, in other words ("the same
+     * message", "lo mismo", "a mesma coisa", "exactement pareil",
+     * "dasselbe"), and "still" as German says it in writing ("steht
+     * weiterhin")
+     */
+    { "same message", NULL },
+    { "same thing", NULL },
+    { "lo mismo", NULL },
+    { "el mismo error", NULL },
+    { "el mismo mensaje", NULL },
+    { "mismo problema", NULL },
+    { "a mesma coisa", NULL },
+    { "o mesmo erro", NULL },
+    { "a mesma mensagem", NULL },
+    { "mesmo problema", NULL },
+    { "pareil", NULL },
+    { "la même erreur", NULL },
+    { "le même message", NULL },
+    { "même problème", NULL },
+    { "dasselbe", NULL },
+    { "das gleiche", NULL },
+    { "gleiche fehler", NULL },
+    { "gleicher fehler", NULL },
+    { "gleiche meldung", NULL },
+    { "gleiche problem", NULL },
+    { "steht weiterhin", NULL },
+    { "ist weiterhin", NULL },
+    { "weiterhin nicht", NULL },
 };
 
 
@@ -663,6 +794,34 @@ static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
     { "geht wieder", NULL },
     { "klappt wieder", NULL },
     { "läuft wieder", NULL },
+    /*
+     * Appended: working now in the customer's own words, a past trouble
+     * beside it or not ("it was down earlier but it's fine now", "ya va
+     * bien", "agora está ok", "ça marche enfin", "läuft jetzt
+     * einwandfrei"); none that a negation after the verb turns round
+     */
+    { "fine now", NULL },
+    { "ok now", NULL },
+    { "okay now", NULL },
+    { "fine again", NULL },
+    { "loading now", NULL },
+    { "loads now", NULL },
+    { "working fine", NULL },
+    { "works fine", NULL },
+    { "ya va bien", NULL },
+    { "ya carga", NULL },
+    { "ya anda", NULL },
+    { "agora funciona", NULL },
+    { "agora está ok", NULL },
+    { "já está ok", NULL },
+    { "já carrega", NULL },
+    { "marche enfin", NULL },
+    { "fonctionne enfin", NULL },
+    { "marche bien maintenant", NULL },
+    { "fonctionne bien maintenant", NULL },
+    { "jetzt einwandfrei", NULL },
+    { "wieder einwandfrei", NULL },
+    { "wieder normal", NULL },
 };
 
 
@@ -851,6 +1010,24 @@ static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
     { "autrement dit", NULL },
     { "anders gefragt", NULL },
     { "anders formuliert", NULL },
+    /* going back to what was asked first, without naming it a question
+     * ("going back to the start", "volviendo a lo primero", "voltando
+     * ao início", "pour revenir au début", "zurück zum Anfang") */
+    { "going back to", NULL },
+    { "back to what i asked", NULL },
+    { "back to the start", NULL },
+    { "volviendo a lo primero", NULL },
+    { "volviendo a lo de antes", NULL },
+    { "volviendo al principio", NULL },
+    { "voltando ao início", NULL },
+    { "voltando ao começo", NULL },
+    { "voltando ao que perguntei", NULL },
+    { "pour revenir au début", NULL },
+    { "pour revenir à ma", NULL },
+    { "pour en revenir", NULL },
+    { "zurück zum anfang", NULL },
+    { "zurück zu meiner", NULL },
+    { "um nochmal auf", NULL },
 };
 
 
@@ -1080,6 +1257,37 @@ static const behave_conv_phrase_t  behave_conv_reask[] = {
     { "again", NULL },
     { "i just want", NULL },
     { "i just need", NULL },
+    /* "as I said" before an ask: asked before and still open (before a
+     * detail given again, "55-221, as I said", it asks nothing) */
+    { "like i said", NULL },
+    { "as i said", NULL },
+    { "as i mentioned", NULL },
+    { "as i already said", NULL },
+    { "como le dije", NULL },
+    { "como te dije", NULL },
+    { "como ya dije", NULL },
+    { "como dije", NULL },
+    { "como eu disse", NULL },
+    { "como já disse", NULL },
+    { "como lhe disse", NULL },
+    { "comme je disais", NULL },
+    { "comme je vous disais", NULL },
+    { "comme je l'ai dit", NULL },
+    { "comme je vous l'ai dit", NULL },
+    { "wie gesagt", NULL },
+    { "wie schon gesagt", NULL },
+    { "wie ich schon sagte", NULL },
+    /* "actually" correcting what was understood, in the other four
+     * languages, where the bare word is a filler ("en fait", "eigentlich"):
+     * opening a clause, or "what I asked" */
+    { "en realidad,", NULL },
+    { "lo que pregunté", NULL },
+    { "na verdade,", NULL },
+    { "o que eu perguntei", NULL },
+    { "en fait,", NULL },
+    { "ce que j'ai demandé", NULL },
+    { "eigentlich wollte ich", NULL },
+    { "was ich gefragt habe", NULL },
 };
 
 
@@ -1137,6 +1345,32 @@ static const behave_conv_phrase_t  behave_conv_yes_but[] = {
     { "verstanden, aber", NULL },
     { "weiß ich, aber", NULL },
     { "gut, aber", NULL },
+    /*
+     * "no" and what was meant: the answer took the ask for another
+     * ("No, I mean the mobile line", "No, quiero...", "Não, eu quero
+     * levar o número", "Non, je veux dire", "Nein, ich meine")
+     */
+    { "no, i mean", NULL },
+    { "no i mean", NULL },
+    { "no, i meant", NULL },
+    { "no, i want", NULL },
+    { "no, i'm asking", NULL },
+    { "no, quiero", NULL },
+    { "no, me refiero", NULL },
+    { "no, pregunto", NULL },
+    { "não, eu quero", NULL },
+    { "não, quero", NULL },
+    { "não, eu queria", NULL },
+    { "não, estou perguntando", NULL },
+    { "não, eu digo", NULL },
+    { "non, je veux", NULL },
+    { "non, je voulais", NULL },
+    { "non, je demande", NULL },
+    { "non, je parle", NULL },
+    { "nein, ich meine", NULL },
+    { "nein, ich will", NULL },
+    { "nein, ich möchte", NULL },
+    { "nein, ich wollte", NULL },
 };
 
 
@@ -1267,6 +1501,14 @@ static const behave_conv_phrase_t  behave_conv_vague_ref[] = {
     { "das von vorhin", NULL },
     { "das von neulich", NULL },
     { "das teil", NULL },
+    /* the same vague thing in another case or gender */
+    { "dem ding", NULL },
+    { "dem teil", NULL },
+    { "das zeug", NULL },
+    { "the stuff", NULL },
+    { "esse negócio", NULL },
+    { "aquele negócio", NULL },
+    { "ce machin", NULL },
 };
 
 #define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
@@ -1355,6 +1597,50 @@ static const behave_conv_phrase_t  behave_conv_anger[] = {
     { "verbraucherzentrale", NULL },
     { "lächerlich", NULL },
     { "unfähig", NULL },
+    /*
+     * an ultimatum: a demand and what the customer will do if it is not
+     * met ("sort it today or I'm going to the press", "de lo contrario
+     * me voy", "senão eu cancelo", "sinon je résilie", "andernfalls
+     * kündige ich"), a deadline set to the company ("you have until
+     * noon"), and anger named outright ("I'm furious", "stinksauer")
+     */
+    { "or i'm", NULL },
+    { "or im", NULL },
+    { "or i'll", NULL },
+    { "or i will", NULL },
+    { "or else", NULL },
+    { "otherwise i'll", NULL },
+    { "otherwise i will", NULL },
+    { "otherwise i'm", NULL },
+    { "you have until", NULL },
+    { "you've got until", NULL },
+    { "furious", NULL },
+    { "livid", NULL },
+    { "o si no", NULL },
+    { "de lo contrario", NULL },
+    { "tienen hasta", NULL },
+    { "tiene hasta", NULL },
+    { "furioso", NULL },
+    { "furiosa", NULL },
+    { "senão eu", NULL },
+    { "senão vou", NULL },
+    { "caso contrário", NULL },
+    { "vocês têm até", NULL },
+    { "você tem até", NULL },
+    { "sinon je", NULL },
+    { "sinon j'", NULL },
+    { "ou je vais", NULL },
+    { "vous avez jusqu'à", NULL },
+    { "furieux", NULL },
+    { "furieuse", NULL },
+    { "andernfalls", NULL },
+    { "sonst werde ich", NULL },
+    { "sonst gehe ich", NULL },
+    { "sonst zahlen sie", NULL },
+    { "sonst ziehe ich", NULL },
+    { "sie haben bis", NULL },
+    { "stinksauer", NULL },
+    { "wütend", NULL },
 };
 
 
@@ -1442,6 +1728,30 @@ static const behave_conv_phrase_t  behave_conv_specialist[] = {
     { "contracargo", "the disputes team" },
     { "rgpd", "the data protection team" },
     { "dsgvo", "the data protection team" },
+    /*
+     * Appended (a record keeps the index of its team): the legal team
+     * named by its department or by the action threatened ("legal
+     * department", "acciones legales", "departamento jurídico", "service
+     * juridique", "rechtliche Schritte"), and the accessibility team
+     * by its name (not "large print", which a bookshop sells)
+     */
+    { "legal department", "the legal team" },
+    { "legal team", "the legal team" },
+    { "acciones legales", "the legal team" },
+    { "acción legal", "the legal team" },
+    { "departamento jurídico", "the legal team" },
+    { "departamento legal", "the legal team" },
+    { "ações legais", "the legal team" },
+    { "medidas legais", "the legal team" },
+    { "service juridique", "the legal team" },
+    { "poursuites judiciaires", "the legal team" },
+    { "rechtliche schritte", "the legal team" },
+    { "rechtsabteilung", "the legal team" },
+    { "accessibility team", "the accessibility team" },
+    { "accesibilidad", "the accessibility team" },
+    { "acessibilidade", "the accessibility team" },
+    { "accessibilité", "the accessibility team" },
+    { "barrierefreiheit", "the accessibility team" },
 };
 
 
@@ -1485,6 +1795,15 @@ static const behave_conv_phrase_t  behave_conv_asks[] = {
     { "ich möchte wissen", NULL },
     { "ich würde gern wissen", NULL },
     { "ich wüsste gern", NULL },
+    /* the same in the past of politeness: "I wanted to ask" */
+    { "i wanted to ask", NULL },
+    { "quería preguntar", NULL },
+    { "queria perguntar", NULL },
+    { "je voulais savoir", NULL },
+    { "je voulais demander", NULL },
+    { "wollte ich wissen", NULL },
+    { "wollte wissen", NULL },
+    { "wollte fragen", NULL },
 };
 
 
@@ -1529,6 +1848,8 @@ static const behave_conv_table_t  behave_conv_tables[BEHAVE_CONV_T_N] = {
     [BEHAVE_CONV_T_REPEAT_CONTACT] =
         { behave_conv_tab(behave_conv_repeat_contact) },
     [BEHAVE_CONV_T_ASKS] = { behave_conv_tab(behave_conv_asks) },
+    [BEHAVE_CONV_T_CLAIMS_MORE] =
+        { behave_conv_tab(behave_conv_claims_more) },
 };
 
 /* the index of behave_conv_tables[], built before the first match */
@@ -1786,20 +2107,81 @@ behave_conv_negated(const char *s, size_t at, int topic)
  * "Let's get you back online", "I'll have it working again by Friday":
  * a plan, not a claim (the annotator's @notyet, for the phrase table)
  */
-static int
-behave_conv_planned(const char *s, size_t at)
-{
-    size_t              from, k;
-    static const char  *plan[] = {
+static const char  *behave_conv_plan[] = {
         "let's ", "let me ", "i'll ", "we'll ", "will ", "going to ",
         "try to ", "vamos a ", "vamos ", "on va ", "nous allons ",
         "wir werden ",
+        /* the passive or the future of a deed still to come ("will be
+         * carried out", "será realizado", "vai ser", "sera effectué",
+         * "wird durchgeführt") */
+        "wird ", "werden ", "será ", "serán ", "vai ", "vão ", "sera ",
+        "seront ",
         /* a condition or a rule, not a deed: "once the points have been
          * added", "check whether it was left in your letterbox" */
         "once ", "as soon as ", "until ", "unless ", "whether ", "if ",
         "cuando ", "en cuanto ", "quando ", "assim que ", "lorsque ",
         "quand ", "dès que ", "sobald ", "wenn ", "falls ", "ob ",
-    };
+};
+
+
+/*
+ * A deed told as done, in the perfect or the past of the five languages
+ * ("has been re-dispatched", "hemos enviado", "já foi", "a été",
+ * "wurde"): a plan beside it ("and will arrive tomorrow") is what
+ * follows from the deed, not the deed itself
+ */
+static const char  *behave_conv_perfect[] = {
+    "has been ", "have been ", "i've ", "we've ", "was ", "were ",
+    "ha sido ", "han sido ", "hemos ", "fue ", "fueron ", "já ", "foi ",
+    "foram ", "a été ", "ont été ", "avons ", "wurde ", "wurden ",
+    "haben ", "ist ",
+};
+
+
+/* a word of words[] starts in s[from, to) */
+static int
+behave_conv_word_from(const char *s, size_t from, size_t to,
+    const char **words, size_t n)
+{
+    size_t       k;
+    const char  *p, *e;
+
+    e = s + to;
+
+    for (k = 0; k < n; k++) {
+        for (p = s + from; p < e; p++) {
+            p = memmem(p, (size_t) (e - p), words[k], strlen(words[k]));
+            if (p == NULL) {
+                break;
+            }
+
+            /* a whole word: "if " is not the end of "tarif ", nor "ob "
+             * of "job " */
+            if (p == s || !behave_conv_is_word((unsigned char) p[-1])) {
+                return 1;
+            }
+        }
+    }
+
+    return 0;
+}
+
+
+#define behave_conv_plan_in(s, from, to)                                      \
+    behave_conv_word_from(s, from, to, behave_conv_plan,                      \
+                          sizeof(behave_conv_plan)                            \
+                          / sizeof(behave_conv_plan[0]))
+
+#define behave_conv_perfect_in(s, to)                                         \
+    behave_conv_word_from(s, 0, to, behave_conv_perfect,                      \
+                          sizeof(behave_conv_perfect)                         \
+                          / sizeof(behave_conv_perfect[0]))
+
+
+static int
+behave_conv_planned(const char *s, size_t at)
+{
+    size_t  from, k;
 
     from = at > 24 ? at - 24 : 0;
 
@@ -1813,23 +2195,8 @@ behave_conv_planned(const char *s, size_t at)
         }
     }
 
-    for (k = 0; k < sizeof(plan) / sizeof(plan[0]); k++) {
-        const char  *p, *e;
-
-        e = s + at;
-
-        for (p = s + from; p < e; p++) {
-            p = memmem(p, (size_t) (e - p), plan[k], strlen(plan[k]));
-            if (p == NULL) {
-                break;
-            }
-
-            /* a whole word: "if " is not the end of "tarif ", nor "ob "
-             * of "job " */
-            if (p == s || !behave_conv_is_word((unsigned char) p[-1])) {
-                return 1;
-            }
-        }
+    if (behave_conv_plan_in(s, from, at)) {
+        return 1;
     }
 
     /* "Is it working now?", "Has the refund gone through?": asked, not
@@ -2612,11 +2979,246 @@ behave_conv_first(const behave_conv_norm_t *t, behave_conv_tab_e id,
 }
 
 
+/*
+ * The turn ends in a question that asks to confirm ("..., right?", "¿no?",
+ * "né?", "n'est-ce pas ?", "oder?"): it checks what it believes, it does
+ * not report that anything is wrong
+ */
+static int
+behave_conv_tag_question(const behave_conv_norm_t *t)
+{
+    size_t              e, k, n;
+    static const char  *tag[] = {
+        "right", "correct", "yes", "yeah", "isn't it", "is that right",
+        "verdad", "cierto", "no", "né", "não é", "certo", "n'est-ce pas",
+        "c'est bien ça", "c'est ça", "oui", "oder", "richtig", "ja",
+        "stimmt's", "nicht wahr",
+    };
+
+    e = t->len;
+
+    while (e > 0 && (t->text[e - 1] == ' ' || t->text[e - 1] == '.')) {
+        e--;
+    }
+
+    if (e == 0 || t->text[e - 1] != '?') {
+        return 0;
+    }
+
+    e--;
+
+    while (e > 0 && t->text[e - 1] == ' ') {
+        e--;
+    }
+
+    for (k = 0; k < sizeof(tag) / sizeof(tag[0]); k++) {
+        n = strlen(tag[k]);
+
+        if (n < e && memcmp(t->text + e - n, tag[k], n) == 0
+            && !behave_conv_is_word((unsigned char) t->text[e - n - 1]))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/* where the text after the last "but" of behave_conv_but[] starts, or 0 */
+static size_t
+behave_conv_last_but(const behave_conv_norm_t *t)
+{
+    size_t  i, n, last;
+
+    last = 0;
+    i = 0;
+
+    while (i < t->len) {
+        while (i < t->len && !behave_conv_is_word((unsigned char) t->text[i])) {
+            i++;
+        }
+
+        n = behave_conv_word_in(t, i, behave_conv_but,
+                                sizeof(behave_conv_but)
+                                / sizeof(behave_conv_but[0]));
+        if (n > 0) {
+            last = i + n - 1;
+        }
+
+        while (i < t->len && (behave_conv_is_word((unsigned char) t->text[i])
+                              || t->text[i] == '\''))
+        {
+            i++;
+        }
+    }
+
+    return last;
+}
+
+
+/*
+ * "it wasn't working this morning but it's fine now", "ça ne marchait
+ * pas mais ça marche enfin", "ging nichts, aber jetzt läuft es wieder
+ * einwandfrei": a trouble conceded as past, then what the customer sees
+ * now; the clause after the last "but" confirms that it works, and says
+ * no more against it than for it
+ */
+static int
+behave_conv_works_after_but(const behave_conv_norm_t *cur)
+{
+    size_t               at;
+    unsigned             neg, strong;
+    behave_conv_norm_t   tail;
+
+    at = behave_conv_last_but(cur);
+    if (at == 0) {
+        return 0;
+    }
+
+    tail.len = cur->len - at;
+    memcpy(tail.text, cur->text + at, tail.len);
+    tail.text[tail.len] = '\0';
+    tail.pairs_ready = 0;
+    tail.cands_ready = 0;
+
+    strong = behave_conv_match(&tail, BEHAVE_CONV_T_CONFIRM_STRONG, 1, NULL);
+    if (strong == 0) {
+        return 0;
+    }
+
+    neg = behave_conv_match(&tail, BEHAVE_CONV_T_NOT_RESOLVED, 0, NULL);
+
+    return neg <= strong;
+}
+
+
+/*
+ * "lol no. 'This link has expired'", "pues no, ...", "uh no, ...": the
+ * first clause is a bare answer that ends in "no", the rest says why;
+ * "no app, ..." (Portuguese's "in the") does not end in it
+ */
+static int
+behave_conv_answers_no(const behave_conv_norm_t *t)
+{
+    size_t  e;
+
+    for (e = 0; e < t->len && strchr(".,!;:?", t->text[e]) == NULL; e++) {
+        /* void */
+    }
+
+    return e < t->len && e >= 2 && e <= BEHAVE_CONV_BARE_NO
+           && t->text[e - 1] == 'o' && t->text[e - 2] == 'n'
+           && (e == 2 || !behave_conv_is_word((unsigned char) t->text[e - 3]));
+}
+
+
+/*
+ * "hi, I've got a problem", "tengo un problema con la tarjeta", "j'ai un
+ * souci avec ma commande": the turn ends on saying that there is a
+ * problem, never what it is (the last clause names it, nothing follows);
+ * "I have a problem, my card was declined" says what it is
+ */
+#define BEHAVE_CONV_PROBLEM_MAX  64     /* bytes of such a turn */
+
+static int
+behave_conv_only_problem(const behave_conv_norm_t *t)
+{
+    size_t              e, b, k, n;
+    const char         *p;
+    static const char  *problem[] = {
+        "a problem", "an issue", "a question about", "un problema",
+        "una duda", "um problema", "uma dúvida", "un problème",
+        "un souci", "une question sur", "ein problem", "eine frage zu",
+    };
+
+    if (t->len > BEHAVE_CONV_PROBLEM_MAX) {
+        return 0;
+    }
+
+    e = t->len;
+
+    while (e > 0 && strchr(" .!?", t->text[e - 1]) != NULL) {
+        e--;
+    }
+
+    for (b = e; b > 0 && strchr(".,!?;:", t->text[b - 1]) == NULL; b--) {
+        /* void */
+    }
+
+    for (k = 0; k < sizeof(problem) / sizeof(problem[0]); k++) {
+        n = strlen(problem[k]);
+        p = memmem(t->text + b, e - b, problem[k], n);
+
+        if (p != NULL
+            && (p == t->text || !behave_conv_is_word((unsigned char) p[-1]))
+            && (p + n == t->text + e
+                || !behave_conv_is_word((unsigned char) p[n])))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * "it doesnt work", "isto não dá.", "ça bug", "geht nicht": the whole turn
+ * says that something fails and never what (no subject, or only "it",
+ * "this", "isso", "ça", "das"); "the app crashes" names what
+ */
+static int
+behave_conv_only_fails(const behave_conv_norm_t *t)
+{
+    size_t              b, e, k, n;
+    static const char  *subject[] = {
+        "it's ", "it ", "its ", "this is ", "this ", "esto ", "eso ",
+        "isto ", "isso ", "ça ", "ca ", "es ", "das ",
+    };
+    static const char  *fails[] = {
+        "doesn't work", "doesnt work", "does not work", "not working",
+        "isn't working", "broken", "no funciona", "no va", "no anda",
+        "não funciona", "não dá", "não vai", "ne marche pas",
+        "marche pas", "bug", "bugue", "plante", "geht nicht",
+        "funktioniert nicht", "klappt nicht", "spinnt",
+    };
+
+    e = t->len;
+
+    while (e > 0 && strchr(" .!?", t->text[e - 1]) != NULL) {
+        e--;
+    }
+
+    b = 0;
+
+    for (k = 0; k < sizeof(subject) / sizeof(subject[0]); k++) {
+        n = strlen(subject[k]);
+
+        if (n < e && memcmp(t->text, subject[k], n) == 0) {
+            b = n;
+            break;
+        }
+    }
+
+    for (k = 0; k < sizeof(fails) / sizeof(fails[0]); k++) {
+        n = strlen(fails[k]);
+
+        if (e - b == n && memcmp(t->text + b, fails[k], n) == 0) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
 /* 1 if customer text cur says the issue is not settled; *quote says how */
 static int
 behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
     unsigned *quote)
 {
+    int       tag;
     unsigned  neg, strong, aff;
 
     *quote = behave_conv_first(cur, BEHAVE_CONV_T_NOT_RESOLVED,
@@ -2626,9 +3228,14 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
                                1, NULL);
 
     /* the annotator's clause, on the same footing when no confirmation
-     * that it worked is there */
-    if ((cues & BEHAVE_CUE_NOT_RESOLVED)
-        || ((cues & BEHAVE_CUE_PERSISTS) && strong == 0))
+     * that it worked is there; "it's still at 10:30, right?", "¿sigue
+     * siendo con ella, verdad?" ask to confirm what stays, and only a
+     * denial in so many words counts there */
+    tag = behave_conv_tag_question(cur);
+
+    if (!tag
+        && ((cues & BEHAVE_CUE_NOT_RESOLVED)
+            || ((cues & BEHAVE_CUE_PERSISTS) && strong == 0)))
     {
         neg++;
     }
@@ -2659,7 +3266,8 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
         && ((cues & BEHAVE_CUE_NEGATION)
             || behave_conv_match(cur, BEHAVE_CONV_T_NEGATORS, 0, NULL)
             || (cur->len <= BEHAVE_CONV_BARE_NO
-                && behave_conv_match(cur, BEHAVE_CONV_T_NO, 0, NULL)))
+                && behave_conv_match(cur, BEHAVE_CONV_T_NO, 0, NULL))
+            || behave_conv_answers_no(cur))
         && !behave_conv_match(cur, BEHAVE_CONV_T_CLOSING, 0, NULL))
     {
         neg++;
@@ -2670,7 +3278,77 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
      * there": labels.md's "the customer's next turn says it is not"), not
      * a confirmation that it worked
      */
-    return neg > 0 && neg > strong;
+    if (neg == 0 || neg <= strong) {
+        return 0;
+    }
+
+    return !behave_conv_works_after_but(cur);
+}
+
+
+/*
+ * German and French put the negation after the verb: "das geht jetzt
+ * nicht", "ça marche maintenant pas" (spoken), "funktioniert wieder
+ * nicht": the settled state is denied, not claimed
+ */
+static int
+behave_conv_negated_after(const behave_conv_norm_t *t, const char *phrase)
+{
+    size_t              k, n, at;
+    const char         *p;
+    static const char  *neg[] = {
+        " nicht", " noch nicht", " leider nicht", " immer noch nicht",
+        " pas", " toujours pas", " no ",
+    };
+
+    p = memmem(t->text, t->len, phrase, strlen(phrase));
+    if (p == NULL) {
+        return 0;
+    }
+
+    at = (size_t) (p - t->text) + strlen(phrase);
+
+    for (k = 0; k < sizeof(neg) / sizeof(neg[0]); k++) {
+        n = strlen(neg[k]);
+
+        if (at + n <= t->len && memcmp(t->text + at, neg[k], n) == 0
+            && (at + n == t->len
+                || !behave_conv_is_word((unsigned char) t->text[at + n])))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/* 1 + the index in behave_conv_claims[] of a claim of the second table */
+static unsigned
+behave_conv_claim_more(const behave_conv_norm_t *t)
+{
+    size_t    i;
+    unsigned  m;
+
+    m = behave_conv_first(t, BEHAVE_CONV_T_CLAIMS_MORE, BEHAVE_CONV_CLAIMED,
+                          NULL);
+    if (m == 0 || behave_conv_negated_after(t,
+                      behave_conv_claims_more[m - 1].phrase))
+    {
+        return 0;
+    }
+
+    for (i = 0; i < sizeof(behave_conv_claims) / sizeof(behave_conv_claims[0]);
+         i++)
+    {
+        if (strcmp(behave_conv_claims[i].what,
+                   behave_conv_claims_more[m - 1].what) == 0)
+        {
+            return (unsigned) i + 1;
+        }
+    }
+
+    return 0;
 }
 
 
@@ -2686,7 +3364,20 @@ behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
 
     k = behave_conv_first(t, BEHAVE_CONV_T_CLAIMS, BEHAVE_CONV_CLAIMED, NULL);
 
-    if (k == 0 && (cues & BEHAVE_CUE_RESOLUTION_CLAIM)) {
+    if (k == 0) {
+        k = behave_conv_claim_more(t);
+    }
+
+    /*
+     * The annotator's cue sees a deed's verb in any tense ("vamos
+     * reembolsar", "nous allons rembourser"): with no settled phrase of
+     * the table, a plan or a condition in the turn and no deed told as
+     * done make it a promise, not a claim that the issue is settled
+     */
+    if (k == 0 && (cues & BEHAVE_CUE_RESOLUTION_CLAIM)
+        && (!behave_conv_plan_in(t->text, 0, t->len)
+            || behave_conv_perfect_in(t->text, t->len)))
+    {
         k = BEHAVE_CONV_CLAIM_CUE;
     }
 
@@ -2781,7 +3472,9 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
 
     if (norm.len <= BEHAVE_CONV_UNCLEAR_MAX
         && strpbrk(norm.text, "0123456789") == NULL
-        && behave_conv_match(&norm, BEHAVE_CONV_T_VAGUE_REF, 0, NULL))
+        && (behave_conv_match(&norm, BEHAVE_CONV_T_VAGUE_REF, 0, NULL)
+            || behave_conv_only_problem(&norm)
+            || behave_conv_only_fails(&norm)))
     {
         f |= BEHAVE_CONV_F_UNCLEAR;
     }
@@ -3166,15 +3859,16 @@ behave_conv_escalation(const behave_conv_state_t *st,
         return;
     }
 
-    if (total < 3 || cur < 2 || m == 0) {
+    if (total < 3 || cur < 1 || m == 0) {
         return;
     }
 
     /*
      * Anger or an ultimatum that was not there before ("If nobody has come
-     * by Friday I'm reporting you"), from severity 2 up, after an earlier
-     * unhappy turn: labels.md's rising intensity, which the levels may not
-     * show
+     * by Friday I'm reporting you"), in a turn that is itself unhappy,
+     * after an earlier unhappy turn: labels.md's rising intensity, which
+     * the levels may not show (a calm wording of an ultimatum reads as
+     * mild)
      */
     if ((cur_rec->flags & BEHAVE_CONV_F_ANGER)
         && behave_conv_unhappy_before(st, m)
@@ -3182,6 +3876,10 @@ behave_conv_escalation(const behave_conv_state_t *st,
     {
         out->escalating = 1;
         *from = BEHAVE_CONV_ESC_ANGER;
+        return;
+    }
+
+    if (cur < 2) {
         return;
     }
 
@@ -3423,6 +4121,41 @@ behave_conv_review(behave_conv_result_t *out)
 }
 
 
+/*
+ * "hi", "boa noite", "Hallo": a greeting says nothing of the issue, so a
+ * vague turn after greetings only ("the thing from before isn't doing
+ * it") is still the customer's first ask.  A greeting: a few letters
+ * (the sketch's distinct trigrams), no question, no problem reported, no
+ * number, no team, calm.
+ */
+#define BEHAVE_CONV_GREETING_GRAMS  16
+
+static int
+behave_conv_nothing_said(const behave_conv_state_t *st)
+{
+    size_t                    i;
+    const behave_conv_rec_t  *r;
+
+    if (st->customers > st->nrec) {
+        return 0;
+    }
+
+    for (i = 0; i < st->nrec; i++) {
+        r = &st->rec[i];
+
+        if (r->flags != 0 || r->severity > 0 || r->specialist
+            || r->nids > 0 || r->vague_n > 0 || r->confusion
+            || r->overload || (r->cues & BEHAVE_CUE_QUESTION)
+            || r->sketch.n > BEHAVE_CONV_GREETING_GRAMS)
+        {
+            return 0;
+        }
+    }
+
+    return 1;
+}
+
+
 static void
 behave_conv_assess_customer(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out)
@@ -3443,7 +4176,7 @@ behave_conv_assess_customer(const behave_conv_state_t *st,
         || st->fr;
 
     behave_conv_recommend(st, cur, out, esc_from, esc_turns,
-                          st->customers == 0);
+                          behave_conv_nothing_said(st));
     behave_conv_review(out);
 }
 

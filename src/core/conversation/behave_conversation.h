@@ -38,7 +38,11 @@
  *                     and some earlier turn of those already negative;
  *                     or at severity 2, two above the calmest, a third
  *                     ask said to be asked again ("third time I'm
- *                     asking").
+ *                     asking"); or, at severity 1 or more after an
+ *                     earlier unhappy turn, anger or an ultimatum that
+ *                     no earlier turn of the window showed ("unacceptable",
+ *                     "fix it by Friday or I'm going to my bank", "de lo
+ *                     contrario", "senão eu", "sinon je", "andernfalls").
  *   peak_severity     max severity over the customer turns, current
  *                     included:
  *                       0  none: neutral or positive, no time pressure
