@@ -6,7 +6,9 @@
  * ending a life in five languages, a short message in fragments, the
  * writer killing themself, signs that are an emergency whoever has them,
  * an overdose told in the past, a card used now, idioms and dark humour
- * (a thing, a cause, laughter, "almost", a toy) beside look-alikes; false
+ * (a thing, a cause, laughter, "almost", a toy) beside look-alikes; an
+ * all-clear ("nobody was hurt", "já está recuperado", "card already
+ * blocked") and "my boss will kill me if" beside crises; false
  * resolutions claimed and denied in other words, rules and plans that
  * claim nothing; and a first message too vague to act on.
  */
@@ -155,6 +157,79 @@ static const crisis_case_t  crisis_cases[] = {
     { "Ich werde mich heute Nacht umbringen, haha", 1 },
     { "je vais me jeter sous un train ce soir mdr", 1 },
     { "I'm going to throw myself off the bridge tonight lol", 1 },
+    /*
+     * An all-clear: it happened and is over, or nobody is hurt (labels.md's
+     * past events and negations), in five languages; the same words
+     * beside a weapon, a method or someone coming back stay a crisis
+     */
+    { "Our van skidded on ice back in January; the driver was unhurt. "
+      "Can you send the repair invoice again?", 0 },
+    { "El mes pasado hubo un pequeño incendio en la cocina del local, no "
+      "hubo heridos. ¿Cubre la póliza la campana extractora?", 0 },
+    { "Em maio o meu avô caiu na escada do prédio mas já está "
+      "recuperado. Queria só mudar o contacto da fatura.", 0 },
+    { "En mars, un chauffe-eau a pris feu dans notre cave, personne n'a "
+      "été blessé. Pouvez-vous m'envoyer l'attestation pour l'assurance ?",
+      0 },
+    { "Letzten Herbst hatte mein Mann einen Autounfall, er blieb "
+      "unverletzt. Wie melde ich den Schaden am Leihwagen?", 0 },
+    { "He hit me last night, I'm unhurt but he says he is coming back "
+      "with a knife.", 1 },
+    { "Nadie está herido todavía pero mi ex está fuera con una pistola.",
+      1 },
+    { "Eu me recuperei da última vez, mas hoje vou tomar todos os "
+      "comprimidos.", 1 },
+    { "Personne n'a été blessé mais mon ex est devant la porte avec un "
+      "couteau.", 1 },
+    { "Er wird das nicht unverletzt überstehen, ich warte heute vor der "
+      "Filiale auf ihn mit einem Messer.", 1 },
+    { "Nobody's hurt but the car is on fire and my kids are still inside",
+      1 },
+    /* "I'm not in danger, just annoyed" (labels.md), beside a danger
+     * that is coming */
+    { "I'm not in any danger, just fed up that the door sensor keeps "
+      "beeping.", 0 },
+    { "No estoy en peligro, solo harta: el cerrajero no vino y sigo sin "
+      "poder cerrar la puerta.", 0 },
+    { "Não estou em perigo, só cansada de esperar pelo técnico do "
+      "alarme.", 0 },
+    { "Ich bin nicht in Gefahr, nur genervt: der Rauchmelder piept seit "
+      "gestern ohne Grund.", 0 },
+    { "Nobody is in danger yet but he says he's coming back tonight with "
+      "a gun.", 1 },
+    { "No estoy en peligro ahora, pero mi ex dice que viene esta noche con "
+      "un cuchillo.", 1 },
+    { "I'm in danger, he's outside my door right now.", 1 },
+    /* someone the writer answers to "will kill me if" an errand is not
+     * done: blame, not a threat; with a weapon, blows or a place to
+     * come back to, a threat */
+    { "my manager will kill me if this invoice isn't sent today, can you "
+      "resend it?", 0 },
+    { "la jefa me va a matar si no llega el pedido antes del viernes", 0 },
+    { "o meu patrão vai me matar se a encomenda não chegar amanhã", 0 },
+    { "ma prof va me tuer si le colis n'arrive pas demain", 0 },
+    { "my boss said he will kill me if I come back, he has a gun", 1 },
+    { "mi jefe me va a matar si vuelvo a la oficina, ayer me pegó", 1 },
+    { "Mein Vermieter hat gesagt, er bringt mich um, wenn ich nicht "
+      "ausziehe, er steht mit einem Messer vor der Tür.", 1 },
+    /* a loss already stopped, beside money still going, a caller on the
+     * line or a password changed */
+    { "Left my wallet in a taxi, I've already cancelled both cards in the "
+      "app and nothing has been taken. How do I order new ones?", 0 },
+    { "Perdí el móvil en el tren, ya lo bloqueé con la operadora. ¿Cómo "
+      "pido un duplicado de la SIM?", 0 },
+    { "Roubaram minha bolsa no metrô, já cancelei o cartão pelo app. Como "
+      "peço a segunda via?", 0 },
+    { "J'ai oublié mon portefeuille au café, la carte est déjà bloquée "
+      "dans l'appli. Comment en commander une autre ?", 0 },
+    { "Handy im Zug liegen gelassen, SIM schon gesperrt. Wie bekomme ich "
+      "eine Ersatzkarte?", 0 },
+    { "I already blocked my card but money is still leaving my account "
+      "right now", 1 },
+    { "Ya bloqueé la tarjeta pero el que llama dice que necesita el código "
+      "ahora mismo", 1 },
+    { "Já bloqueei o cartão mas alguém mudou a senha do meu banco e está "
+      "transferindo agora", 1 },
 };
 
 

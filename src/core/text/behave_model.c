@@ -34,6 +34,7 @@
 #define BEHAVE_IDIOM_TOY        4       /* "a toy gun" */
 #define BEHAVE_IDIOM_JOKE       8       /* "just kidding", "je rigole" */
 #define BEHAVE_IDIOM_ALMOST     16      /* "I almost had a heart attack" */
+#define BEHAVE_IDIOM_ROLE       32      /* "my boss will kill me if..." */
 /* how near: "this router is killing me", "kill myself with this router" */
 #define BEHAVE_THING_BEFORE     4
 #define BEHAVE_THING_AFTER      3
@@ -57,6 +58,29 @@
     (BEHAVE_C_EMERGENCY | BEHAVE_C_HITS | BEHAVE_C_SUICIDE | BEHAVE_C_TIME   \
      | BEHAVE_C_PLACE | BEHAVE_C_PARTNER)
 #define BEHAVE_C_SELFDIR  (BEHAVE_C_SELFKILL | BEHAVE_C_ENDLIFE)
+/*
+ * "my boss will kill me if the report is late" is an idiom of blame, not
+ * a threat, unless the clause names blows, a weapon, fear, a partner, a
+ * child or an older person, someone coming or a place to come to
+ */
+#define BEHAVE_C_ROLE_GUARD                                                 \
+    (BEHAVE_C_EMERGENCY | BEHAVE_C_HITS | BEHAVE_C_FEAR | BEHAVE_C_PARTNER   \
+     | BEHAVE_C_COMING | BEHAVE_C_PLACE | BEHAVE_C_FOLLOW | BEHAVE_C_SELFDIR)
+/*
+ * What an all-clear does not clear (behave_well): the writer's own
+ * suicide or self-harm, a method, a weapon, a threat, someone following
+ * or coming ("nobody was hurt, but he's coming back tonight").
+ */
+#define BEHAVE_C_WELL_GUARD                                                 \
+    (BEHAVE_C_SELFDIR | BEHAVE_C_SUICIDE | BEHAVE_C_MEANS | BEHAVE_C_WEAPON  \
+     | BEHAVE_C_THREAT | BEHAVE_C_FOLLOW | BEHAVE_C_COMING)
+/*
+ * And what "I've already blocked the card" does not clear: money still
+ * going, a caller on the line, a password changed, a partner
+ */
+#define BEHAVE_C_STOP_GUARD                                                 \
+    (BEHAVE_C_WELL_GUARD | BEHAVE_C_STILL | BEHAVE_C_CALLER                 \
+     | BEHAVE_C_CHANGED | BEHAVE_C_PARTNER)
 #define BEHAVE_C_TIME     (BEHAVE_C_NOW | BEHAVE_C_SOON | BEHAVE_C_HOURS)
 #define BEHAVE_MODEL_VAL_BLEND  0.65     /* rules' share of valence score */
 /*
@@ -88,7 +112,11 @@ static behave_cset_t behave_end_of_life(behave_model_state_t *m,
 static unsigned behave_laugh(const char *w, size_t len);
 static void behave_idiom_word(behave_model_state_t *m, const char *w,
     size_t len, behave_cset_t cs, unsigned flags);
+static void behave_idiom_role(behave_model_state_t *m, behave_cset_t cs,
+    unsigned flags);
 static unsigned behave_idiom(behave_cset_t c, unsigned idiom);
+static void behave_well(behave_model_state_t *m, const char *w, size_t len,
+    unsigned flags);
 static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
 
@@ -656,6 +684,7 @@ behave_idiom_word(behave_model_state_t *m, const char *w, size_t len,
     }
 
     m->thing_at = thing ? m->words : m->thing_at;
+    behave_idiom_role(m, cs, flags);
     m->idiom |= laugh ? BEHAVE_IDIOM_LAUGH : 0;
     m->idiom |= (flags & BEHAVE_WORD_TOY) ? BEHAVE_IDIOM_TOY : 0;
 
@@ -685,6 +714,38 @@ behave_idiom_word(behave_model_state_t *m, const char *w, size_t len,
     }
 
     m->drive_at = (flags & BEHAVE_WORD_DRIVE) ? m->words : 0;
+}
+
+
+/*
+ * A person the writer answers to (a boss, a teacher, an accountant, a
+ * mother) who "will kill me": "my boss will kill me if", "el contable me
+ * va a matar si", "ma prof va me tuer si", "minha chefe vai me matar".
+ * The writer is the object ("me", "mich", "m'") between the person and
+ * the killing word or just after it; "I'll kill my boss" names the
+ * person after the word and is not one.  behave_idiom() asks for an "if"
+ * as well: the blame is for an errand not done.
+ */
+static void
+behave_idiom_role(behave_model_state_t *m, behave_cset_t cs, unsigned flags)
+{
+    if ((cs & BEHAVE_C_KILL) && m->role_at
+        && m->words - m->role_at <= BEHAVE_THING_BEFORE)
+    {
+        if (m->reflb_at > m->role_at) {
+            m->idiom |= BEHAVE_IDIOM_ROLE;
+
+        } else {
+            m->role_kill_at = m->words;
+        }
+
+    } else if ((cs & BEHAVE_C_REFLB) && m->role_kill_at
+               && m->role_kill_at + 1 == m->words)
+    {
+        m->idiom |= BEHAVE_IDIOM_ROLE;
+    }
+
+    m->role_at = (flags & BEHAVE_WORD_ROLE) ? m->words : m->role_at;
 }
 
 
@@ -723,7 +784,49 @@ behave_idiom(behave_cset_t c, unsigned idiom)
         return 1;
     }
 
+    if ((idiom & BEHAVE_IDIOM_ROLE) && (c & BEHAVE_C_HYPO)
+        && !(c & BEHAVE_C_ROLE_GUARD))
+    {
+        return 1;
+    }
+
     return (idiom & BEHAVE_IDIOM_JOKE) && !(c & BEHAVE_C_JOKE_GUARD);
+}
+
+
+/*
+ * An all-clear (labels.md's past events and negations: "it happened and
+ * is over", "no one is hurt"): a word that says someone came through
+ * unharmed, not just after a negation ("recovered", "ileso"; not "he
+ * won't come out of it unhurt"), or an injury word just after one
+ * ("nobody was hurt", "no hubo heridos", "personne n'a été blessé").
+ * Likewise a loss already stopped: "already" at most three words before
+ * "blocked", "frozen", "cancelled" ("I've already frozen it in the app",
+ * "já bloqueei o IMEI", "Karte schon gesperrt"; German "ja" is "yes").
+ * behave_model_label() then asks the trained layer to be sure, as with
+ * an idiom, and no crisis frame alone makes the message critical.
+ */
+static void
+behave_well(behave_model_state_t *m, const char *w, size_t len,
+    unsigned flags)
+{
+    if (((flags & BEHAVE_WORD_WELL) && m->since_neg > 3)
+        || ((flags & BEHAVE_WORD_HURT) && m->since_neg <= 3))
+    {
+        m->well++;
+    }
+
+    if ((flags & BEHAVE_WORD_STOPPED) && m->already_at
+        && m->words - m->already_at <= 3)
+    {
+        m->stopped++;
+    }
+
+    if ((flags & BEHAVE_WORD_ALREADY)
+        && !(len == 2 && memcmp(w, "ja", 2) == 0 && m->lang_de))
+    {
+        m->already_at = m->words;
+    }
 }
 
 
@@ -787,6 +890,12 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
     m->clause |= cs | behave_end_of_life(m, cs) | behave_self_kill(m, cs);
     /* laughter as written: "kkkk" is "kk" in text, "k" in alt */
     behave_idiom_word(m, t->text, t->len, cs, flags);
+
+    if (flags & (BEHAVE_WORD_WELL | BEHAVE_WORD_HURT | BEHAVE_WORD_ALREADY
+                 | BEHAVE_WORD_STOPPED))
+    {
+        behave_well(m, w, n, flags);
+    }
 
     /*
      * "not fixed", "no ha sido resuelto": a negation just before; "to be
@@ -909,6 +1018,8 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
             m->thing_at = 0;
             m->symptom_at = 0;
             m->almost_at = 0;
+            m->role_at = 0;
+            m->role_kill_at = 0;
         }
         return;
 
@@ -1226,6 +1337,8 @@ behave_model_clause_end(behave_model_state_t *m, unsigned question)
     m->thing_at = 0;
     m->symptom_at = 0;
     m->almost_at = 0;
+    m->role_at = 0;
+    m->role_kill_at = 0;
     m->joke_at = 0;
     m->drive_at = 0;
     m->vehicles = 0;
@@ -1506,6 +1619,8 @@ behave_model_stack(const behave_model_state_t *m)
 static void
 behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 {
+    unsigned  clear;
+
     a->valence = behave_argmax(m->logit + BEHAVE_MODEL_VAL, 4);
     a->valence_blend = behave_model_valence_score(m, a->scores.valence);
     a->cognitive_load = behave_argmax(m->logit + BEHAVE_MODEL_LOAD, 4);
@@ -1513,10 +1628,14 @@ behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 
     /* critical is its own call, trained for recall, or a crisis frame;
      * below it the urgency head chooses among the other four levels.
-     * With an idiom, the head itself must be sure as well as the stack */
-    if (m->frames
+     * With an idiom or an all-clear, the head itself must be sure as
+     * well as the stack, and an all-clear turns the frames off */
+    clear = (m->well && !(m->seen & BEHAVE_C_WELL_GUARD))
+            || (m->stopped && !(m->seen & BEHAVE_C_STOP_GUARD));
+
+    if ((m->frames && !clear)
         || (behave_model_stack(m) > 0
-            && (!m->idioms
+            && ((!m->idioms && !clear)
                 || m->logit[BEHAVE_MODEL_CRIT] > BEHAVE_IDIOM_MARGIN)))
     {
         a->urgency = BEHAVE_URGENCY_CRITICAL;

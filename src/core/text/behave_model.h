@@ -68,6 +68,11 @@ typedef struct {
     unsigned               vehicles;        /* VEHICLE words, clause */
     unsigned               idiom;           /* BEHAVE_IDIOM_*, clause */
     unsigned               idiom_seen;      /* of the message */
+    unsigned               well;            /* "nobody was hurt" */
+    unsigned               stopped;         /* "already blocked it" */
+    unsigned               already_at;      /* of "already", "schon" */
+    unsigned               role_at;         /* of "boss", "prof" */
+    unsigned               role_kill_at;    /* "my boss will kill" */
     unsigned               clause_words;
     unsigned               since_neg;       /* words since a negation */
     unsigned               after_contrast;  /* the last word: "but" */

@@ -36,13 +36,18 @@ __extension__ typedef unsigned __int128  behave_cset_t;
 #define BEHAVE_WORD_DRIVE   2048 /* "driving" (me crazy) */
 #define BEHAVE_WORD_JOKE    4096 /* "kidding", "je rigole", "Scherz" */
 #define BEHAVE_WORD_ALMOST  8192 /* "almost", "casi", "beinahe" */
+#define BEHAVE_WORD_WELL    16384 /* "recovered", "ileso", "unverletzt" */
+#define BEHAVE_WORD_HURT    32768 /* "injured", "feriu": after "nobody" */
+#define BEHAVE_WORD_ROLE    65536 /* "boss", "jefa", "prof", "Lehrer" */
+#define BEHAVE_WORD_ALREADY 131072 /* "already", "ya", "déjà", "schon" */
+#define BEHAVE_WORD_STOPPED 262144 /* "blocked", "frozen", "gesperrt" */
 
 
 typedef struct {
     uint32_t               hash;        /* of 'u' (exact) or '*' + term */
     uint8_t                len;
     uint8_t                prefix;      /* matches words that start so */
-    uint16_t               flags;       /* BEHAVE_WORD_* */
+    uint32_t               flags;       /* BEHAVE_WORD_* */
     char                   term[32];
     uint64_t               mask_lo;     /* concept ids 0..63 */
     uint64_t               mask_hi;     /* concept ids 64..127 */
