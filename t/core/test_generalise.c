@@ -230,6 +230,13 @@ static const crisis_case_t  crisis_cases[] = {
       "ahora mismo", 1 },
     { "Já bloqueei o cartão mas alguém mudou a senha do meu banco e está "
       "transferindo agora", 1 },
+    /* the one who calls is the caller (behave_who_calls), a name is not */
+    { "Já cancelei o cartão, mas quem liga insiste que precisa do código "
+      "agora", 1 },
+    { "J'ai déjà fait opposition mais celui qui appelle exige le code tout "
+      "de suite", 1 },
+    { "Mi sobrina se llama Lucía y necesita el código del wifi de casa, "
+      "¿me lo recuerdas?", 0 },
 };
 
 

@@ -76,10 +76,12 @@
      | BEHAVE_C_THREAT | BEHAVE_C_FOLLOW | BEHAVE_C_COMING)
 /*
  * And what "I've already blocked the card" does not clear: money still
- * going, a caller on the line, a password changed, a partner
+ * going, a caller on the line or a code asked for ("but the one calling
+ * says he needs the code right now": the scam goes on), a password
+ * changed, a partner
  */
 #define BEHAVE_C_STOP_GUARD                                                 \
-    (BEHAVE_C_WELL_GUARD | BEHAVE_C_STILL | BEHAVE_C_CALLER                 \
+    (BEHAVE_C_WELL_GUARD | BEHAVE_C_STILL | BEHAVE_C_CALLER | BEHAVE_C_CODE \
      | BEHAVE_C_CHANGED | BEHAVE_C_PARTNER)
 #define BEHAVE_C_TIME     (BEHAVE_C_NOW | BEHAVE_C_SOON | BEHAVE_C_HOURS)
 #define BEHAVE_MODEL_VAL_BLEND  0.65     /* rules' share of valence score */
@@ -95,6 +97,8 @@ static size_t behave_fold(const char *s, size_t len, char *out);
 static behave_cset_t behave_concepts_of(const char *w, size_t len, uint32_t u,
     unsigned *flags);
 static behave_cset_t behave_elided(const char *w, size_t len);
+static behave_cset_t behave_who_calls(const behave_model_state_t *m,
+    const char *w, size_t len);
 static behave_cset_t behave_self_kill(behave_model_state_t *m,
     behave_cset_t cs);
 static behave_cset_t behave_false_friend(behave_model_state_t *m, const char *w,
@@ -334,6 +338,43 @@ behave_elided(const char *w, size_t len)
     }
 
     return rest | behave_concepts_of(w, k, behave_fnv_kind('u', w, k), &flags);
+}
+
+
+/*
+ * "el que llama", "quem liga", "celui qui appelle": the one who calls is
+ * the caller, as "caller" or "Anrufer" are ("I blocked the card but the
+ * one calling says he needs the code now": the scam goes on).  The verb
+ * alone is not ("se llama Ana" is a name, "ligar" also means to switch
+ * on), so only after a relative pronoun.
+ */
+static behave_cset_t
+behave_who_calls(const behave_model_state_t *m, const char *w, size_t len)
+{
+    size_t  i;
+
+    static const char  *verbs[] = { "llama", "llaman", "llamaba", "liga",
+                                    "ligam", "ligou", "appelle",
+                                    "appellent" };
+    static const char  *who[] = { "que", "quien", "quem", "qui" };
+
+    for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+        if (strlen(verbs[i]) == len && memcmp(verbs[i], w, len) == 0) {
+            break;
+        }
+    }
+
+    if (i == sizeof(verbs) / sizeof(verbs[0]) || m->prev == 0) {
+        return 0;
+    }
+
+    for (i = 0; i < sizeof(who) / sizeof(who[0]); i++) {
+        if (m->prev == behave_fnv_kind('u', who[i], strlen(who[i]))) {
+            return BEHAVE_C_CALLER;
+        }
+    }
+
+    return 0;
 }
 
 
@@ -873,9 +914,10 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
         behave_feature(m, behave_mix(m->prev, u), 0, "b:%s", w);
     }
 
-    m->prev = u;
+    cs = behave_concepts_of(w, n, u, &flags) | behave_elided(w, n)
+         | behave_who_calls(m, w, n);
 
-    cs = behave_concepts_of(w, n, u, &flags) | behave_elided(w, n);
+    m->prev = u;
 
     m->lang_de += (flags & BEHAVE_WORD_DE) != 0;
     m->lang_pt += (flags & BEHAVE_WORD_PT) != 0;
