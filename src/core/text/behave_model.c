@@ -341,6 +341,14 @@ behave_elided(const char *w, size_t len)
 }
 
 
+typedef struct {
+    const char  *s;
+    size_t       len;
+} behave_word_t;
+
+#define behave_word(w)  { w, sizeof(w) - 1 }
+
+
 /*
  * "el que llama", "quem liga", "celui qui appelle": the one who calls is
  * the caller, as "caller" or "Anrufer" are ("I blocked the card but the
@@ -353,23 +361,33 @@ behave_who_calls(const behave_model_state_t *m, const char *w, size_t len)
 {
     size_t  i;
 
-    static const char  *verbs[] = { "llama", "llaman", "llamaba", "liga",
-                                    "ligam", "ligou", "appelle",
-                                    "appellent" };
-    static const char  *who[] = { "que", "quien", "quem", "qui" };
+    /* at every word: lengths known, the first letter before memcmp() */
+    static const behave_word_t  verbs[] = {
+        behave_word("llama"), behave_word("llaman"), behave_word("llamaba"),
+        behave_word("liga"), behave_word("ligam"), behave_word("ligou"),
+        behave_word("appelle"), behave_word("appellent")
+    };
+    static const behave_word_t  who[] = {
+        behave_word("que"), behave_word("quien"), behave_word("quem"),
+        behave_word("qui")
+    };
+
+    if (len < 4 || (w[0] != 'l' && w[0] != 'a') || m->prev == 0) {
+        return 0;
+    }
 
     for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
-        if (strlen(verbs[i]) == len && memcmp(verbs[i], w, len) == 0) {
+        if (verbs[i].len == len && memcmp(verbs[i].s, w, len) == 0) {
             break;
         }
     }
 
-    if (i == sizeof(verbs) / sizeof(verbs[0]) || m->prev == 0) {
+    if (i == sizeof(verbs) / sizeof(verbs[0])) {
         return 0;
     }
 
     for (i = 0; i < sizeof(who) / sizeof(who[0]); i++) {
-        if (m->prev == behave_fnv_kind('u', who[i], strlen(who[i]))) {
+        if (m->prev == behave_fnv_kind('u', who[i].s, who[i].len)) {
             return BEHAVE_C_CALLER;
         }
     }
