@@ -2061,6 +2061,29 @@ behave_conv_pairs(behave_conv_norm_t *t)
 }
 
 
+/*
+ * Where the clause that `at` is in starts, at most span bytes back: what
+ * comes before a comma or a stop ("no problem, fixed") is another clause.
+ */
+static size_t
+behave_conv_clause_start(const char *s, size_t at, size_t span)
+{
+    size_t  from, k;
+
+    from = at > span ? at - span : 0;
+
+    for (k = at; k > from; k--) {
+        if (s[k - 1] == ',' || s[k - 1] == '.' || s[k - 1] == '!'
+            || s[k - 1] == ';' || s[k - 1] == ':' || s[k - 1] == '?')
+        {
+            return k;
+        }
+    }
+
+    return from;
+}
+
+
 /* "not fixed", "hasn't been resolved", "never worked": a denial */
 static int
 behave_conv_negated(const char *s, size_t at, int topic)
@@ -2078,17 +2101,8 @@ behave_conv_negated(const char *s, size_t at, int topic)
     /* "no" is the last entry */
     nneg = sizeof(neg) / sizeof(neg[0]) - (topic ? 1 : 0);
 
-    from = at > 16 ? at - 16 : 0;
-
     /* "no problem, fixed": a negation does not reach over punctuation */
-    for (k = at; k > from; k--) {
-        if (s[k - 1] == ',' || s[k - 1] == '.' || s[k - 1] == '!'
-            || s[k - 1] == ';' || s[k - 1] == ':' || s[k - 1] == '?')
-        {
-            from = k;
-            break;
-        }
-    }
+    from = behave_conv_clause_start(s, at, 16);
 
     for (k = 0; k < nneg; k++) {
         const char  *p;
@@ -2183,17 +2197,7 @@ behave_conv_planned(const char *s, size_t at)
 {
     size_t  from, k;
 
-    from = at > 24 ? at - 24 : 0;
-
-    /* within the clause only */
-    for (k = at; k > from; k--) {
-        if (s[k - 1] == ',' || s[k - 1] == '.' || s[k - 1] == '!'
-            || s[k - 1] == ';' || s[k - 1] == ':' || s[k - 1] == '?')
-        {
-            from = k;
-            break;
-        }
-    }
+    from = behave_conv_clause_start(s, at, 24);
 
     if (behave_conv_plan_in(s, from, at)) {
         return 1;
@@ -4195,19 +4199,29 @@ behave_conv_init(behave_conv_result_t *out, size_t n)
 
 
 void
+behave_conversation_fold(const behave_turn_t *turns, size_t n,
+    behave_conv_state_t *st)
+{
+    size_t             i;
+    behave_conv_rec_t  rec;
+
+    behave_conv_state_init(st);
+
+    for (i = 0; i < n; i++) {
+        behave_conversation_record(&turns[i], &rec);
+        behave_conv_state_push(st, &rec);
+    }
+}
+
+
+void
 behave_conversation_assess(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, behave_conv_result_t *out)
 {
-    size_t               i;
     behave_conv_rec_t    rec;
     behave_conv_state_t  st;
 
-    behave_conv_state_init(&st);
-
-    for (i = 0; i < n; i++) {
-        behave_conversation_record(&history[i], &rec);
-        behave_conv_state_push(&st, &rec);
-    }
+    behave_conversation_fold(history, n, &st);
 
     behave_conversation_record(current, &rec);
     behave_conversation_assess_state(&st, &rec, out);

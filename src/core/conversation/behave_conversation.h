@@ -187,6 +187,10 @@ typedef struct {
 void behave_conversation_assess(const behave_turn_t *history, size_t n,
     const behave_turn_t *current, behave_conv_result_t *out);
 
+/* the state the turns leave, each pushed in order from an empty one */
+void behave_conversation_fold(const behave_turn_t *turns, size_t n,
+    behave_conv_state_t *st);
+
 /*
  * What later turns need of turn t (behave_conv_state.h), derived from its
  * text and annotation numbers; the same whether t was just analysed or

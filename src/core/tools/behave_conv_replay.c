@@ -40,18 +40,11 @@ static behave_turn_t  tv[REPLAY_MAX_TURNS];
 static void
 replay_state(const char *id, int nt)
 {
-    int                  i;
     char                 buf[BEHAVE_CONV_STATE_MAX];
     size_t               len, k;
-    behave_conv_rec_t    rec;
     behave_conv_state_t  st;
 
-    behave_conv_state_init(&st);
-
-    for (i = 0; i < nt; i++) {
-        behave_conversation_record(&tv[i], &rec);
-        behave_conv_state_push(&st, &rec);
-    }
+    behave_conversation_fold(tv, (size_t) nt, &st);
 
     len = behave_conv_state_encode(&st, buf);
 
