@@ -78,3 +78,16 @@ def pairs_f1(pairs, sig, threshold):
         fp += hit and not same
         fn += same and not hit
     return 2 * tp / max(1, 2 * tp + fp + fn)
+
+
+# Real text (../shared/data/real, ../shared/data/public): a frozen split.
+# A real row is held out when the first byte of the SHA-1 of "real:" and
+# its id (public query sets: of its text) is below 40; the hand-labelled
+# held-out files (data/real-labels/heldout-*.jsonl) are drawn from that
+# part only and are never read by scripts/train.
+REAL_HELD_OUT_BYTE = 40
+
+
+def real_held_out(ident):
+    return hashlib.sha1(("real:" + ident).encode()).digest()[0] \
+        < REAL_HELD_OUT_BYTE
