@@ -16,11 +16,14 @@ GEN       := $(OUT)/gen/behave_lexicon_data.c
 MODEL     := $(TOP)/src/core/text/model/concepts.tsv \
              $(TOP)/src/core/text/model/weights.tsv
 GENM      := $(OUT)/gen/behave_model_data.c
+RISK      := $(TOP)/src/core/text/model/risk.tsv
+GENR      := $(OUT)/gen/behave_risk_data.c
 CORE_SRCS := $(sort $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.c)))
 CORE_HDRS := $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.h))
 CORE_OBJS := $(patsubst $(TOP)/%.c,$(OUT)/obj/%.o,$(CORE_SRCS)) \
              $(OUT)/obj/gen/behave_lexicon_data.o \
-             $(OUT)/obj/gen/behave_model_data.o
+             $(OUT)/obj/gen/behave_model_data.o \
+             $(OUT)/obj/gen/behave_risk_data.o
 
 $(GEN): $(LEXICON) $(TOP)/scripts/gen-lexicon
 	@mkdir -p $(dir $@)
@@ -29,3 +32,7 @@ $(GEN): $(LEXICON) $(TOP)/scripts/gen-lexicon
 $(GENM): $(MODEL) $(TOP)/scripts/gen-model
 	@mkdir -p $(dir $@)
 	perl $(TOP)/scripts/gen-model $@ $(MODEL)
+
+$(GENR): $(RISK) $(TOP)/scripts/gen-risk
+	@mkdir -p $(dir $@)
+	perl $(TOP)/scripts/gen-risk $@ $(RISK)

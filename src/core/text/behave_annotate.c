@@ -301,6 +301,8 @@ behave_annotate_features(const char *text, size_t len,
     behave_model_init(&m);
     m.sink = sink;
     m.sink_data = data;
+    m.risk.sink = sink;
+    m.risk.sink_data = data;
 
     s.head = 0;
     s.count = 0;

@@ -471,6 +471,8 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
         return;
     }
 
+    behave_risk_feature(&m->risk, f);
+
     row = behave_model_row(f);
     if (row != NULL) {
         for (k = 0; k < BEHAVE_MODEL_ROW; k++) {
@@ -922,6 +924,7 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 
     u = behave_fnv_kind('u', w, n);
     behave_feature(m, u, 1, "u:%s", w);
+    behave_risk_word(&m->risk, w, n);
 
     if (n > BEHAVE_STEM + 1) {
         behave_feature(m, behave_fnv_kind('p', w, BEHAVE_STEM), 1,
@@ -1676,27 +1679,51 @@ behave_model_stack(const behave_model_state_t *m)
 }
 
 
+/* someone came through unharmed, or a loss is already stopped, and no
+ * guard word (a method, a weapon, money still going) undoes it */
+static unsigned
+behave_model_clear(const behave_model_state_t *m)
+{
+    return (m->well && !(m->seen & BEHAVE_C_WELL_GUARD))
+           || (m->stopped && !(m->seen & BEHAVE_C_STOP_GUARD));
+}
+
+
 static void
 behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 {
-    unsigned  clear;
+    float     stack, head;
+    unsigned  clear, call;
 
     a->valence = behave_argmax(m->logit + BEHAVE_MODEL_VAL, 4);
     a->valence_blend = behave_model_valence_score(m, a->scores.valence);
     a->cognitive_load = behave_argmax(m->logit + BEHAVE_MODEL_LOAD, 4);
     a->engagement = behave_argmax(m->logit + BEHAVE_MODEL_ENG, 4);
 
-    /* critical is its own call, trained for recall, or a crisis frame;
-     * below it the urgency head chooses among the other four levels.
-     * With an idiom or an all-clear, the head itself must be sure as
-     * well as the stack, and an all-clear turns the frames off */
-    clear = (m->well && !(m->seen & BEHAVE_C_WELL_GUARD))
-            || (m->stopped && !(m->seen & BEHAVE_C_STOP_GUARD));
+    /*
+     * critical is the risk head's call when it is compiled in: the
+     * frames, idioms and all-clears are among its features, not
+     * overrides after it, so that one calibrated score decides.  Without
+     * it, the critical head and its stack, or a crisis frame; with an
+     * idiom or an all-clear, the head itself must be sure as well as the
+     * stack, and an all-clear turns the frames off.  Below critical the
+     * urgency head chooses among the other four levels.
+     */
+    clear = behave_model_clear(m);
+    stack = behave_model_stack(m);
+    head = m->logit[BEHAVE_MODEL_CRIT];
+    call = (m->frames && !clear)
+           || (stack > 0
+               && ((!m->idioms && !clear) || head > BEHAVE_IDIOM_MARGIN));
 
-    if ((m->frames && !clear)
-        || (behave_model_stack(m) > 0
-            && ((!m->idioms && !clear)
-                || m->logit[BEHAVE_MODEL_CRIT] > BEHAVE_IDIOM_MARGIN)))
+    a->risk_inputs[0] = (float) call;
+    a->risk_inputs[1] = fminf(fmaxf(head / 8.0f, -1.0f), 1.0f);
+    a->risk_inputs[2] = fminf(fmaxf(stack / 4.0f, -1.0f), 1.0f);
+    a->risk_inputs[3] = (float) (m->frames && !clear);
+    a->scores.risk = behave_risk_score(&m->risk, a->risk_inputs);
+
+    if (behave_risk_present()
+        ? a->scores.risk >= behave_risk_default_threshold() : call)
     {
         a->urgency = BEHAVE_URGENCY_CRITICAL;
         a->cues |= BEHAVE_CUE_CRISIS;
@@ -1765,7 +1792,23 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         }
     }
 
+    /* the risk head's own inputs: an all-clear, an idiom, the length */
+    if (behave_model_clear(m)) {
+        behave_feature(m, behave_mix(0x70000000u, 1), 0, "R:%s", "clear");
+    }
+
+    if (m->idioms) {
+        behave_feature(m, behave_mix(0x70000000u, 2), 0, "R:%s", "idiom");
+    }
+
+    behave_risk_length(&m->risk, m->words);
+
     behave_model_rules(m, a);
+
+    /* without a label from the weights (no model, nothing read): the
+     * features alone */
+    memset(a->risk_inputs, 0, sizeof(a->risk_inputs));
+    a->scores.risk = behave_risk_score(&m->risk, a->risk_inputs);
 
     memset(a->meaning, 0, sizeof(a->meaning));
     a->valence_blend = a->scores.valence;
@@ -1795,6 +1838,15 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         }
 
         behave_model_label(m, a);
+
+    } else if (behave_risk_present()) {
+        /* the rules' labels stand, but critical is still the risk's */
+        if (a->scores.risk >= behave_risk_default_threshold()) {
+            a->urgency = BEHAVE_URGENCY_CRITICAL;
+
+        } else if (a->urgency == BEHAVE_URGENCY_CRITICAL) {
+            a->urgency = BEHAVE_URGENCY_HIGH;
+        }
     }
 
     /*

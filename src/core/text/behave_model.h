@@ -22,6 +22,7 @@
 #include "behave_annotation.h"
 #include "behave_tokenize.h"
 #include "behave_model_data.h"
+#include "behave_risk.h"
 
 
 /* outputs, in this order: valence 4, urgency 5, load 4, engagement 4,
@@ -91,6 +92,7 @@ typedef struct {
     unsigned               lang_pt;         /* Portuguese words seen */
     unsigned               prev_flags;      /* the previous word's */
     unsigned               features;
+    behave_risk_state_t    risk;            /* the risk head's sums */
     behave_feature_sink_pt sink;            /* training: list, don't sum */
     void                  *sink_data;
 } behave_model_state_t;

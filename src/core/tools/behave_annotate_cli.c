@@ -36,21 +36,24 @@ cli_print(const char *text, size_t len, int json)
 
     if (json) {
         printf("{\"v\":\"%s\",\"u\":\"%s\",\"l\":\"%s\",\"e\":\"%s\","
-               "\"r\":\"%s\",\"tags\":[",
+               "\"r\":\"%s\",\"risk\":%.6f,\"ri\":[%g,%g,%g,%g],"
+               "\"tags\":[",
                behave_valence_name(a.valence), behave_urgency_name(a.urgency),
                behave_load_name(a.cognitive_load),
                behave_engagement_name(a.engagement),
-               behave_register_name(a.social_register));
+               behave_register_name(a.social_register), a.scores.risk,
+               a.risk_inputs[0], a.risk_inputs[1], a.risk_inputs[2],
+               a.risk_inputs[3]);
 
     } else {
         printf("%-8s %+.3f | urg %-8s %.2f | load %-8s %.2f | eng %-10s %.2f"
-               " | reg %-11s %.2f | conf %.2f sig %u cues 0x%03x",
+               " | reg %-11s %.2f | risk %.3f | conf %.2f sig %u cues 0x%03x",
                behave_valence_name(a.valence), a.scores.valence,
                behave_urgency_name(a.urgency), a.scores.urgency,
                behave_load_name(a.cognitive_load), a.scores.cognitive_load,
                behave_engagement_name(a.engagement), a.scores.engagement,
                behave_register_name(a.social_register), a.scores.formality,
-               a.confidence, a.signals_fired, a.cues);
+               a.scores.risk, a.confidence, a.signals_fired, a.cues);
     }
 
     n = behave_cultural_tags(&a, tags, 8, buf, sizeof(buf));

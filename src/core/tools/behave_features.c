@@ -3,12 +3,15 @@
  *
  * Lists the model's features of each message, for scripts/train:
  *
- *   behave_features [-d NAMES] < messages.jsonl > features.txt
+ *   behave_features [-r] [-d NAMES] < messages.jsonl > features.txt
  *
  * Input: one JSON object a line with "text" (or "message").  Output: one
  * line a message, the feature ids in hex separated by spaces (the same
  * code that serves computes them, see behave_annotate_features).  With
  * -d, every id's readable name is written to NAMES ("id<TAB>name").
+ * With -r, the risk head's own features (letter 4-grams "g:", the length
+ * "L:") are listed too (scripts/train-risk); without, only the trained
+ * layer's (scripts/train).
  * (behave_annotate_cli -j prints the labels the weights then give.)
  */
 
@@ -24,6 +27,7 @@
 
 
 typedef struct {
+    int         risk;           /* -r: the risk head's own features too */
     FILE       *names;
     uint32_t   *seen;           /* ids already named, open addressing */
 } feat_ctx_t;
@@ -34,6 +38,10 @@ feat_sink(void *data, uint32_t f, const char *name)
 {
     uint32_t     i;
     feat_ctx_t  *ctx = data;
+
+    if (!ctx->risk && name[1] == ':' && (name[0] == 'g' || name[0] == 'L')) {
+        return;
+    }
 
     printf(" %08x", f);
 
@@ -66,6 +74,12 @@ main(int argc, char **argv)
 
     ctx.names = NULL;
     ctx.seen = NULL;
+    ctx.risk = argc > 1 && strcmp(argv[1], "-r") == 0;
+    if (ctx.risk) {
+        argc--;
+        argv++;
+    }
+
     if (argc == 3 && strcmp(argv[1], "-d") == 0) {
         ctx.names = fopen(argv[2], "w");
         ctx.seen = calloc(FEAT_NAMES, sizeof(uint32_t));
@@ -75,7 +89,7 @@ main(int argc, char **argv)
         }
 
     } else if (argc != 1) {
-        fprintf(stderr, "usage: behave_features [-d NAMES] < in.jsonl\n");
+        fprintf(stderr, "usage: behave_features [-r] [-d NAMES] < in.jsonl\n");
         return 2;
     }
 

@@ -1,0 +1,132 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The risk head (see behave_risk.h).  Serving sums one int8 a feature
+ * from a table indexed by the low bits of the feature's id; training
+ * (scripts/train-risk, through behave_features -r) lists the same ids, so
+ * the two cannot disagree on what a feature is.
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "behave_risk.h"
+#include "behave_risk_data.h"
+
+
+/* FNV-1a of a kind letter and a text: the trained layer's own hash */
+static uint32_t
+behave_risk_fnv(char kind, const char *s, size_t len)
+{
+    size_t    i;
+    uint32_t  h;
+
+    h = 0x811c9dc5u;
+    h ^= (unsigned char) kind;
+    h *= 0x01000193u;
+
+    for (i = 0; i < len; i++) {
+        h ^= (unsigned char) s[i];
+        h *= 0x01000193u;
+    }
+
+    return h ? h : 1;
+}
+
+
+void
+behave_risk_feature(behave_risk_state_t *r, uint32_t f)
+{
+    r->sum += behave_risk_w[f & behave_risk_mask];
+    r->n++;
+}
+
+
+static void
+behave_risk_named(behave_risk_state_t *r, uint32_t f, const char *fmt,
+    const char *s, size_t len)
+{
+    char  name[64];
+
+    if (r->sink == NULL) {
+        behave_risk_feature(r, f);
+        return;
+    }
+
+    snprintf(name, sizeof(name), fmt, (int) len, s);
+    r->sink(r->sink_data, f, name);
+}
+
+
+void
+behave_risk_word(behave_risk_state_t *r, const char *w, size_t n)
+{
+    size_t  i;
+    char    buf[40];
+
+    /* a word of one or two letters is its own feature ("u:") already;
+     * beyond 36 letters it is a link or a hash, not a word */
+    if (n < 3 || n > sizeof(buf) - 4) {
+        return;
+    }
+
+    buf[0] = '<';
+    memcpy(buf + 1, w, n);
+    buf[n + 1] = '>';
+
+    for (i = 0; i + 4 <= n + 2; i++) {
+        behave_risk_named(r, behave_risk_fnv('g', buf + i, 4), "g:%.*s",
+                          buf + i, 4);
+    }
+}
+
+
+void
+behave_risk_length(behave_risk_state_t *r, unsigned words)
+{
+    unsigned  b;
+    char      s[4];
+
+    for (b = 0; words > 1 && b < 12; b++) {
+        words >>= 1;
+    }
+
+    s[0] = (char) ('a' + b);
+    behave_risk_named(r, behave_risk_fnv('L', s, 1), "L:%.*s", s, 1);
+}
+
+
+double
+behave_risk_score(const behave_risk_state_t *r, const float *d)
+{
+    unsigned  i;
+    double    logit;
+
+    if (r->n == 0 || behave_risk_bits == 0) {
+        return 0.0;
+    }
+
+    logit = behave_risk_bias
+            + behave_risk_scale * (double) r->sum / sqrt((double) r->n);
+
+    for (i = 0; i < BEHAVE_RISK_DENSE; i++) {
+        logit += behave_risk_dense[i] * d[i];
+    }
+
+    return 1.0 / (1.0 + exp(-(behave_risk_calib_a * logit
+                              + behave_risk_calib_b)));
+}
+
+
+int
+behave_risk_present(void)
+{
+    return behave_risk_bits != 0;
+}
+
+
+double
+behave_risk_default_threshold(void)
+{
+    return behave_risk_threshold;
+}
