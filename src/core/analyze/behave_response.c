@@ -79,6 +79,7 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
 {
     char                        *out;
     behave_jw_t                  w;
+    behave_scores_t              sc;
     const behave_annotation_t   *a;
 
     out = NULL;
@@ -101,16 +102,21 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
     behave_jw_literal(&w, ",\"annotation\":");
     behave_annotation_write(&w, a);
 
+    /* the numbers in their labels' bands; risk decides critical */
+    behave_scores_agreed(a, &sc);
+
     behave_jw_literal(&w, ",\"scores\":{\"valence\":");
-    behave_jw_value_fixed3(&w, a->scores.valence);
+    behave_jw_value_fixed3(&w, sc.valence);
     behave_jw_literal(&w, ",\"urgency\":");
-    behave_jw_value_fixed3(&w, a->scores.urgency);
+    behave_jw_value_fixed3(&w, sc.urgency);
     behave_jw_literal(&w, ",\"cognitive_load\":");
-    behave_jw_value_fixed3(&w, a->scores.cognitive_load);
+    behave_jw_value_fixed3(&w, sc.cognitive_load);
     behave_jw_literal(&w, ",\"engagement\":");
-    behave_jw_value_fixed3(&w, a->scores.engagement);
+    behave_jw_value_fixed3(&w, sc.engagement);
     behave_jw_literal(&w, ",\"formality\":");
-    behave_jw_value_fixed3(&w, a->scores.formality);
+    behave_jw_value_fixed3(&w, sc.formality);
+    behave_jw_literal(&w, ",\"risk\":");
+    behave_jw_value_fixed3(&w, sc.risk);
 
     behave_jw_literal(&w, "},\"signal_confidence\":");
     behave_jw_value_fixed3(&w, a->confidence);

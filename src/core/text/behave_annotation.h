@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 
-#define BEHAVE_FRAMEWORK  "behave-annotator/2.1.0"
+#define BEHAVE_FRAMEWORK  "behave-annotator/2.2.0"
 
 
 typedef enum {
@@ -111,6 +111,9 @@ typedef struct {
     double                 cognitive_load;  /*  0 .. 1 */
     double                 engagement;      /*  0 .. 1 */
     double                 formality;       /*  0 .. 1 */
+    /* 0 .. 1: the calibrated probability that the message is critical
+     * (behave_risk.h) */
+    double                 risk;
 } behave_scores_t;
 
 
@@ -134,6 +137,11 @@ typedef struct {
      * severity reads it (trends follow the rules' score) */
     double                 valence_blend;
 
+    /* the trained layer's own critical call, the risk head's dense
+     * inputs (behave_risk.h; scripts/train-risk reads them through
+     * behave_annotate_cli -j) */
+    float                  risk_inputs[4];
+
     /* packed 4-bit axes, the largest at +-7; all 0 when no model is
      * compiled in */
     int8_t                 meaning[BEHAVE_MEANING_DIM];
@@ -143,6 +151,13 @@ typedef struct {
 /* a feature handed to a training sink: an id and a readable name */
 typedef void (*behave_feature_sink_pt)(void *data, uint32_t feature,
     const char *name);
+
+/*
+ * The scores as answered: each moved into its label's band (docs/API.md,
+ * "scores"), so that no number contradicts its label; risk as it is (the
+ * label of urgency is read from it).
+ */
+void behave_scores_agreed(const behave_annotation_t *a, behave_scores_t *out);
 
 const char *behave_valence_name(behave_valence_e v);
 const char *behave_load_name(behave_load_e v);
