@@ -30,6 +30,7 @@ cli_print(const char *text, size_t len, int json)
     size_t               n, i;
     char                 buf[16];
     const char          *tags[8];
+    behave_scores_t      sc;
     behave_annotation_t  a;
 
     behave_annotate(text, len, &a);
@@ -63,7 +64,12 @@ cli_print(const char *text, size_t len, int json)
     }
 
     if (json) {
-        printf("],\"m\":[");
+        /* the scores as answered, in their labels' bands */
+        behave_scores_agreed(&a, &sc);
+        printf("],\"s\":{\"valence\":%.3f,\"urgency\":%.3f,"
+               "\"cognitive_load\":%.3f,\"engagement\":%.3f,"
+               "\"formality\":%.3f},\"m\":[", sc.valence, sc.urgency,
+               sc.cognitive_load, sc.engagement, sc.formality);
         /* the axes unpacked: a cosine of them is the C one */
         for (i = 0; i < BEHAVE_MEANING_AXES; i++) {
             printf("%s%d", i ? "," : "", behave_meaning_axis(a.meaning, i));
