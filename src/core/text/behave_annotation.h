@@ -111,6 +111,7 @@ typedef struct {
     double                 cognitive_load;  /*  0 .. 1 */
     double                 engagement;      /*  0 .. 1 */
     double                 formality;       /*  0 .. 1 */
+    double                 risk; /* 0 .. 1: calibrated probability that the message is critical */
 } behave_scores_t;
 
 
