@@ -1,0 +1,77 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * What a chat's turns left, remembered by their text.  A chat request
+ * carries its whole history, so the same turns come back with every
+ * request of the chat: a worker keeps what it derived of each turn (its
+ * record, behave_conv_state.h, and its urgency) and annotates only the
+ * turns it has not seen.  What is derived from a turn depends on its role
+ * and text alone: found or derived again, the bits are the same.
+ *
+ * Direct-mapped: a slot per (role, text), picked by a SipHash-2-4 of the
+ * text under a key of the memo's own (random), which a newer turn takes
+ * over.  A slot holds a turn when both 64-bit hashes (two keys) and the
+ * length agree: 2^-128 by chance, and no one who lacks the keys can make
+ * two texts collide.  Memory: slots * sizeof(behave_turn_memo_slot_t)
+ * (about 200 bytes), allocated once; no lock: one per thread.
+ */
+
+#ifndef BEHAVE_TURN_MEMO_H
+#define BEHAVE_TURN_MEMO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "behave_annotate.h"
+#include "behave_conv_state.h"
+#include "behave_siphash.h"
+
+
+#define BEHAVE_TURN_MEMO_SLOTS  4096
+
+
+typedef struct {
+    uint64_t               h[2];
+    uint32_t               len;
+    unsigned               agent;
+    unsigned               used;
+} behave_turn_memo_key_t;
+
+
+typedef struct {
+    behave_turn_memo_key_t  key;
+    behave_urgency_e        urgency;
+    behave_conv_rec_t       rec;        /* rec.turn is not the turn's */
+} behave_turn_memo_slot_t;
+
+
+typedef struct {
+    unsigned char           key[2][BEHAVE_SIPHASH_KEY_SIZE];
+    size_t                  mask;
+    uint64_t                hits;
+    uint64_t                misses;
+    behave_turn_memo_slot_t  slot[];
+} behave_turn_memo_t;
+
+
+/*
+ * slots is rounded down to a power of two (at least 1).  NULL when out of
+ * memory or when no random key could be had.
+ */
+behave_turn_memo_t *behave_turn_memo_create(size_t slots);
+
+void behave_turn_memo_free(behave_turn_memo_t *memo);
+
+/*
+ * The slot of (agent, text) when it holds that turn, else NULL with *key
+ * set for behave_turn_memo_put().
+ */
+const behave_turn_memo_slot_t *behave_turn_memo_get(behave_turn_memo_t *memo,
+    int agent, const char *text, size_t len, behave_turn_memo_key_t *key);
+
+void behave_turn_memo_put(behave_turn_memo_t *memo,
+    const behave_turn_memo_key_t *key, behave_urgency_e urgency,
+    const behave_conv_rec_t *rec);
+
+
+#endif /* BEHAVE_TURN_MEMO_H */
