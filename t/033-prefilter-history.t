@@ -93,6 +93,13 @@ start_nginx(workers => 1, http => <<"E");
             proxy_pass http://llm;
         }
 
+        location /band/ {
+            behave_prefilter on;
+            behave_route risk>0.2 risk<0.5 \@handoff;
+            behave_route risk>=0 risk<=0.2 /low/;
+            proxy_pass http://llm;
+        }
+
         location /low/ { proxy_pass http://llm; }
         location /lowish/ { proxy_pass http://llm; }
 
@@ -400,6 +407,14 @@ for my $round (1, 2) {
                  : $risk < 0.2 ? 'low' : $risk <= 0.3 ? 'lowish' : 'model';
         is($where, $want, "$round: $c: risk $risk routed by the first "
            . 'threshold that holds');
+
+        # two thresholds on one route: a band
+        ($echo, $r) = post('/band/v1/chat/completions', $body);
+        $where = $echo ? ($echo->{uri} =~ m{^/low/} ? 'low' : 'model')
+                       : said($r)->{where};
+        $want = $risk > 0.2 && $risk < 0.5 ? 'handoff'
+              : $risk <= 0.2 ? 'low' : 'model';
+        is($where, $want, "$round: $c: risk $risk in a band");
     }
 }
 

@@ -87,7 +87,9 @@ typedef struct {
 } ngx_http_behave_prefilter_cond_t;
 
 
-#define NGX_HTTP_BEHAVE_PREFILTER_CONDS_MAX  NGX_HTTP_BEHAVE_PREFILTER_NDIMS
+/* each dimension once, risk twice */
+#define NGX_HTTP_BEHAVE_PREFILTER_CONDS_MAX                                  \
+    (NGX_HTTP_BEHAVE_PREFILTER_NDIMS + 1)
 
 typedef struct {
     ngx_http_behave_prefilter_cond_t

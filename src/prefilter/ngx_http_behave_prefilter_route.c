@@ -311,7 +311,7 @@ ngx_http_behave_prefilter_route_cond(ngx_conf_t *cf,
 {
     u_char                                 *p, *last;
     size_t                                  len;
-    ngx_uint_t                              d, k;
+    ngx_uint_t                              d, k, n;
     const ngx_http_behave_prefilter_dim_t  *dim;
 
     last = arg->data + arg->len;
@@ -355,13 +355,18 @@ ngx_http_behave_prefilter_route_cond(ngx_conf_t *cf,
         return NGX_CONF_ERROR;
     }
 
-    for (k = 0; k < route->nconds; k++) {
+    /* once each, but for risk: twice makes a band (risk>0.3 risk<0.7) */
+    for (n = 0, k = 0; k < route->nconds; k++) {
         if (route->cond[k].dim == d) {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                               "dimension \"%s\" is given twice",
-                               dim->name);
-            return NGX_CONF_ERROR;
+            n++;
         }
+    }
+
+    if (n > (d == NGX_HTTP_BEHAVE_PREFILTER_RISK ? 1 : 0)) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "dimension \"%s\" is given %s", dim->name,
+                           n > 1 ? "three times" : "twice");
+        return NGX_CONF_ERROR;
     }
 
     route->cond[k].dim = d;
