@@ -3,7 +3,7 @@
  * (behave_conversation_assess() over the same turns, which t/011 holds
  * to the endpoint): every customer turn of the corpus' written
  * conversations, as a chat request in each format, with the memo, with a
- * memo of one slot that every turn takes over, and with none.  Also
+ * memo of one set of two slots that every turn takes over, and with none.  Also
  * SipHash's published vectors and the memo's keys.
  */
 
@@ -68,7 +68,8 @@ test_memo(void)
     const behave_turn_memo_slot_t  *s;
 
     m = behave_turn_memo_create(1000);
-    ok(m != NULL && m->mask == 511, "memo: rounded down to a power of two");
+    ok(m != NULL && m->mask == 510,
+       "memo: rounded down to a power of two, in sets of two");
 
     memset(&rec, 0, sizeof(rec));
     rec.severity = 3;
@@ -85,6 +86,27 @@ test_memo(void)
        "memo: another text is another turn");
     is_int(m->hits, 1, "memo: hits counted");
     is_int(m->misses, 3, "memo: misses counted");
+
+    behave_turn_memo_free(m);
+
+    /* one set: the third turn takes the slot used least recently */
+    m = behave_turn_memo_create(1);
+    ok(m != NULL && m->mask == 0, "memo: two slots at least");
+
+    (void) behave_turn_memo_get(m, 0, "one", 3, &k);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    (void) behave_turn_memo_get(m, 0, "two", 3, &k);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    ok(behave_turn_memo_get(m, 0, "one", 3, &k) != NULL,
+       "memo: both turns of a set kept");
+    (void) behave_turn_memo_get(m, 0, "three", 5, &k);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    ok(behave_turn_memo_get(m, 0, "one", 3, &k) != NULL,
+       "memo: the turn used last is kept");
+    ok(behave_turn_memo_get(m, 0, "two", 3, &k) == NULL,
+       "memo: the turn used least recently made room");
+    ok(behave_turn_memo_get(m, 0, "three", 5, &k) != NULL,
+       "memo: the new turn is there");
 
     behave_turn_memo_free(m);
 }

@@ -357,7 +357,7 @@ test_chat_bounds(void)
     behave_chat_free(&chat);
     cJSON_Delete(root);
 
-    /* 20 earlier turns of 4000 bytes: 16 fit in 64 KiB */
+    /* 20 earlier turns of 4000 bytes: 4 fit in 16 KiB */
     p = json;
     p += sprintf(p, "{\"messages\":[");
 
@@ -375,7 +375,7 @@ test_chat_bounds(void)
     ok(behave_extract_chat(root, 50, &chat) == BEHAVE_EXTRACT_OK,
        "budget: read");
     is_int(chat.n, BEHAVE_CHAT_HISTORY_MAX / 4000 + 1,
-           "budget: the earlier turns stop at 64 KiB");
+           "budget: the earlier turns stop at 16 KiB");
     is_int(chat.left_out, 20 - BEHAVE_CHAT_HISTORY_MAX / 4000,
            "budget: the older ones are left out");
     ok(chat.n > 1 && chat.turn[0].text[0] == 'A' + 20 - (int) chat.n + 1,

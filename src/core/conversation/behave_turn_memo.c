@@ -17,7 +17,7 @@ behave_turn_memo_create(size_t slots)
     size_t               n;
     behave_turn_memo_t  *memo;
 
-    for (n = 1; n * 2 <= slots; n *= 2) {
+    for (n = 2; n * 2 <= slots; n *= 2) {
         /* void */
     }
 
@@ -32,7 +32,7 @@ behave_turn_memo_create(size_t slots)
         return NULL;
     }
 
-    memo->mask = n - 1;
+    memo->mask = (n - 1) & ~(size_t) 1;
 
     return memo;
 }
@@ -49,7 +49,8 @@ const behave_turn_memo_slot_t *
 behave_turn_memo_get(behave_turn_memo_t *memo, int agent, const char *text,
     size_t len, behave_turn_memo_key_t *key)
 {
-    const behave_turn_memo_slot_t  *s;
+    size_t                    i;
+    behave_turn_memo_slot_t  *s;
 
     /* the role is in the hashes: a turn said by either side is two */
     key->h[0] = behave_siphash(memo->key[0], text, len) ^ (uint64_t) !!agent;
@@ -60,12 +61,15 @@ behave_turn_memo_get(behave_turn_memo_t *memo, int agent, const char *text,
 
     s = &memo->slot[key->h[0] & memo->mask];
 
-    if (s->key.used && s->key.h[0] == key->h[0] && s->key.h[1] == key->h[1]
-        && s->key.len == key->len && s->key.agent == key->agent
-        && len <= UINT32_MAX)
-    {
-        memo->hits++;
-        return s;
+    for (i = 0; i < 2; i++) {
+        if (s[i].key.used && s[i].key.h[0] == key->h[0]
+            && s[i].key.h[1] == key->h[1] && s[i].key.len == key->len
+            && s[i].key.agent == key->agent && len <= UINT32_MAX)
+        {
+            s[i].used_at = ++memo->clock;
+            memo->hits++;
+            return &s[i];
+        }
     }
 
     memo->misses++;
@@ -81,9 +85,15 @@ behave_turn_memo_put(behave_turn_memo_t *memo,
 {
     behave_turn_memo_slot_t  *s;
 
+    /* the set's slot used least recently (a free one has never been) */
     s = &memo->slot[key->h[0] & memo->mask];
 
+    if (s[1].used_at < s[0].used_at) {
+        s++;
+    }
+
     s->key = *key;
+    s->used_at = ++memo->clock;
     s->urgency = urgency;
     s->rec = *rec;
 }

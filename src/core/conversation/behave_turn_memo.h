@@ -8,11 +8,13 @@
  * turns it has not seen.  What is derived from a turn depends on its role
  * and text alone: found or derived again, the bits are the same.
  *
- * Direct-mapped: a slot per (role, text), picked by a SipHash-2-4 of the
- * text under a key of the memo's own (random), which a newer turn takes
- * over.  A slot holds a turn when both 64-bit hashes (two keys) and the
- * length agree: 2^-128 by chance, and no one who lacks the keys can make
- * two texts collide.  Memory: slots * sizeof(behave_turn_memo_slot_t)
+ * Two-way: a (role, text) has a set of two slots, picked by a SipHash-2-4
+ * of the text under a key of the memo's own (random); a new turn takes
+ * the slot of the set used least recently (a direct-mapped memo lost a
+ * turn of a 50-turn chat to another of the same chat at one request in
+ * three).  A slot holds a turn when both 64-bit hashes (two keys) and
+ * the length agree: 2^-128 by chance, and no one who lacks the keys can
+ * make two texts collide.  Memory: slots * sizeof(behave_turn_memo_slot_t)
  * (about 200 bytes), allocated once; no lock: one per thread.
  */
 
@@ -40,6 +42,7 @@ typedef struct {
 
 typedef struct {
     behave_turn_memo_key_t  key;
+    uint64_t                used_at;    /* the memo's clock */
     behave_urgency_e        urgency;
     behave_conv_rec_t       rec;        /* rec.turn is not the turn's */
 } behave_turn_memo_slot_t;
@@ -47,7 +50,8 @@ typedef struct {
 
 typedef struct {
     unsigned char           key[2][BEHAVE_SIPHASH_KEY_SIZE];
-    size_t                  mask;
+    size_t                  mask;       /* of a set's first slot */
+    uint64_t                clock;
     uint64_t                hits;
     uint64_t                misses;
     behave_turn_memo_slot_t  slot[];
@@ -55,8 +59,8 @@ typedef struct {
 
 
 /*
- * slots is rounded down to a power of two (at least 1).  NULL when out of
- * memory or when no random key could be had.
+ * slots is rounded down to a power of two (at least 2: a set).  NULL when
+ * out of memory or when no random key could be had.
  */
 behave_turn_memo_t *behave_turn_memo_create(size_t slots);
 

@@ -53,12 +53,15 @@ typedef enum {
 behave_extract_e behave_extract_text(const cJSON *root, const char *pointer,
     char **text, size_t *len);
 
-/* an earlier turn is read up to this many bytes (the conversation
+/*
+ * An earlier turn is read up to this many bytes (the conversation
  * logic's own scan, BEHAVE_CONV_SCAN_MAX), and the earlier turns up to
- * BEHAVE_CHAT_HISTORY_MAX bytes in all: the work stays bounded whatever
- * the body */
+ * BEHAVE_CHAT_HISTORY_MAX bytes in all: whatever the body, the history
+ * costs a worker what a 16 KiB message does (about a millisecond when no
+ * turn is remembered, behave_worst), on top of the latest message.
+ */
 #define BEHAVE_CHAT_TURN_MAX     4096
-#define BEHAVE_CHAT_HISTORY_MAX  (64 * 1024)
+#define BEHAVE_CHAT_HISTORY_MAX  (16 * 1024)
 #define BEHAVE_CHAT_TURNS_MAX    1000     /* turns a chat is read for */
 
 
