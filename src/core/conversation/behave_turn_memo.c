@@ -27,7 +27,7 @@ behave_turn_memo_create(size_t slots)
         return NULL;
     }
 
-    if (RAND_bytes(&memo->key[0][0], sizeof(memo->key)) != 1) {
+    if (RAND_bytes(memo->key, sizeof(memo->key)) != 1) {
         free(memo);
         return NULL;
     }
@@ -52,19 +52,18 @@ behave_turn_memo_get(behave_turn_memo_t *memo, int agent, const char *text,
     size_t                    i;
     behave_turn_memo_slot_t  *s;
 
-    /* the role is in the hashes: a turn said by either side is two */
-    key->h[0] = behave_siphash(memo->key[0], text, len) ^ (uint64_t) !!agent;
-    key->h[1] = behave_siphash(memo->key[1], text, len);
+    /* a turn said by either side is two: the other set */
+    key->h = behave_siphash(memo->key, text, len) ^ (uint64_t) (!!agent << 1);
     key->len = (uint32_t) len;
     key->agent = !!agent;
     key->used = 1;
 
-    s = &memo->slot[key->h[0] & memo->mask];
+    s = &memo->slot[key->h & memo->mask];
 
     for (i = 0; i < 2; i++) {
-        if (s[i].key.used && s[i].key.h[0] == key->h[0]
-            && s[i].key.h[1] == key->h[1] && s[i].key.len == key->len
-            && s[i].key.agent == key->agent && len <= UINT32_MAX)
+        if (s[i].key.used && s[i].key.h == key->h
+            && s[i].key.len == key->len && s[i].key.agent == key->agent
+            && len <= UINT32_MAX)
         {
             s[i].used_at = ++memo->clock;
             memo->hits++;
@@ -86,7 +85,7 @@ behave_turn_memo_put(behave_turn_memo_t *memo,
     behave_turn_memo_slot_t  *s;
 
     /* the set's slot used least recently (a free one has never been) */
-    s = &memo->slot[key->h[0] & memo->mask];
+    s = &memo->slot[key->h & memo->mask];
 
     if (s[1].used_at < s[0].used_at) {
         s++;

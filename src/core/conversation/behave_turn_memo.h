@@ -12,9 +12,11 @@
  * of the text under a key of the memo's own (random); a new turn takes
  * the slot of the set used least recently (a direct-mapped memo lost a
  * turn of a 50-turn chat to another of the same chat at one request in
- * three).  A slot holds a turn when both 64-bit hashes (two keys) and
- * the length agree: 2^-128 by chance, and no one who lacks the keys can
- * make two texts collide.  Memory: slots * sizeof(behave_turn_memo_slot_t)
+ * three).  A slot holds a turn when the 64-bit hash, the role and the
+ * length agree: SipHash is a pseudorandom function of its key, so two
+ * texts are taken for one 2^-64 of the time by chance (at a million
+ * lookups a second, once in 300,000 years), and no one who lacks the key
+ * can make them collide.  Memory: slots * sizeof(behave_turn_memo_slot_t)
  * (about 200 bytes), allocated once; no lock: one per thread.
  */
 
@@ -33,7 +35,7 @@
 
 
 typedef struct {
-    uint64_t               h[2];
+    uint64_t               h;
     uint32_t               len;
     unsigned               agent;
     unsigned               used;
@@ -49,7 +51,7 @@ typedef struct {
 
 
 typedef struct {
-    unsigned char           key[2][BEHAVE_SIPHASH_KEY_SIZE];
+    unsigned char           key[BEHAVE_SIPHASH_KEY_SIZE];
     size_t                  mask;       /* of a set's first slot */
     uint64_t                clock;
     uint64_t                hits;
