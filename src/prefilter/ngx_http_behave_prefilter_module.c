@@ -88,6 +88,7 @@ static void *ngx_http_behave_prefilter_create_loc_conf(ngx_conf_t *cf);
 static char *ngx_http_behave_prefilter_merge_loc_conf(ngx_conf_t *cf,
     void *parent, void *child);
 static ngx_int_t ngx_http_behave_prefilter_init(ngx_conf_t *cf);
+static void ngx_http_behave_prefilter_exit_process(ngx_cycle_t *cycle);
 
 
 static ngx_conf_post_t  ngx_http_behave_prefilter_size_post;
@@ -183,7 +184,7 @@ ngx_module_t  ngx_http_behave_prefilter_module = {
     NULL,                                  /* init process */
     NULL,                                  /* init thread */
     NULL,                                  /* exit thread */
-    NULL,                                  /* exit process */
+    ngx_http_behave_prefilter_exit_process, /* exit process */
     NULL,                                  /* exit master */
     NGX_MODULE_V1_PADDING
 };
@@ -887,6 +888,18 @@ ngx_http_behave_prefilter_init(ngx_conf_t *cf)
 
     return ngx_http_behave_phase_handler_add(cf, NGX_HTTP_REWRITE_PHASE,
                                              ngx_http_behave_prefilter_handler);
+}
+
+
+/* the worker's turn memo goes with it */
+
+static void
+ngx_http_behave_prefilter_exit_process(ngx_cycle_t *cycle)
+{
+    behave_turn_memo_free(ngx_http_behave_prefilter_memo_p);
+
+    ngx_http_behave_prefilter_memo_p = NULL;
+    ngx_http_behave_prefilter_memo_cycle = NULL;
 }
 
 
