@@ -141,6 +141,9 @@ typedef struct {
 
 extern ngx_module_t  ngx_http_behave_prefilter_module;
 
+/* $behave_status: by ngx_http_behave_prefilter_status_e */
+extern ngx_str_t     ngx_http_behave_prefilter_status_names[];
+
 
 /* ngx_http_behave_prefilter_module.c */
 ngx_http_behave_prefilter_ctx_t *ngx_http_behave_prefilter_get_ctx(

@@ -289,7 +289,8 @@ ngx_http_behave_prefilter_body(ngx_http_request_t *r)
     ctx->done = 1;
 
     ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
-                   "behave prefilter: status %ui", (ngx_uint_t) ctx->status);
+                   "behave prefilter: status %V",
+                   &ngx_http_behave_prefilter_status_names[ctx->status]);
 
     if (ctx->status == NGX_HTTP_BEHAVE_PREFILTER_OK && plcf->routes != NULL) {
         ngx_http_behave_prefilter_take(r, plcf, ctx);

@@ -25,7 +25,7 @@ static ngx_int_t ngx_http_behave_prefilter_json(ngx_http_request_t *r,
     const behave_annotation_t *ann, ngx_str_t *cache, ngx_str_t *s);
 
 
-static ngx_str_t  ngx_http_behave_prefilter_status_names[] = {
+ngx_str_t  ngx_http_behave_prefilter_status_names[] = {
     ngx_string("skipped"),
     ngx_string("ok"),
     ngx_string("unparsed"),
