@@ -3,7 +3,7 @@
  * (behave_conversation_assess() over the same turns, which t/011 holds
  * to the endpoint): every customer turn of the corpus' written
  * conversations, as a chat request in each format, with the memo, with a
- * memo of one set of two slots that every turn takes over, and with none.  Also
+ * memo of one set of four slots that every turn takes over, and with none.  Also
  * SipHash's published vectors and the memo's keys.
  */
 
@@ -68,8 +68,8 @@ test_memo(void)
     const behave_turn_memo_slot_t  *s;
 
     m = behave_turn_memo_create(1000);
-    ok(m != NULL && m->mask == 510,
-       "memo: rounded down to a power of two, in sets of two");
+    ok(m != NULL && m->mask == 508,
+       "memo: rounded down to a power of two, in sets of four");
 
     memset(&rec, 0, sizeof(rec));
     rec.severity = 3;
@@ -89,24 +89,30 @@ test_memo(void)
 
     behave_turn_memo_free(m);
 
-    /* one set: the third turn takes the slot used least recently */
+    /* one set: the fifth turn takes the slot used least recently */
     m = behave_turn_memo_create(1);
-    ok(m != NULL && m->mask == 0, "memo: two slots at least");
+    ok(m != NULL && m->mask == 0, "memo: a set at least");
 
     (void) behave_turn_memo_get(m, 0, "one", 3, &k);
     behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
     (void) behave_turn_memo_get(m, 0, "two", 3, &k);
     behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
-    ok(behave_turn_memo_get(m, 0, "one", 3, &k) != NULL,
-       "memo: both turns of a set kept");
     (void) behave_turn_memo_get(m, 0, "three", 5, &k);
     behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    (void) behave_turn_memo_get(m, 1, "four", 4, &k);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    ok(behave_turn_memo_get(m, 0, "one", 3, &k) != NULL
+       && behave_turn_memo_get(m, 1, "four", 4, &k) != NULL,
+       "memo: the four turns of a set kept");
+    (void) behave_turn_memo_get(m, 0, "five", 4, &k);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
     ok(behave_turn_memo_get(m, 0, "one", 3, &k) != NULL,
-       "memo: the turn used last is kept");
+       "memo: a turn used again is kept");
     ok(behave_turn_memo_get(m, 0, "two", 3, &k) == NULL,
        "memo: the turn used least recently made room");
-    ok(behave_turn_memo_get(m, 0, "three", 5, &k) != NULL,
-       "memo: the new turn is there");
+    ok(behave_turn_memo_get(m, 0, "three", 5, &k) != NULL
+       && behave_turn_memo_get(m, 0, "five", 4, &k) != NULL,
+       "memo: the others and the new turn are there");
 
     behave_turn_memo_free(m);
 }

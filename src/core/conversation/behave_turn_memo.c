@@ -17,7 +17,7 @@ behave_turn_memo_create(size_t slots)
     size_t               n;
     behave_turn_memo_t  *memo;
 
-    for (n = 2; n * 2 <= slots; n *= 2) {
+    for (n = BEHAVE_TURN_MEMO_WAYS; n * 2 <= slots; n *= 2) {
         /* void */
     }
 
@@ -32,7 +32,7 @@ behave_turn_memo_create(size_t slots)
         return NULL;
     }
 
-    memo->mask = (n - 1) & ~(size_t) 1;
+    memo->mask = (n - 1) & ~(size_t) (BEHAVE_TURN_MEMO_WAYS - 1);
 
     return memo;
 }
@@ -52,15 +52,16 @@ behave_turn_memo_get(behave_turn_memo_t *memo, int agent, const char *text,
     size_t                    i;
     behave_turn_memo_slot_t  *s;
 
-    /* a turn said by either side is two: the other set */
-    key->h = behave_siphash(memo->key, text, len) ^ (uint64_t) (!!agent << 1);
+    /* a turn said by either side is two, in two sets */
+    key->h = behave_siphash(memo->key, text, len)
+             ^ (agent ? 0x9e3779b97f4a7c15ULL : 0);
     key->len = (uint32_t) len;
     key->agent = !!agent;
     key->used = 1;
 
     s = &memo->slot[key->h & memo->mask];
 
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < BEHAVE_TURN_MEMO_WAYS; i++) {
         if (s[i].key.used && s[i].key.h == key->h
             && s[i].key.len == key->len && s[i].key.agent == key->agent
             && len <= UINT32_MAX)
@@ -82,13 +83,17 @@ behave_turn_memo_put(behave_turn_memo_t *memo,
     const behave_turn_memo_key_t *key, behave_urgency_e urgency,
     const behave_conv_rec_t *rec)
 {
-    behave_turn_memo_slot_t  *s;
+    size_t                    i;
+    behave_turn_memo_slot_t  *s, *set;
 
     /* the set's slot used least recently (a free one has never been) */
-    s = &memo->slot[key->h & memo->mask];
+    set = &memo->slot[key->h & memo->mask];
+    s = set;
 
-    if (s[1].used_at < s[0].used_at) {
-        s++;
+    for (i = 1; i < BEHAVE_TURN_MEMO_WAYS; i++) {
+        if (set[i].used_at < s->used_at) {
+            s = &set[i];
+        }
     }
 
     s->key = *key;

@@ -8,11 +8,13 @@
  * turns it has not seen.  What is derived from a turn depends on its role
  * and text alone: found or derived again, the bits are the same.
  *
- * Two-way: a (role, text) has a set of two slots, picked by a SipHash-2-4
- * of the text under a key of the memo's own (random); a new turn takes
- * the slot of the set used least recently (a direct-mapped memo lost a
- * turn of a 50-turn chat to another of the same chat at one request in
- * three).  A slot holds a turn when the 64-bit hash, the role and the
+ * Four-way: a (role, text) has a set of four slots, picked by a
+ * SipHash-2-4 of the text under a key of the memo's own (random); a new
+ * turn takes the slot of the set used least recently (a direct-mapped
+ * memo lost a turn of a 50-turn chat to another of the same chat at one
+ * request in three, a two-way one in a run of 200 requests now and then,
+ * then at every request: three of the window's turns in one set).  A
+ * slot holds a turn when the 64-bit hash, the role and the
  * length agree: SipHash is a pseudorandom function of its key, so two
  * texts are taken for one 2^-64 of the time by chance (at a million
  * lookups a second, once in 300,000 years), and no one who lacks the key
@@ -32,6 +34,7 @@
 
 
 #define BEHAVE_TURN_MEMO_SLOTS  4096
+#define BEHAVE_TURN_MEMO_WAYS   4        /* slots a set */
 
 
 typedef struct {
@@ -61,7 +64,7 @@ typedef struct {
 
 
 /*
- * slots is rounded down to a power of two (at least 2: a set).  NULL when
+ * slots is rounded down to a power of two (at least a set).  NULL when
  * out of memory or when no random key could be had.
  */
 behave_turn_memo_t *behave_turn_memo_create(size_t slots);
