@@ -3,8 +3,8 @@
  * (behave_conversation_assess() over the same turns, which t/011 holds
  * to the endpoint): every customer turn of the corpus' written
  * conversations, as a chat request in each format, with the memo, with a
- * memo of one set of four slots that every turn takes over, and with none.  Also
- * SipHash's published vectors and the memo's keys.
+ * memo of one set of four slots that every turn takes over, and with
+ * none.  Also SipHash's published vectors and the memo's keys and sets.
  */
 
 #include <limits.h>
