@@ -242,6 +242,24 @@ def extract():
         b'/a~1b/m~0n\n' + j({'a/b': {'m~n': [{'type': 'text',
                                                  'text': 'escaped'}]}}),
         b'\n' + j({'': 'root'}),
+        j({'messages': [
+            {'role': 'user', 'content': 'cancel my order 55123'},
+            {'role': 'assistant', 'content': None, 'tool_calls': [{}]},
+            {'role': 'tool', 'content': '{}'},
+            {'role': 'assistant', 'content': [
+                {'type': 'text', 'text': "I've cancelled it, you're all set"},
+                {'type': 'tool_use', 'id': 't', 'input': {}}]},
+            {'role': 'user', 'content': [{'type': 'tool_result'}]},
+            {'role': 'user', 'content': "it's still there"},
+            {'role': 'assistant', 'content': 'Sure,'}]}),
+        j({'input': [
+            {'role': 'developer', 'content': 'd'},
+            {'role': 'user', 'content': 'I have the pills ready'},
+            {'type': 'message', 'role': 'assistant', 'content': [
+                {'type': 'output_text', 'text': 'You are not alone.'}]},
+            {'type': 'function_call_output', 'output': '{}'},
+            {'type': 'message', 'role': 'user', 'content': [
+                {'type': 'input_text', 'text': 'ok'}]}]}),
     ])
 
 

@@ -110,6 +110,77 @@ conf_fails('location / { behave_prefilter_max_size 0; }',
 conf_fails('location / { behave_prefilter maybe; }',
            qr/invalid value "maybe"/, 'not on or off');
 
+# the chat's history, its conditions, the risk threshold, shadow mode
+
+conf_ok(<<'C', 'history, conversation conditions, risk thresholds, shadow');
+    location /v1/ {
+        behave_prefilter on;
+        behave_prefilter_history 20;
+        behave_route_shadow on;
+        behave_route conv_action=handoff @human;
+        behave_route peak_urgency=critical @human;
+        behave_route false_resolution=true repetition=true,false
+                     escalating=false urgency=low,medium @human;
+        behave_route risk>=0.7 @human;
+        behave_route risk>0.5 urgency=high /fast;
+        behave_route risk<0.2 /calm?x=1;
+        behave_route risk<=0.333 conv_action=resolve,clarify /calm;
+        behave_route risk>=1 @human;
+        behave_route risk<0 @human;
+        behave_route risk>=1.000 @human;
+        proxy_pass http://127.0.0.1:1;
+    }
+    location /off/ { behave_prefilter on; behave_prefilter_history off; }
+    location /one/ { behave_prefilter on; behave_prefilter_history 1; }
+    location /max/ { behave_prefilter on; behave_prefilter_history 1000; }
+C
+
+for my $bad ('risk>=1.5', 'risk>=0.7777', 'risk>=.7', 'risk>=0.', 'risk>=',
+             'risk>=abc', 'risk=0.5', 'risk=>0.5', 'risk>>0.5', 'risk<-0.1',
+             'risk>=0.7x', 'risk>=2') {
+    conf_fails("location / { behave_route $bad \@human; }",
+               qr/invalid risk threshold "\Q$bad\E": risk>=, risk>, risk<= or risk< and a number from 0 to 1 with at most three decimals/,
+               "risk: \"$bad\"");
+}
+
+conf_ok('location / { behave_prefilter on; '
+        . 'behave_route risk>0.3 risk<0.7 @human; } location @human {}',
+        'risk twice: a band');
+
+conf_fails('location / { behave_route risk>0.3 risk<0.7 risk<0.5 @human; }',
+           qr/dimension "risk" is given three times/, 'risk three times');
+
+conf_fails('location / { behave_route urgency<3 @human; }',
+           qr/"urgency<3" is not DIMENSION=VALUE/,
+           'a threshold on a dimension of values');
+
+conf_fails('location / { behave_route conv_action=escalate @human; }',
+           qr/unknown conv_action value "escalate"/,
+           'a conversation action that is not one');
+
+conf_fails('location / { behave_route escalating=yes @human; }',
+           qr/unknown escalating value "yes"/, 'a boolean that is not one');
+
+conf_fails('location / { behave_route peak_urgency=urgent @human; }',
+           qr/unknown peak_urgency value "urgent"/, 'an unknown peak urgency');
+
+conf_fails('location / { behave_route peak=critical @human; }',
+           qr/unknown dimension "peak" in "peak=critical": one of .*conv_action, false_resolution, repetition, escalating, peak_urgency, risk/,
+           'the error lists the new dimensions');
+
+for my $bad ('0', '1001', 'many', '-3', '') {
+    conf_fails("location / { behave_prefilter_history \"$bad\"; }",
+               qr/invalid value "\Q$bad\E": "off" or the number of turns read, 1 to 1000/,
+               "history \"$bad\"");
+}
+
+conf_fails('location / { behave_prefilter_history 5; '
+           . 'behave_prefilter_history 6; }',
+           qr/is duplicate/, 'history twice');
+
+conf_fails('location / { behave_route_shadow maybe; }',
+           qr/invalid value "maybe"/, 'shadow: not on or off');
+
 # conf/prefilter.conf itself passes "nginx -t" (paths and upstream made local)
 {
     my $dir = File::Temp::tempdir('behave-pfconf-XXXXXX', TMPDIR => 1,

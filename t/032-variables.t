@@ -88,11 +88,22 @@ $r = req_json(POST => '/chat/completions', body => { messages => [
     { role => 'user', content => 'I want to kill myself tonight' } ] });
 is($r->{status}, 200, 'pre-filter: 200');
 push @want, ['prefilter', { tenant => 'prefilter-co', prefilter => 'ok', urgency => 'critical',
-    session_id => '' }];
+    session_id => '', conv_action => '', peak_urgency => '', risk => '0.000', route => '' }];
+
+# pre-filter, a chat whose assistant claimed a fix the user denies
+$r = req_json(POST => '/chat/completions', body => { messages => [
+    { role => 'user', content => 'Please cancel my order 55123.' },
+    { role => 'assistant', content => "I've cancelled your order, you're all set!" },
+    { role => 'user', content => "it's still there, I was charged again" } ] });
+is($r->{status}, 200, 'pre-filter, a chat: 200');
+push @want, ['prefilter, a chat', { prefilter => 'ok', conv_action => 'handoff',
+    false_resolution => 'true', repetition => 'false', escalating => 'false',
+    peak_urgency => 'medium', route => '' }];
 
 # not a behave location: every variable empty, nothing breaks
 is(req_json(GET => '/plain')->{status}, 200, 'plain location: 200');
-push @want, ['plain', { tenant => '', valence => '', prefilter => 'skipped', trace_id => '' }];
+push @want, ['plain', { tenant => '', valence => '', prefilter => 'skipped', trace_id => '',
+    risk => '', conv_action => '', route => '' }];
 
 # the lines, in order (one worker)
 my @lines;

@@ -22,6 +22,10 @@ static u_char *ngx_http_behave_metrics_latency(u_char *p, u_char *last,
     ngx_http_behave_stats_t *st);
 static u_char *ngx_http_behave_metrics_other(u_char *p, u_char *last,
     ngx_http_behave_stats_t *st);
+static u_char *ngx_http_behave_metrics_routes(u_char *p, u_char *last,
+    ngx_http_behave_stats_t *st);
+static u_char *ngx_http_behave_metrics_label(u_char *p, u_char *last,
+    u_char *s, size_t len);
 
 
 ngx_int_t
@@ -58,6 +62,7 @@ ngx_http_behave_metrics_handler(ngx_http_request_t *r)
     p = ngx_http_behave_metrics_requests(buf, last, st);
     p = ngx_http_behave_metrics_latency(p, last, st);
     p = ngx_http_behave_metrics_other(p, last, st);
+    p = ngx_http_behave_metrics_routes(p, last, st);
 
     r->headers_out.status = NGX_HTTP_OK;
     r->headers_out.content_length_n = p - buf;
@@ -214,6 +219,78 @@ ngx_http_behave_metrics_other(u_char *p, u_char *last,
             "behave_node_info{node=\"%s\"} 1\n",
             ngx_http_behave_stats_inflight(st), up,
             ngx_http_behave_stats_node());
+
+    return p;
+}
+
+
+/* the routes behave_route took (or would have, in shadow mode) */
+
+static u_char *
+ngx_http_behave_metrics_routes(u_char *p, u_char *last,
+    ngx_http_behave_stats_t *st)
+{
+    ngx_uint_t                     i, m;
+    ngx_http_behave_stat_route_t  *rt;
+
+    p = ngx_slprintf(p, last,
+            "# HELP behave_routes_total Pre-filtered requests a behave_route "
+            "matched, by target and mode (enforce: redirected; shadow: "
+            "behave_route_shadow on, not redirected).\n"
+            "# TYPE behave_routes_total counter\n");
+
+    for (i = 0; i <= NGX_HTTP_BEHAVE_STAT_ROUTES; i++) {
+        rt = i < NGX_HTTP_BEHAVE_STAT_ROUTES ? &st->routes[i] : NULL;
+
+        if (rt != NULL && rt->len == 0) {
+            continue;
+        }
+
+        for (m = 0; m < NGX_HTTP_BEHAVE_ROUTE_MODES; m++) {
+            if (rt == NULL && st->routes_other[m] == 0) {
+                continue;
+            }
+
+            p = ngx_slprintf(p, last, "behave_routes_total{target=\"");
+
+            if (rt != NULL) {
+                p = ngx_http_behave_metrics_label(p, last, rt->name, rt->len);
+
+            } else {
+                p = ngx_slprintf(p, last, "(other)");
+            }
+
+            p = ngx_slprintf(p, last, "\",mode=\"%s\"} %uA\n",
+                             ngx_http_behave_route_mode_names[m],
+                             rt != NULL ? rt->count[m]
+                                        : st->routes_other[m]);
+        }
+    }
+
+    return p;
+}
+
+
+/* a label value, with backslash, quote and newline escaped (0.0.4) */
+
+static u_char *
+ngx_http_behave_metrics_label(u_char *p, u_char *last, u_char *s, size_t len)
+{
+    size_t  i;
+
+    for (i = 0; i < len && last - p >= 2; i++) {
+        if (s[i] == '\\' || s[i] == '"') {
+            *p++ = '\\';
+            *p++ = s[i];
+
+        } else if (s[i] == '\n') {
+            *p++ = '\\';
+            *p++ = 'n';
+
+        } else {
+            *p++ = s[i];
+        }
+    }
 
     return p;
 }

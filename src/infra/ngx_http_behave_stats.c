@@ -17,6 +17,8 @@ static ngx_uint_t ngx_http_behave_stats_bucket(double ms);
 static void ngx_http_behave_stats_tick(ngx_http_behave_stats_t *st);
 static void ngx_http_behave_stats_node_init(ngx_cycle_t *cycle,
     ngx_http_behave_main_conf_t *bmcf);
+static ngx_uint_t ngx_http_behave_stats_route_slot(ngx_http_behave_stats_t *st,
+    const ngx_str_t *target);
 
 
 /* upper bounds in milliseconds; the last is +Inf */
@@ -32,8 +34,13 @@ const char  *ngx_http_behave_wh_names[NGX_HTTP_BEHAVE_WH_OUTCOMES] = {
     "processed", "duplicate", "ignored", "paused", "rejected", "failed"
 };
 
+const char  *ngx_http_behave_route_mode_names[NGX_HTTP_BEHAVE_ROUTE_MODES] = {
+    "enforce", "shadow"
+};
+
 
 static ngx_http_behave_stats_t  *ngx_http_behave_stats_shm;
+static ngx_slab_pool_t          *ngx_http_behave_stats_pool;
 static ngx_http_behave_stat_worker_t  *ngx_http_behave_stats_me;
 
 /* NUL-terminated; behave_node_name is at most 64 */
@@ -121,6 +128,7 @@ ngx_http_behave_stats_init_process(ngx_cycle_t *cycle)
     ngx_http_behave_stats_node_init(cycle, bmcf);
 
     ngx_http_behave_stats_shm = bmcf->stats;
+    ngx_http_behave_stats_pool = bmcf->shpool;
 
     /*
      * A slot per live process, claimed by pid: after a reload the old
@@ -196,6 +204,67 @@ ngx_http_behave_stats_leave(void *data)
     ngx_http_behave_stat_worker_t  *w = data;
 
     (void) ngx_atomic_fetch_add(&w->inflight, -1);
+}
+
+
+void
+ngx_http_behave_stats_route(const ngx_str_t *target,
+    ngx_http_behave_route_mode_e mode, ngx_uint_t *slot)
+{
+    ngx_http_behave_stats_t  *st;
+
+    st = ngx_http_behave_stats_shm;
+
+    if (st == NULL) {
+        return;
+    }
+
+    if (*slot == NGX_CONF_UNSET_UINT) {
+        ngx_shmtx_lock(&ngx_http_behave_stats_pool->mutex);
+        *slot = ngx_http_behave_stats_route_slot(st, target);
+        ngx_shmtx_unlock(&ngx_http_behave_stats_pool->mutex);
+    }
+
+    if (*slot < NGX_HTTP_BEHAVE_STAT_ROUTES) {
+        (void) ngx_atomic_fetch_add(&st->routes[*slot].count[mode], 1);
+
+    } else {
+        (void) ngx_atomic_fetch_add(&st->routes_other[mode], 1);
+    }
+}
+
+
+/*
+ * The slot named target, or the first free one, named now (the zone
+ * outlives a reload: a target keeps its slot); past the last,
+ * NGX_HTTP_BEHAVE_STAT_ROUTES
+ */
+
+static ngx_uint_t
+ngx_http_behave_stats_route_slot(ngx_http_behave_stats_t *st,
+    const ngx_str_t *target)
+{
+    size_t                         len;
+    ngx_uint_t                     i;
+    ngx_http_behave_stat_route_t  *rt;
+
+    len = ngx_min(target->len, NGX_HTTP_BEHAVE_STAT_ROUTE_LEN);
+
+    for (i = 0; i < NGX_HTTP_BEHAVE_STAT_ROUTES; i++) {
+        rt = &st->routes[i];
+
+        if (rt->len == 0) {
+            ngx_memcpy(rt->name, target->data, len);
+            rt->len = len;
+            return i;
+        }
+
+        if (rt->len == len && ngx_memcmp(rt->name, target->data, len) == 0) {
+            return i;
+        }
+    }
+
+    return NGX_HTTP_BEHAVE_STAT_ROUTES;
 }
 
 

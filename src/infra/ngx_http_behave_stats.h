@@ -36,6 +36,24 @@ typedef enum {
 #define NGX_HTTP_BEHAVE_STAT_BUCKETS   15
 #define NGX_HTTP_BEHAVE_STAT_WORKERS   64
 #define NGX_HTTP_BEHAVE_STAT_RING      64
+#define NGX_HTTP_BEHAVE_STAT_ROUTES    32   /* route targets counted */
+#define NGX_HTTP_BEHAVE_STAT_ROUTE_LEN 64   /* bytes of a target kept */
+
+
+/* how a route was taken: redirected, or only named (behave_route_shadow) */
+typedef enum {
+    NGX_HTTP_BEHAVE_ROUTE_ENFORCE = 0,
+    NGX_HTTP_BEHAVE_ROUTE_SHADOW,
+    NGX_HTTP_BEHAVE_ROUTE_MODES
+} ngx_http_behave_route_mode_e;
+
+
+/* a route target's slot: claimed by its name (len 0: free), never freed */
+typedef struct {
+    ngx_atomic_t                count[NGX_HTTP_BEHAVE_ROUTE_MODES];
+    size_t                      len;
+    u_char                      name[NGX_HTTP_BEHAVE_STAT_ROUTE_LEN];
+} ngx_http_behave_stat_route_t;
 
 
 typedef struct {
@@ -59,6 +77,8 @@ struct ngx_http_behave_stats_s {
     ngx_atomic_t                redis_redirects;
     ngx_atomic_t                degraded;
     ngx_atomic_t                webhooks[NGX_HTTP_BEHAVE_WH_OUTCOMES];
+    ngx_http_behave_stat_route_t  routes[NGX_HTTP_BEHAVE_STAT_ROUTES];
+    ngx_atomic_t                routes_other[NGX_HTTP_BEHAVE_ROUTE_MODES];
     ngx_atomic_t                ring_sec[NGX_HTTP_BEHAVE_STAT_RING];
     ngx_atomic_t                ring_count[NGX_HTTP_BEHAVE_STAT_RING];
     ngx_http_behave_stat_worker_t  workers[NGX_HTTP_BEHAVE_STAT_WORKERS];
@@ -68,6 +88,8 @@ struct ngx_http_behave_stats_s {
 extern const double  ngx_http_behave_stat_bounds[NGX_HTTP_BEHAVE_STAT_BUCKETS];
 extern const char   *ngx_http_behave_stat_names[NGX_HTTP_BEHAVE_STAT_SURFACES];
 extern const char   *ngx_http_behave_wh_names[NGX_HTTP_BEHAVE_WH_OUTCOMES];
+extern const char   *ngx_http_behave_route_mode_names[
+                         NGX_HTTP_BEHAVE_ROUTE_MODES];
 
 
 ngx_int_t ngx_http_behave_stats_init_zone(ngx_slab_pool_t *shpool,
@@ -90,6 +112,15 @@ void ngx_http_behave_stats_redis_bg_shed(void);
 void ngx_http_behave_stats_redis_redirect(void);
 void ngx_http_behave_stats_degraded(void);
 void ngx_http_behave_stats_webhook(ngx_http_behave_wh_outcome_e outcome);
+
+/*
+ * A route taken to target, in a mode.  *slot caches the target's slot in
+ * this worker (NGX_CONF_UNSET_UINT until the first count): the slot is
+ * found or claimed by name, under the zone's lock, once.  Targets past
+ * NGX_HTTP_BEHAVE_STAT_ROUTES are counted together.
+ */
+void ngx_http_behave_stats_route(const ngx_str_t *target,
+    ngx_http_behave_route_mode_e mode, ngx_uint_t *slot);
 
 /* requests per second over the last 60 seconds, this node */
 double ngx_http_behave_stats_throughput(ngx_http_behave_stats_t *st);

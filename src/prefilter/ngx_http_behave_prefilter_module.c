@@ -3,8 +3,11 @@
  *
  * The pre-filter in front of an LLM: "behave_prefilter on;" in a location
  * that proxies chat traffic reads the request body, annotates the user's
- * latest message, exposes the result as $behave_* variables, optionally
- * routes the request elsewhere ("behave_route"), and lets it continue.
+ * latest message, finds what the chat's history says of it (the
+ * conversation findings of /v1/analyze, from the turns the request
+ * carries: behave_chat.h), exposes the result as $behave_* variables,
+ * optionally routes the request elsewhere ("behave_route", or only names
+ * the route with "behave_route_shadow on"), and lets it continue.
  *
  * Rules, stated once:
  * - The handler runs in the REWRITE phase, before the rewrite module's own
@@ -23,6 +26,10 @@
  * - A route redirects from the phase handler once the body is in, and
  *   the ctx records that the pre-filter ran, so no request is annotated
  *   or routed twice.
+ * - The chat's texts point into the parsed body: the tree is deleted
+ *   once the findings are made, and nothing of it is kept.  What each
+ *   turn left is kept in the worker's turn memo (behave_turn_memo.h), by
+ *   its text: the next request of the chat annotates only its new turns.
  */
 
 
@@ -33,8 +40,10 @@
 #include "ngx_http_behave_trace.h"
 #include "ngx_http_behave_util.h"
 
+#include "behave_chat.h"
 #include "behave_extract.h"
 #include "behave_json_parse.h"
+#include "behave_turn_memo.h"
 #include "behave_utf8.h"
 
 
@@ -46,6 +55,20 @@ static ngx_http_behave_prefilter_status_e ngx_http_behave_prefilter_annotate(
 static ngx_http_behave_prefilter_status_e ngx_http_behave_prefilter_text(
     ngx_http_request_t *r, ngx_http_behave_prefilter_loc_conf_t *plcf,
     ngx_str_t *body, ngx_http_behave_prefilter_ctx_t *ctx);
+static ngx_http_behave_prefilter_status_e ngx_http_behave_prefilter_latest(
+    ngx_http_request_t *r, ngx_http_behave_prefilter_loc_conf_t *plcf,
+    cJSON *root, ngx_http_behave_prefilter_ctx_t *ctx);
+static ngx_http_behave_prefilter_status_e ngx_http_behave_prefilter_chat(
+    ngx_http_request_t *r, ngx_http_behave_prefilter_loc_conf_t *plcf,
+    cJSON *root, ngx_http_behave_prefilter_ctx_t *ctx);
+static ngx_http_behave_prefilter_status_e ngx_http_behave_prefilter_check(
+    ngx_http_request_t *r, const char *text, size_t len);
+static void ngx_http_behave_prefilter_history(ngx_http_request_t *r,
+    behave_chat_t *chat, ngx_http_behave_prefilter_ctx_t *ctx);
+static behave_turn_memo_t *ngx_http_behave_prefilter_memo(ngx_log_t *log);
+static void ngx_http_behave_prefilter_take(ngx_http_request_t *r,
+    ngx_http_behave_prefilter_loc_conf_t *plcf,
+    ngx_http_behave_prefilter_ctx_t *ctx);
 static ngx_int_t ngx_http_behave_prefilter_redirect(ngx_http_request_t *r,
     ngx_http_behave_prefilter_route_t *route);
 static ngx_http_behave_prefilter_ctx_t *ngx_http_behave_prefilter_create_ctx(
@@ -57,15 +80,27 @@ static char *ngx_http_behave_prefilter_field(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
 static char *ngx_http_behave_prefilter_tenant(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
+static char *ngx_http_behave_prefilter_history_conf(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
 
 static void *ngx_http_behave_prefilter_create_main_conf(ngx_conf_t *cf);
 static void *ngx_http_behave_prefilter_create_loc_conf(ngx_conf_t *cf);
 static char *ngx_http_behave_prefilter_merge_loc_conf(ngx_conf_t *cf,
     void *parent, void *child);
 static ngx_int_t ngx_http_behave_prefilter_init(ngx_conf_t *cf);
+static void ngx_http_behave_prefilter_exit_process(ngx_cycle_t *cycle);
 
 
 static ngx_conf_post_t  ngx_http_behave_prefilter_size_post;
+
+
+/*
+ * The worker's turn memo, made at its first chat with history; made anew
+ * when the cycle changes (a reload without a master process may load
+ * another lexicon, and an annotation would no longer be the same)
+ */
+static behave_turn_memo_t  *ngx_http_behave_prefilter_memo_p;
+static ngx_cycle_t         *ngx_http_behave_prefilter_memo_cycle;
 
 
 static ngx_command_t  ngx_http_behave_prefilter_commands[] = {
@@ -98,11 +133,25 @@ static ngx_command_t  ngx_http_behave_prefilter_commands[] = {
       0,
       NULL },
 
+    { ngx_string("behave_prefilter_history"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_http_behave_prefilter_history_conf,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_behave_prefilter_loc_conf_t, history),
+      NULL },
+
     { ngx_string("behave_route"),
       NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_2MORE,
       ngx_http_behave_prefilter_route,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
+      NULL },
+
+    { ngx_string("behave_route_shadow"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_FLAG,
+      ngx_conf_set_flag_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_behave_prefilter_loc_conf_t, shadow),
       NULL },
 
       ngx_null_command
@@ -135,7 +184,7 @@ ngx_module_t  ngx_http_behave_prefilter_module = {
     NULL,                                  /* init process */
     NULL,                                  /* init thread */
     NULL,                                  /* exit thread */
-    NULL,                                  /* exit process */
+    ngx_http_behave_prefilter_exit_process, /* exit process */
     NULL,                                  /* exit master */
     NGX_MODULE_V1_PADDING
 };
@@ -239,12 +288,57 @@ ngx_http_behave_prefilter_body(ngx_http_request_t *r)
     ctx->status = ngx_http_behave_prefilter_annotate(r, plcf, ctx);
     ctx->done = 1;
 
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave prefilter: status %V",
+                   &ngx_http_behave_prefilter_status_names[ctx->status]);
+
     if (ctx->status == NGX_HTTP_BEHAVE_PREFILTER_OK && plcf->routes != NULL) {
-        ctx->route = ngx_http_behave_prefilter_match(plcf->routes, ctx);
+        ngx_http_behave_prefilter_take(r, plcf, ctx);
     }
 
     r->write_event_handler = ngx_http_core_run_phases;
     ngx_http_core_run_phases(r);
+}
+
+
+/*
+ * The first route that matches: taken (a redirect once the phases go on)
+ * or, with behave_route_shadow on, only named in $behave_route; counted
+ * either way
+ */
+
+static void
+ngx_http_behave_prefilter_take(ngx_http_request_t *r,
+    ngx_http_behave_prefilter_loc_conf_t *plcf,
+    ngx_http_behave_prefilter_ctx_t *ctx)
+{
+    ngx_http_behave_route_mode_e        mode;
+    ngx_http_behave_prefilter_route_t  *route;
+
+    route = ngx_http_behave_prefilter_match(plcf->routes, ctx);
+
+    if (route == NULL) {
+        ngx_log_debug0(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "behave prefilter: no route matches");
+        return;
+    }
+
+    mode = plcf->shadow ? NGX_HTTP_BEHAVE_ROUTE_SHADOW
+                        : NGX_HTTP_BEHAVE_ROUTE_ENFORCE;
+
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave prefilter: route \"%V\" of %V:%ui matches",
+                   &route->target, &route->file, route->line);
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave prefilter: route mode %s",
+                   ngx_http_behave_route_mode_names[mode]);
+
+    ctx->matched = route;
+    ngx_http_behave_stats_route(&route->target, mode, &route->stat_slot);
+
+    if (mode == NGX_HTTP_BEHAVE_ROUTE_ENFORCE) {
+        ctx->route = route;
+    }
 }
 
 
@@ -286,12 +380,9 @@ ngx_http_behave_prefilter_text(ngx_http_request_t *r,
     ngx_http_behave_prefilter_loc_conf_t *plcf, ngx_str_t *body,
     ngx_http_behave_prefilter_ctx_t *ctx)
 {
-    char                        *text;
-    size_t                       len;
-    cJSON                       *root;
-    behave_error_t               err;
-    behave_extract_e             rc;
-    ngx_http_behave_loc_conf_t  *blcf;
+    cJSON                               *root;
+    behave_error_t                       err;
+    ngx_http_behave_prefilter_status_e   status;
 
     /* the same strict JSON as the module's own surfaces, see there */
     root = behave_json_parse_strict((char *) body->data, body->len, &err);
@@ -302,8 +393,36 @@ ngx_http_behave_prefilter_text(ngx_http_request_t *r,
         return NGX_HTTP_BEHAVE_PREFILTER_UNPARSED;
     }
 
-    rc = behave_extract_text(root, (char *) plcf->field, &text, &len);
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave prefilter: %uz bytes of JSON parsed", body->len);
+
+    /* a pointer names one text; with history off, the latest alone */
+    if (plcf->field != NULL || plcf->history == 0) {
+        status = ngx_http_behave_prefilter_latest(r, plcf, root, ctx);
+
+    } else {
+        status = ngx_http_behave_prefilter_chat(r, plcf, root, ctx);
+    }
+
     cJSON_Delete(root);
+
+    return status;
+}
+
+
+/* the user's latest message alone, copied out of the tree */
+
+static ngx_http_behave_prefilter_status_e
+ngx_http_behave_prefilter_latest(ngx_http_request_t *r,
+    ngx_http_behave_prefilter_loc_conf_t *plcf, cJSON *root,
+    ngx_http_behave_prefilter_ctx_t *ctx)
+{
+    char                                *text;
+    size_t                               len;
+    behave_extract_e                     rc;
+    ngx_http_behave_prefilter_status_e   status;
+
+    rc = behave_extract_text(root, (char *) plcf->field, &text, &len);
 
     if (rc != BEHAVE_EXTRACT_OK) {
         ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
@@ -311,23 +430,157 @@ ngx_http_behave_prefilter_text(ngx_http_request_t *r,
         return NGX_HTTP_BEHAVE_PREFILTER_UNPARSED;
     }
 
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave prefilter: the latest message alone, %uz bytes "
+                   "(history %s)", len, plcf->field ? "by pointer" : "off");
+
+    status = ngx_http_behave_prefilter_check(r, text, len);
+
+    if (status == NGX_HTTP_BEHAVE_PREFILTER_OK) {
+        behave_annotate(text, len, &ctx->ann);
+        behave_route(&ctx->ann, &ctx->routing);
+    }
+
+    free(text);
+
+    return status;
+}
+
+
+/* the chat: the latest message annotated, then its history's findings */
+
+static ngx_http_behave_prefilter_status_e
+ngx_http_behave_prefilter_chat(ngx_http_request_t *r,
+    ngx_http_behave_prefilter_loc_conf_t *plcf, cJSON *root,
+    ngx_http_behave_prefilter_ctx_t *ctx)
+{
+    behave_chat_t                        chat;
+    behave_extract_e                     rc;
+    behave_chat_turn_t                  *latest;
+    ngx_http_behave_prefilter_status_e   status;
+
+    rc = behave_extract_chat(root, plcf->history, &chat);
+
+    if (rc != BEHAVE_EXTRACT_OK) {
+        ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "behave prefilter: no text in the body (%d)", rc);
+        return NGX_HTTP_BEHAVE_PREFILTER_UNPARSED;
+    }
+
+    latest = &chat.turn[chat.n - 1];
+
+    ngx_log_debug4(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave prefilter: %s: %uz turns read, %uz left out, "
+                   "the latest %uz bytes", chat.format, chat.n,
+                   chat.left_out, latest->len);
+
+    status = ngx_http_behave_prefilter_check(r, latest->text, latest->len);
+
+    if (status == NGX_HTTP_BEHAVE_PREFILTER_OK) {
+        behave_annotate(latest->text, latest->len, &ctx->ann);
+        behave_route(&ctx->ann, &ctx->routing);
+
+        if (chat.n > 1) {
+            ngx_http_behave_prefilter_history(r, &chat, ctx);
+        }
+    }
+
+    behave_chat_free(&chat);
+
+    return status;
+}
+
+
+/* the latest message: within behave_max_message_size, and UTF-8 */
+
+static ngx_http_behave_prefilter_status_e
+ngx_http_behave_prefilter_check(ngx_http_request_t *r, const char *text,
+    size_t len)
+{
+    ngx_http_behave_loc_conf_t  *blcf;
+
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
     if (len > blcf->max_message_size) {
-        free(text);
+        ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "behave prefilter: the message is %uz bytes, over "
+                       "behave_max_message_size %uz", len,
+                       blcf->max_message_size);
         return NGX_HTTP_BEHAVE_PREFILTER_TOO_LARGE;
     }
 
     if (!behave_utf8_valid((u_char *) text, len)) {
-        free(text);
+        ngx_log_debug0(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "behave prefilter: the message is not UTF-8");
         return NGX_HTTP_BEHAVE_PREFILTER_UNPARSED;
     }
 
-    behave_annotate(text, len, &ctx->ann);
-    behave_route(&ctx->ann, &ctx->routing);
-    free(text);
-
     return NGX_HTTP_BEHAVE_PREFILTER_OK;
+}
+
+
+/* the conversation findings of the turns before the latest message */
+
+static void
+ngx_http_behave_prefilter_history(ngx_http_request_t *r, behave_chat_t *chat,
+    ngx_http_behave_prefilter_ctx_t *ctx)
+{
+    behave_turn_memo_t      *memo;
+    behave_chat_findings_t  *f;
+
+    f = ngx_palloc(r->pool, sizeof(behave_chat_findings_t));
+    if (f == NULL) {
+        return;
+    }
+
+    memo = ngx_http_behave_prefilter_memo(r->connection->log);
+
+    if (behave_chat_assess(chat, &ctx->ann, memo, f) != 0) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "behave prefilter: no memory for the chat's history");
+        return;
+    }
+
+    ctx->chat = f;
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave prefilter: history of %uz turns, %uz annotated "
+                   "now, the rest remembered", f->turns, f->annotated);
+    ngx_log_debug5(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave prefilter: conv_action %s false_resolution %d "
+                   "repetition %d escalating %d peak_urgency %s",
+                   behave_action_name(f->conv.action),
+                   f->conv.false_resolution, f->conv.repetition,
+                   f->conv.escalating,
+                   behave_urgency_name(f->peak_urgency));
+}
+
+
+static behave_turn_memo_t *
+ngx_http_behave_prefilter_memo(ngx_log_t *log)
+{
+    if (ngx_http_behave_prefilter_memo_cycle == (ngx_cycle_t *) ngx_cycle) {
+        return ngx_http_behave_prefilter_memo_p;
+    }
+
+    behave_turn_memo_free(ngx_http_behave_prefilter_memo_p);
+
+    ngx_http_behave_prefilter_memo_cycle = (ngx_cycle_t *) ngx_cycle;
+    ngx_http_behave_prefilter_memo_p =
+        behave_turn_memo_create(BEHAVE_TURN_MEMO_SLOTS);
+
+    if (ngx_http_behave_prefilter_memo_p == NULL) {
+        ngx_log_error(NGX_LOG_WARN, log, 0,
+                      "behave prefilter: no turn memo (out of memory or no "
+                      "random key): every turn of a chat is annotated at "
+                      "every request");
+    }
+
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, log, 0,
+                   "behave prefilter: turn memo of %ui slots made",
+                   (ngx_uint_t) BEHAVE_TURN_MEMO_SLOTS);
+
+    return ngx_http_behave_prefilter_memo_p;
 }
 
 
@@ -480,6 +733,44 @@ ngx_http_behave_prefilter_tenant(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 }
 
 
+/* behave_prefilter_history N | off; */
+
+static char *
+ngx_http_behave_prefilter_history_conf(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf)
+{
+    ngx_http_behave_prefilter_loc_conf_t *plcf = conf;
+
+    ngx_int_t   n;
+    ngx_str_t  *value;
+
+    if (plcf->history != NGX_CONF_UNSET_UINT) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+
+    if (value[1].len == 3 && ngx_strncmp(value[1].data, "off", 3) == 0) {
+        plcf->history = 0;
+        return NGX_CONF_OK;
+    }
+
+    n = ngx_atoi(value[1].data, value[1].len);
+
+    if (n < 1 || n > BEHAVE_CHAT_TURNS_MAX) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "invalid value \"%V\": \"off\" or the number of "
+                           "turns read, 1 to %d", &value[1],
+                           BEHAVE_CHAT_TURNS_MAX);
+        return NGX_CONF_ERROR;
+    }
+
+    plcf->history = (ngx_uint_t) n;
+
+    return NGX_CONF_OK;
+}
+
+
 static void *
 ngx_http_behave_prefilter_create_main_conf(ngx_conf_t *cf)
 {
@@ -514,8 +805,10 @@ ngx_http_behave_prefilter_create_loc_conf(ngx_conf_t *cf)
     plcf->enable = NGX_CONF_UNSET;
     plcf->field = NGX_CONF_UNSET_PTR;
     plcf->max_size = NGX_CONF_UNSET_SIZE;
+    plcf->history = NGX_CONF_UNSET_UINT;
     plcf->meter_key = NGX_CONF_UNSET_PTR;
     plcf->routes = NGX_CONF_UNSET_PTR;
+    plcf->shadow = NGX_CONF_UNSET;
 
     return plcf;
 }
@@ -543,8 +836,11 @@ ngx_http_behave_prefilter_merge_loc_conf(ngx_conf_t *cf, void *parent,
     ngx_conf_merge_ptr_value(conf->field, prev->field, NULL);
     ngx_conf_merge_size_value(conf->max_size, prev->max_size,
                               NGX_HTTP_BEHAVE_PREFILTER_MAX_SIZE);
+    ngx_conf_merge_uint_value(conf->history, prev->history,
+                              NGX_HTTP_BEHAVE_PREFILTER_HISTORY);
     ngx_conf_merge_ptr_value(conf->meter_key, prev->meter_key, NULL);
     ngx_conf_merge_ptr_value(conf->routes, prev->routes, NULL);
+    ngx_conf_merge_value(conf->shadow, prev->shadow, 0);
 
     if (conf->routes == NULL || !conf->enable) {
         return NGX_CONF_OK;
@@ -593,6 +889,18 @@ ngx_http_behave_prefilter_init(ngx_conf_t *cf)
 
     return ngx_http_behave_phase_handler_add(cf, NGX_HTTP_REWRITE_PHASE,
                                              ngx_http_behave_prefilter_handler);
+}
+
+
+/* the worker's turn memo goes with it */
+
+static void
+ngx_http_behave_prefilter_exit_process(ngx_cycle_t *cycle)
+{
+    behave_turn_memo_free(ngx_http_behave_prefilter_memo_p);
+
+    ngx_http_behave_prefilter_memo_p = NULL;
+    ngx_http_behave_prefilter_memo_cycle = NULL;
 }
 
 

@@ -19,11 +19,13 @@ static ngx_int_t ngx_http_behave_request_variable(ngx_http_request_t *r,
     ngx_http_behave_ctx_t *bctx, uintptr_t data, ngx_str_t *s);
 static ngx_int_t ngx_http_behave_prefilter_confidence(ngx_http_request_t *r,
     const behave_annotation_t *ann, ngx_str_t *s);
+static ngx_int_t ngx_http_behave_prefilter_risk(ngx_http_request_t *r,
+    const behave_annotation_t *ann, ngx_str_t *s);
 static ngx_int_t ngx_http_behave_prefilter_json(ngx_http_request_t *r,
     const behave_annotation_t *ann, ngx_str_t *cache, ngx_str_t *s);
 
 
-static ngx_str_t  ngx_http_behave_prefilter_status_names[] = {
+ngx_str_t  ngx_http_behave_prefilter_status_names[] = {
     ngx_string("skipped"),
     ngx_string("ok"),
     ngx_string("unparsed"),
@@ -37,7 +39,8 @@ static ngx_str_t  ngx_http_behave_prefilter_status_names[] = {
  * in the module's context), so one log format describes every request.
  * Subrequests (auth_request, mirror) read the main request's.  Where
  * nothing annotated the request the annotation variables are not found
- * (empty); $behave_status is the pre-filter's alone.
+ * (empty); $behave_status, $behave_route and the conversation's
+ * variables (a chat's history) are the pre-filter's alone.
  */
 
 static ngx_int_t
@@ -50,6 +53,7 @@ ngx_http_behave_prefilter_variable(ngx_http_request_t *r,
     ngx_http_behave_ctx_t            *bctx;
     const behave_routing_t           *routing;
     const behave_annotation_t        *ann;
+    const behave_chat_findings_t     *chat;
     ngx_http_behave_prefilter_ctx_t  *ctx;
 
     ctx = ngx_http_behave_prefilter_get_ctx(r->main);
@@ -57,11 +61,13 @@ ngx_http_behave_prefilter_variable(ngx_http_request_t *r,
 
     ann = NULL;
     routing = NULL;
+    chat = NULL;
     cache = NULL;
 
     if (ctx != NULL && ctx->status == NGX_HTTP_BEHAVE_PREFILTER_OK) {
         ann = &ctx->ann;
         routing = &ctx->routing;
+        chat = ctx->chat;
         cache = &ctx->json;
 
     } else if (bctx != NULL && bctx->ann != NULL) {
@@ -74,11 +80,35 @@ ngx_http_behave_prefilter_variable(ngx_http_request_t *r,
     if (data == NGX_HTTP_BEHAVE_PREFILTER_STATUS) {
         s = ngx_http_behave_prefilter_status_names[ctx ? ctx->status : 0];
 
+    } else if (data == NGX_HTTP_BEHAVE_PREFILTER_ROUTE) {
+        if (ctx != NULL && ctx->matched != NULL) {
+            s = ctx->matched->target;
+
+        } else {
+            rc = NGX_DECLINED;
+        }
+
     } else if (data >= NGX_HTTP_BEHAVE_VAR_TENANT) {
         rc = ngx_http_behave_request_variable(r, bctx, data, &s);
 
+    } else if (data >= NGX_HTTP_BEHAVE_PREFILTER_CONV_ACTION
+               && data <= NGX_HTTP_BEHAVE_PREFILTER_PEAK_URGENCY)
+    {
+        if (chat == NULL) {
+            rc = NGX_DECLINED;
+
+        } else {
+            value = ngx_http_behave_prefilter_dim_value(ann, routing, chat,
+                                                        data);
+            s.data = (u_char *) value;
+            s.len = ngx_strlen(value);
+        }
+
     } else if (ann == NULL) {
         rc = NGX_DECLINED;
+
+    } else if (data == NGX_HTTP_BEHAVE_PREFILTER_RISK) {
+        rc = ngx_http_behave_prefilter_risk(r, ann, &s);
 
     } else if (data == NGX_HTTP_BEHAVE_PREFILTER_CONFIDENCE) {
         rc = ngx_http_behave_prefilter_confidence(r, ann, &s);
@@ -90,7 +120,7 @@ ngx_http_behave_prefilter_variable(ngx_http_request_t *r,
         rc = NGX_DECLINED;
 
     } else {
-        value = ngx_http_behave_prefilter_dim_value(ann, routing, data);
+        value = ngx_http_behave_prefilter_dim_value(ann, routing, NULL, data);
         s.data = (u_char *) value;
         s.len = ngx_strlen(value);
     }
@@ -187,6 +217,29 @@ ngx_http_behave_prefilter_confidence(ngx_http_request_t *r,
 }
 
 
+/* the risk score: always three decimals ("0.000" .. "1.000") */
+
+static ngx_int_t
+ngx_http_behave_prefilter_risk(ngx_http_request_t *r,
+    const behave_annotation_t *ann, ngx_str_t *s)
+{
+    u_char      *p;
+    ngx_uint_t   milli;
+
+    p = ngx_pnalloc(r->pool, sizeof("1.000") - 1);
+    if (p == NULL) {
+        return NGX_ERROR;
+    }
+
+    milli = ngx_http_behave_prefilter_risk_milli(ann);
+
+    s->data = p;
+    s->len = ngx_sprintf(p, "%ui.%03ui", milli / 1000, milli % 1000) - p;
+
+    return NGX_OK;
+}
+
+
 /* the annotation object of /v1/analyze, compact; cached when it can be */
 
 static ngx_int_t
@@ -239,9 +292,16 @@ ngx_http_behave_prefilter_add_variables(ngx_conf_t *cf)
         ngx_string("behave_posture"),
         ngx_string("behave_tone"),
         ngx_string("behave_action"),
+        ngx_string("behave_conv_action"),
+        ngx_string("behave_false_resolution"),
+        ngx_string("behave_repetition"),
+        ngx_string("behave_escalating"),
+        ngx_string("behave_peak_urgency"),
+        ngx_string("behave_risk"),
         ngx_string("behave_confidence"),
         ngx_string("behave_annotation"),
         ngx_string("behave_status"),
+        ngx_string("behave_route"),
         ngx_string("behave_tenant"),
         ngx_string("behave_session_id"),
         ngx_string("behave_conversation_id"),

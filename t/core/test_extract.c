@@ -1,6 +1,7 @@
 /*
  * The pre-filter's text extraction: every body format, the last user
- * entry, parts joined, RFC 6901 pointers, and what yields no text.
+ * entry, parts joined, RFC 6901 pointers, and what yields no text; the
+ * chat's turns before it (roles, windows, cuts, what is left out).
  */
 
 #include <stdlib.h>
@@ -202,6 +203,204 @@ test_many_parts(void)
 }
 
 
+static char  turns_got[16384];
+
+
+/*
+ * The chat of json read for max turns, as "u:text|a:text|...", then
+ * " [format, N left out]"; or "(none)", "(nomem)"
+ */
+
+static const char *
+turns(const char *json, size_t max)
+{
+    char              *p, *last;
+    size_t             i;
+    cJSON             *root;
+    behave_chat_t      chat;
+    behave_extract_e   rc;
+
+    root = cJSON_Parse(json);
+    if (root == NULL) {
+        return "(bad json)";
+    }
+
+    rc = behave_extract_chat(root, max, &chat);
+
+    if (rc != BEHAVE_EXTRACT_OK) {
+        cJSON_Delete(root);
+        return rc == BEHAVE_EXTRACT_NONE ? "(none)" : "(nomem)";
+    }
+
+    p = turns_got;
+    last = turns_got + sizeof(turns_got);
+
+    for (i = 0; i < chat.n; i++) {
+        p += snprintf(p, last - p, "%s%s:%.*s", i ? "|" : "",
+                      chat.turn[i].role == BEHAVE_CHAT_USER ? "u" : "a",
+                      (int) chat.turn[i].len, chat.turn[i].text);
+    }
+
+    snprintf(p, last - p, " [%s, %zu left out]", chat.format, chat.left_out);
+
+    behave_chat_free(&chat);
+    cJSON_Delete(root);
+
+    return turns_got;
+}
+
+
+static void
+test_chat_turns(void)
+{
+    const char  *chat;
+
+    chat = "{\"model\":\"m\",\"messages\":["
+           "{\"role\":\"system\",\"content\":\"be nice\"},"
+           "{\"role\":\"user\",\"content\":\"first\"},"
+           "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{}]},"
+           "{\"role\":\"tool\",\"tool_call_id\":\"c\",\"content\":\"42\"},"
+           "{\"role\":\"assistant\",\"content\":\"done\"},"
+           "{\"role\":\"developer\",\"content\":\"dev\"},"
+           "{\"role\":\"user\",\"content\":[{\"type\":\"text\","
+           "\"text\":\"it is\"},{\"type\":\"text\",\"text\":\"not\"}]},"
+           "{\"role\":\"assistant\",\"content\":\"Sure,\"}]}";
+
+    is_str(turns(chat, 50),
+           "u:first|a:done|u:it is\nnot [messages, 0 left out]",
+           "chat: user and assistant turns with text; system, tool, "
+           "developer, tool calls and the prefill after the latest are not");
+    is_str(turns(chat, 2), "a:done|u:it is\nnot [messages, 1 left out]",
+           "chat: the last max turns, ending at the latest user message");
+    is_str(turns(chat, 1), "u:it is\nnot [messages, 2 left out]",
+           "chat: max 1 is the latest message alone");
+
+    is_str(turns("{\"messages\":["
+                 "{\"role\":\"user\",\"content\":\"cancel my order\"},"
+                 "{\"role\":\"assistant\",\"content\":["
+                 "{\"type\":\"thinking\",\"thinking\":\"hm\"},"
+                 "{\"type\":\"text\",\"text\":\"Cancelled.\"},"
+                 "{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"x\","
+                 "\"input\":{}}]},"
+                 "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\","
+                 "\"tool_use_id\":\"t\",\"content\":\"ok\"}]},"
+                 "{\"role\":\"user\",\"content\":[{\"type\":\"text\","
+                 "\"text\":\"still there\"}]}]}", 50),
+           "u:cancel my order|a:Cancelled.|u:still there "
+           "[messages, 0 left out]",
+           "anthropic: text blocks only; a tool result turn is no turn");
+
+    is_str(turns("{\"input\":["
+                 "{\"role\":\"developer\",\"content\":\"d\"},"
+                 "{\"role\":\"user\",\"content\":\"one\"},"
+                 "{\"type\":\"message\",\"role\":\"assistant\",\"content\":["
+                 "{\"type\":\"output_text\",\"text\":\"answer\"}]},"
+                 "{\"type\":\"function_call\",\"name\":\"f\"},"
+                 "{\"type\":\"function_call_output\",\"output\":\"x\"},"
+                 "{\"type\":\"message\",\"role\":\"user\",\"content\":["
+                 "{\"type\":\"input_text\",\"text\":\"two\"}]}]}", 50),
+           "u:one|a:answer|u:two [input, 0 left out]",
+           "responses: items, output_text of the assistant");
+
+    is_str(turns("{\"input\":\"just this\"}", 50),
+           "u:just this [input, 0 left out]", "responses: input string");
+    is_str(turns("{\"message\":\"own\"}", 50), "u:own [message, 0 left out]",
+           "own: message");
+    is_str(turns("{\"text\":\"alias\"}", 50), "u:alias [text, 0 left out]",
+           "own: text");
+    is_str(turns("{\"messages\":[{\"role\":\"assistant\",\"content\":\"hi\"}]}",
+                 50),
+           "(none)", "chat: no user message, no chat");
+    is_str(turns("{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}", 0),
+           "(none)", "max 0 reads nothing");
+
+    is_str(turns("{\"messages\":["
+                 "{\"role\":\"user\",\"content\":\"  \\n\"},"
+                 "{\"role\":\"assistant\",\"content\":\"caf\\u00e9\"},"
+                 "{\"role\":\"user\",\"content\":\"\"}]}", 50),
+           "a:caf\xc3\xa9|u: [messages, 1 left out]",
+           "a blank earlier turn is left out, a blank latest one is read");
+}
+
+
+/* an earlier turn over BEHAVE_CHAT_TURN_MAX, and the history's budget */
+
+static void
+test_chat_bounds(void)
+{
+    int          i;
+    char        *json, *p;
+    size_t       k;
+    cJSON       *root;
+    behave_chat_t  chat;
+
+    json = malloc(200000);
+    p = json;
+    p += sprintf(p, "{\"messages\":[{\"role\":\"assistant\",\"content\":\"");
+
+    /* 4095 ASCII bytes then a 2-byte character: cut before it */
+    memset(p, 'a', BEHAVE_CHAT_TURN_MAX - 1);
+    p += BEHAVE_CHAT_TURN_MAX - 1;
+    p += sprintf(p, "\xc3\xa9 tail\"},{\"role\":\"user\",\"content\":\"");
+
+    /* the latest message is never cut */
+    memset(p, 'b', 5000);
+    p += 5000;
+    sprintf(p, "\"}]}");
+
+    root = cJSON_Parse(json);
+    ok(behave_extract_chat(root, 50, &chat) == BEHAVE_EXTRACT_OK
+       && chat.n == 2, "long turns: read");
+    is_int(chat.turn[0].len, BEHAVE_CHAT_TURN_MAX - 1,
+           "an earlier turn is cut at the start of a character");
+    is_int(chat.turn[1].len, 5000, "the latest message is not cut");
+    behave_chat_free(&chat);
+    cJSON_Delete(root);
+
+    /* 20 earlier turns of 4000 bytes: 4 fit in 16 KiB */
+    p = json;
+    p += sprintf(p, "{\"messages\":[");
+
+    for (i = 0; i < 20; i++) {
+        p += sprintf(p, "{\"role\":\"%s\",\"content\":\"%c",
+                     i % 2 ? "assistant" : "user", 'A' + i);
+        memset(p, 'x', 3999);
+        p += 3999;
+        p += sprintf(p, "\"},");
+    }
+
+    sprintf(p, "{\"role\":\"user\",\"content\":\"now\"}]}");
+
+    root = cJSON_Parse(json);
+    ok(behave_extract_chat(root, 50, &chat) == BEHAVE_EXTRACT_OK,
+       "budget: read");
+    is_int(chat.n, BEHAVE_CHAT_HISTORY_MAX / 4000 + 1,
+           "budget: the earlier turns stop at 16 KiB");
+    is_int(chat.left_out, 20 - BEHAVE_CHAT_HISTORY_MAX / 4000,
+           "budget: the older ones are left out");
+    ok(chat.n > 1 && chat.turn[0].text[0] == 'A' + 20 - (int) chat.n + 1,
+       "budget: the newest are kept, in order");
+    k = chat.n;
+    behave_chat_free(&chat);
+    cJSON_Delete(root);
+
+    ok(k > 1, "budget: some history");
+
+    /* a turn that is not UTF-8 (JSON does not check it) is left out */
+    root = cJSON_Parse("{\"messages\":[{\"role\":\"user\",\"content\":\"ok\"},"
+                       "{\"role\":\"assistant\",\"content\":\"bad \xff\"},"
+                       "{\"role\":\"user\",\"content\":\"now\"}]}");
+    ok(behave_extract_chat(root, 50, &chat) == BEHAVE_EXTRACT_OK
+       && chat.n == 2 && chat.left_out == 1
+       && chat.turn[0].role == BEHAVE_CHAT_USER,
+       "an earlier turn that is not UTF-8 is left out");
+    behave_chat_free(&chat);
+    cJSON_Delete(root);
+
+    free(json);
+}
+
+
 int
 main(void)
 {
@@ -211,6 +410,8 @@ main(void)
     test_own();
     test_pointer();
     test_many_parts();
+    test_chat_turns();
+    test_chat_bounds();
 
     return tap_done();
 }

@@ -36,6 +36,8 @@
 
 #include "behave_annotate.h"
 #include "behave_callsum.h"
+#include "behave_chat.h"
+#include "behave_extract.h"
 #include "behave_gateway.h"
 #include "behave_json.h"
 #include "behave_json_parse.h"
@@ -80,6 +82,7 @@ static void run_behavior(const char *body, size_t len, void *data);
 static void run_adaptive(const char *body, size_t len, void *data);
 static void run_orchestrate(const char *body, size_t len, void *data);
 static void run_webhook(const char *body, size_t len, void *data);
+static void run_prefilter(const char *body, size_t len, void *data);
 static void worst_verify(const char *body, size_t len);
 static char *worst_body(const char *body, size_t len);
 
@@ -143,7 +146,7 @@ main(int argc, char **argv)
     size_t                i;
     behave_jw_t           w;
     behave_gw_catalog_t  *cat;
-    worst_case_t          cases[8];
+    worst_case_t          cases[10];
     int                   n;
 
     runs = argc > 1 ? atoi(argv[1]) : 5;
@@ -292,6 +295,28 @@ main(int argc, char **argv)
     behave_jw_literal(&w, "]}}");
     worst_case(&cases[n++], &w, "webhook call (standard)",
                "5,000 turns, 4 MiB", run_webhook, NULL);
+
+    /*
+     * the pre-filter: a chat filling 1 MiB, turns of 4 KiB and more (each
+     * earlier one read for 4 KiB, 16 KiB of them in all: the bound), the
+     * latest message at behave_max_message_size
+     */
+    behave_jw_init(&w, WORST_BODY_MAX + 64 * 1024);
+    behave_jw_literal(&w, "{\"model\":\"m\",\"messages\":[");
+    for (i = 0; w.len + WORST_MESSAGE_MAX + 8192 < WORST_BODY_MAX; i++) {
+        worst_put(&w, i % 2 ? ",{\"role\":\"assistant\",\"content\":\""
+                            : (i ? ",{\"role\":\"user\",\"content\":\""
+                                 : "{\"role\":\"user\",\"content\":\""));
+        worst_text(&w, BEHAVE_CHAT_TURN_MAX + 100, i);
+        behave_jw_literal(&w, "\"}");
+    }
+    worst_put(&w, i % 2 ? ",{\"role\":\"assistant\",\"content\":\"ok\"}"
+                        : "");
+    behave_jw_literal(&w, ",{\"role\":\"user\",\"content\":\"");
+    worst_text(&w, WORST_MESSAGE_MAX - 64, 3);
+    behave_jw_literal(&w, "\"}]}");
+    worst_case(&cases[n++], &w, "prefilter chat, 50 turns",
+               "1 MiB: 4 KiB turns, a 32 KiB latest", run_prefilter, NULL);
 
     printf("worst case per request, in process, %d runs each "
            "(max / median ms of the whole; then the longest event-loop step\n"
@@ -616,6 +641,56 @@ run_analyze(const char *body, size_t len, void *data)
     free(copy);
     worst_yield();
     worst_piece("free", WORST_LOOP);
+}
+
+
+/*
+ * the pre-filter, every piece on the loop (it has no thread pool): the
+ * body, the strict parse, the chat's turns, the latest message annotated
+ * and the history's findings, no turn remembered
+ */
+static void
+run_prefilter(const char *body, size_t len, void *data)
+{
+    char                    *copy;
+    cJSON                   *root;
+    behave_chat_t            chat;
+    behave_error_t           err;
+    behave_annotation_t      ann;
+    behave_chat_findings_t   f;
+
+    copy = worst_body(body, len);
+    worst_piece("read the body", WORST_LOOP);
+
+    root = behave_json_parse_strict(copy, len, &err);
+    if (root == NULL) {
+        fprintf(stderr, "prefilter: %s\n", err.message);
+        exit(1);
+    }
+
+    if (behave_extract_chat(root, 50, &chat) != BEHAVE_EXTRACT_OK) {
+        fprintf(stderr, "prefilter: no chat\n");
+        exit(1);
+    }
+
+    worst_piece("parse, the chat's turns", WORST_LOOP);
+
+    behave_annotate(chat.turn[chat.n - 1].text, chat.turn[chat.n - 1].len,
+                    &ann);
+    worst_piece("annotate the latest", WORST_LOOP);
+
+    if (behave_chat_assess(&chat, &ann, NULL, &f) != 0) {
+        fprintf(stderr, "prefilter: no history\n");
+        exit(1);
+    }
+
+    worst_piece("the history's findings", WORST_LOOP);
+
+    behave_chat_free(&chat);
+    cJSON_Delete(root);
+    free(copy);
+    worst_piece("free", WORST_LOOP);
+    worst_yield();
 }
 
 

@@ -1,0 +1,334 @@
+/*
+ * Copyright (C) ngx_http_behave_module authors
+ *
+ * The core's share of a pre-filtered chat request with history, as the
+ * module does it: the strict JSON parse of the body, the chat's turns
+ * (behave_extract_chat()), the latest message annotated and the
+ * findings of the turns before it (behave_chat_assess()).
+ *
+ *     behave_chat_bench [-t TURNS] [-n CHATS] FILE.jsonl...
+ *
+ * Chats of TURNS turns (50 by default) are made of the conversations'
+ * turns in the files, taken in order and cycled (customer turns as
+ * "user", agent turns as "assistant", OpenAI chat.completions bodies
+ * with a system prompt).  Three cases, CPU time of this thread per
+ * request, median and p99 over CHATS requests each (200):
+ *
+ *   cold     every turn annotated: a chat the worker has not seen (a
+ *            memo of its own for each request)
+ *   steady   the chat one request later: two turns more (the agent's
+ *            answer and the user's next message), the memo holding what
+ *            the requests before it derived, as in a worker that served
+ *            them
+ *   single   one user message, no history (the pre-filter's path for
+ *            it: parse, the latest message, annotate)
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "behave_annotate.h"
+#include "behave_chat.h"
+#include "behave_extract.h"
+#include "behave_json.h"
+#include "behave_json_parse.h"
+#include "behave_read_file.h"
+#include "behave_turn_memo.h"
+
+
+#define BENCH_TURNS_MAX  20000
+
+
+typedef struct {
+    const char  *text;
+    int          agent;
+} bench_turn_t;
+
+
+static bench_turn_t  turns[BENCH_TURNS_MAX];
+static size_t        nturns;
+
+
+static void bench_load(const char *path);
+static char *bench_body(size_t first, size_t n, size_t *len);
+static double bench_request(const char *body, size_t len,
+    behave_turn_memo_t *memo, size_t *annotated);
+static double bench_cpu_ns(void);
+static int bench_cmp(const void *a, const void *b);
+static void bench_report(const char *name, double *ns, size_t n,
+    const char *what);
+
+
+static void
+bench_load(const char *path)
+{
+    char         *buf, *line, *next;
+    size_t        len;
+    cJSON        *c, *e, *msg, *spk;
+
+    buf = behave_read_file(path, &len);
+    if (buf == NULL) {
+        perror(path);
+        exit(1);
+    }
+
+    for (line = buf; line != NULL && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL) {
+            *next++ = '\0';
+        }
+
+        c = cJSON_Parse(line);
+
+        cJSON_ArrayForEach(e, cJSON_GetObjectItem(c, "turns")) {
+            msg = cJSON_GetObjectItem(e, "message");
+            spk = cJSON_GetObjectItem(e, "speaker");
+
+            if (!cJSON_IsString(msg) || nturns == BENCH_TURNS_MAX) {
+                continue;
+            }
+
+            turns[nturns].text = strdup(msg->valuestring);
+            turns[nturns].agent = cJSON_IsString(spk)
+                                  && strcmp(spk->valuestring, "agent") == 0;
+            nturns++;
+        }
+
+        cJSON_Delete(c);
+    }
+
+    free(buf);
+}
+
+
+/* n turns from turns[first] on (cycled), ending on a user turn */
+
+static char *
+bench_body(size_t first, size_t n, size_t *len)
+{
+    int           agent;
+    char         *s;
+    size_t        i;
+    behave_jw_t   w;
+
+    if (!behave_jw_init(&w, 4096)) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    behave_jw_literal(&w, "{\"model\":\"gpt-4o-mini\",\"messages\":["
+                          "{\"role\":\"system\",\"content\":"
+                          "\"You are a support agent.\"}");
+
+    for (i = 0; i < n; i++) {
+        /* alternate roles whatever the source: a chat's shape */
+        agent = (n - 1 - i) % 2 == 1;
+
+        if (agent) {
+            behave_jw_literal(&w, ",{\"role\":\"assistant\",\"content\":");
+
+        } else {
+            behave_jw_literal(&w, ",{\"role\":\"user\",\"content\":");
+        }
+
+        behave_jw_value_string(&w, turns[(first + i) % nturns].text);
+        behave_jw_literal(&w, "}");
+    }
+
+    behave_jw_literal(&w, "]}");
+
+    s = behave_jw_finish(&w, len);
+    if (s == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+
+    return s;
+}
+
+
+static double
+bench_request(const char *body, size_t len, behave_turn_memo_t *memo,
+    size_t *annotated)
+{
+    double                   t0;
+    cJSON                   *root;
+    behave_chat_t            chat;
+    behave_error_t           err;
+    behave_annotation_t      a;
+    behave_chat_findings_t   f;
+
+    t0 = bench_cpu_ns();
+
+    root = behave_json_parse_strict(body, len, &err);
+
+    if (root == NULL
+        || behave_extract_chat(root, BEHAVE_CHAT_TURNS_MAX, &chat)
+           != BEHAVE_EXTRACT_OK)
+    {
+        fprintf(stderr, "a body did not read: %.80s\n", body);
+        exit(1);
+    }
+
+    behave_annotate(chat.turn[chat.n - 1].text, chat.turn[chat.n - 1].len,
+                    &a);
+
+    f.annotated = 0;
+
+    if (chat.n > 1) {
+        (void) behave_chat_assess(&chat, &a, memo, &f);
+    }
+
+    behave_chat_free(&chat);
+    cJSON_Delete(root);
+
+    *annotated += f.annotated + 1;
+
+    return bench_cpu_ns() - t0;
+}
+
+
+static double
+bench_cpu_ns(void)
+{
+    struct timespec  ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+
+static int
+bench_cmp(const void *a, const void *b)
+{
+    double  x, y;
+
+    x = *(const double *) a;
+    y = *(const double *) b;
+
+    return (x > y) - (x < y);
+}
+
+
+static void
+bench_report(const char *name, double *ns, size_t n, const char *what)
+{
+    qsort(ns, n, sizeof(double), bench_cmp);
+
+    printf("  %-8s median %7.1f us, p99 %7.1f us  (%s)\n", name,
+           ns[n / 2] / 1000, ns[n * 99 / 100] / 1000, what);
+}
+
+
+int
+main(int argc, char **argv)
+{
+    int                  i;
+    char                *body, what[128];
+    size_t               len, k, chats, nt, annotated, bytes;
+    double              *ns;
+    behave_turn_memo_t  *memo;
+
+    nt = 50;
+    chats = 200;
+
+    for (i = 1; i < argc && argv[i][0] == '-'; i += 2) {
+        if (i + 1 < argc && strcmp(argv[i], "-t") == 0) {
+            nt = (size_t) atoi(argv[i + 1]);
+
+        } else if (i + 1 < argc && strcmp(argv[i], "-n") == 0) {
+            chats = (size_t) atoi(argv[i + 1]);
+
+        } else {
+            break;
+        }
+    }
+
+    if (i == argc || nt < 2 || chats < 2) {
+        fprintf(stderr, "usage: behave_chat_bench [-t TURNS] [-n CHATS] "
+                        "FILE.jsonl...\n");
+        return 1;
+    }
+
+    for ( /* void */ ; i < argc; i++) {
+        bench_load(argv[i]);
+    }
+
+    if (nturns < nt) {
+        fprintf(stderr, "fewer turns than a chat\n");
+        return 1;
+    }
+
+    ns = malloc(chats * sizeof(double));
+
+    /* warm caches and branch predictors once */
+    body = bench_body(0, nt, &len);
+    annotated = 0;
+    (void) bench_request(body, len, NULL, &annotated);
+    free(body);
+
+    printf("a pre-filtered chat request, core CPU time (parse, turns, "
+           "annotate, findings), %zu chats from %zu turns\n", chats,
+           nturns);
+
+    /* cold: each chat a new one, every turn annotated */
+    annotated = 0;
+    bytes = 0;
+
+    for (k = 0; k < chats; k++) {
+        body = bench_body(k * nt, nt, &len);
+        memo = behave_turn_memo_create(BEHAVE_TURN_MEMO_SLOTS);
+        ns[k] = bench_request(body, len, memo, &annotated);
+        behave_turn_memo_free(memo);
+        bytes += len;
+        free(body);
+    }
+
+    snprintf(what, sizeof(what), "%zu turns, %.1f annotated, %zu-byte body",
+             nt, (double) annotated / chats, bytes / chats);
+    bench_report("cold", ns, chats, what);
+
+    /*
+     * steady: one chat, two turns more at each request, one memo; the
+     * requests before the first measured one fill it
+     */
+    memo = behave_turn_memo_create(BEHAVE_TURN_MEMO_SLOTS);
+
+    for (k = 0; k < nt / 2; k++) {
+        body = bench_body(2 * k, nt, &len);
+        (void) bench_request(body, len, memo, &bytes);
+        free(body);
+    }
+
+    annotated = 0;
+
+    for (k = 0; k < chats; k++) {
+        body = bench_body(2 * (k + nt / 2), nt, &len);
+        ns[k] = bench_request(body, len, memo, &annotated);
+        free(body);
+    }
+
+    behave_turn_memo_free(memo);
+
+    snprintf(what, sizeof(what), "%zu turns, %.1f annotated", nt,
+             (double) annotated / chats);
+    bench_report("steady", ns, chats, what);
+
+    /* single: one user message */
+    annotated = 0;
+
+    for (k = 0; k < chats; k++) {
+        body = bench_body(2 * k, 1, &len);
+        ns[k] = bench_request(body, len, NULL, &annotated);
+        free(body);
+    }
+
+    bench_report("single", ns, chats, "one user message, no history");
+
+    free(ns);
+
+    return 0;
+}

@@ -1,0 +1,443 @@
+/*
+ * A chat request's conversation findings (behave_chat.c) are /v1/analyze's
+ * (behave_conversation_assess() over the same turns, which t/011 holds
+ * to the endpoint): every customer turn of the corpus' written
+ * conversations, as a chat request in each format, with the memo, with a
+ * memo of one set of four slots that every turn takes over, and with
+ * none.  Also SipHash's published vectors and the memo's keys and sets.
+ */
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "tap.h"
+#include "testdata.h"
+#include "behave_annotate.h"
+#include "behave_chat.h"
+#include "behave_conversation.h"
+#include "behave_extract.h"
+#include "behave_siphash.h"
+#include "behave_turn.h"
+#include "behave_turn_memo.h"
+
+
+#define MAX_TURNS  64
+#define FORMATS    4
+
+
+static behave_turn_t        tv[MAX_TURNS];
+static behave_turn_memo_t  *memo_big, *memo_one;
+static int                  compared, differ, formats_seen[FORMATS];
+static int                  requests;
+
+
+static void
+test_siphash(void)
+{
+    unsigned char  key[16], msg[64];
+    size_t         i;
+
+    for (i = 0; i < sizeof(key); i++) {
+        key[i] = (unsigned char) i;
+    }
+
+    for (i = 0; i < sizeof(msg); i++) {
+        msg[i] = (unsigned char) i;
+    }
+
+    /* the reference implementation's vectors.h, entries 0, 7, 8, 15, 63 */
+    ok(behave_siphash(key, msg, 0) == 0x726fdb47dd0e0e31ULL, "siphash: 0");
+    ok(behave_siphash(key, msg, 7) == 0xab0200f58b01d137ULL, "siphash: 7");
+    ok(behave_siphash(key, msg, 8) == 0x93f5f5799a932462ULL, "siphash: 8");
+    ok(behave_siphash(key, msg, 15) == 0xa129ca6149be45e5ULL,
+       "siphash: 15 (the paper's example)");
+    ok(behave_siphash(key, msg, 63) == 0x958a324ceb064572ULL, "siphash: 63");
+}
+
+
+static void
+test_memo(void)
+{
+    behave_conv_rec_t               rec;
+    behave_turn_memo_t             *m;
+    behave_turn_memo_key_t          k;
+    const behave_turn_memo_slot_t  *s;
+
+    m = behave_turn_memo_create(1000);
+    ok(m != NULL && m->mask == 508,
+       "memo: rounded down to a power of two, in sets of four");
+
+    memset(&rec, 0, sizeof(rec));
+    rec.severity = 3;
+
+    ok(behave_turn_memo_get(m, 0, "hello", 5, &k) == NULL, "memo: a miss");
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_HIGH, &rec);
+
+    s = behave_turn_memo_get(m, 0, "hello", 5, &k);
+    ok(s != NULL && s->urgency == BEHAVE_URGENCY_HIGH
+       && s->rec.severity == 3, "memo: found again");
+    ok(behave_turn_memo_get(m, 1, "hello", 5, &k) == NULL,
+       "memo: the other role is another turn");
+    ok(behave_turn_memo_get(m, 0, "hello", 4, &k) == NULL,
+       "memo: another text is another turn");
+    is_int(m->hits, 1, "memo: hits counted");
+    is_int(m->misses, 3, "memo: misses counted");
+
+    behave_turn_memo_free(m);
+
+    /* one set: the fifth turn takes the slot used least recently */
+    m = behave_turn_memo_create(1);
+    ok(m != NULL && m->mask == 0, "memo: a set at least");
+
+    (void) behave_turn_memo_get(m, 0, "one", 3, &k);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    (void) behave_turn_memo_get(m, 0, "two", 3, &k);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    (void) behave_turn_memo_get(m, 0, "three", 5, &k);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    (void) behave_turn_memo_get(m, 1, "four", 4, &k);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    ok(behave_turn_memo_get(m, 0, "one", 3, &k) != NULL
+       && behave_turn_memo_get(m, 1, "four", 4, &k) != NULL,
+       "memo: the four turns of a set kept");
+    (void) behave_turn_memo_get(m, 0, "five", 4, &k);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    ok(behave_turn_memo_get(m, 0, "one", 3, &k) != NULL,
+       "memo: a turn used again is kept");
+    ok(behave_turn_memo_get(m, 0, "two", 3, &k) == NULL,
+       "memo: the turn used least recently made room");
+    ok(behave_turn_memo_get(m, 0, "three", 5, &k) != NULL
+       && behave_turn_memo_get(m, 0, "five", 4, &k) != NULL,
+       "memo: the others and the new turn are there");
+
+    behave_turn_memo_free(m);
+}
+
+
+/* turns 0..k of a conversation as a chat request body, in format f */
+
+static cJSON *
+chat_body(int k, int f)
+{
+    int     i;
+    cJSON  *root, *list, *e, *parts, *p;
+
+    root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "model", "m");
+
+    if (f == 3) {
+        list = cJSON_AddArrayToObject(root, "input");
+        e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "role", "developer");
+        cJSON_AddStringToObject(e, "content", "You are a support agent.");
+        cJSON_AddItemToArray(list, e);
+
+    } else {
+        if (f == 2) {
+            cJSON_AddStringToObject(root, "system", "You are kind.");
+        }
+
+        list = cJSON_AddArrayToObject(root, "messages");
+
+        if (f == 0) {
+            e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "role", "system");
+            cJSON_AddStringToObject(e, "content", "You are helpful.");
+            cJSON_AddItemToArray(list, e);
+        }
+    }
+
+    for (i = 0; i <= k; i++) {
+        e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "role",
+                                tv[i].speaker == BEHAVE_SPEAKER_AGENT
+                                ? "assistant" : "user");
+
+        if (f == 0) {
+            /* chat.completions, a string */
+            cJSON_AddStringToObject(e, "content", tv[i].text);
+
+        } else {
+            /* parts or blocks: text, with others around it */
+            parts = cJSON_AddArrayToObject(e, "content");
+            p = cJSON_CreateObject();
+            cJSON_AddStringToObject(p, "type",
+                f == 3 ? (tv[i].speaker == BEHAVE_SPEAKER_AGENT
+                          ? "output_text" : "input_text")
+                       : "text");
+            cJSON_AddStringToObject(p, "text", tv[i].text);
+            cJSON_AddItemToArray(parts, p);
+
+            if (f == 2 && tv[i].speaker == BEHAVE_SPEAKER_AGENT) {
+                p = cJSON_CreateObject();
+                cJSON_AddStringToObject(p, "type", "tool_use");
+                cJSON_AddStringToObject(p, "id", "toolu_1");
+                cJSON_AddItemToArray(parts, p);
+            }
+
+            if (f == 3) {
+                cJSON_AddStringToObject(e, "type", "message");
+            }
+        }
+
+        cJSON_AddItemToArray(list, e);
+
+        if (f == 3 && tv[i].speaker == BEHAVE_SPEAKER_AGENT) {
+            e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "type", "function_call_output");
+            cJSON_AddStringToObject(e, "output", "{}");
+            cJSON_AddItemToArray(list, e);
+        }
+    }
+
+    return root;
+}
+
+
+static int
+same_result(const behave_conv_result_t *a, const behave_conv_result_t *b)
+{
+    return a->action == b->action
+           && a->false_resolution == b->false_resolution
+           && a->repetition == b->repetition
+           && a->escalating == b->escalating
+           && a->peak_severity == b->peak_severity
+           && a->review_status == b->review_status
+           && a->repeat_contact_risk == b->repeat_contact_risk
+           && a->repetition_similarity == b->repetition_similarity
+           && a->prior_turns == b->prior_turns
+           && strcmp(a->reason, b->reason) == 0
+           && strcmp(a->false_resolution_reason,
+                     b->false_resolution_reason) == 0;
+}
+
+
+/* the chat's findings for customer turn k (as the latest) and the core's */
+
+static void
+compare_turn(const char *id, int k, int last)
+{
+    int                      f, v, want_peak;
+    cJSON                   *root;
+    behave_chat_t            chat;
+    behave_annotation_t      a;
+    behave_conv_result_t     want;
+    behave_turn_memo_t      *memos[3];
+    behave_chat_findings_t   got;
+
+    behave_conversation_assess(tv, (size_t) k, &tv[k], &want);
+
+    want_peak = 0;
+
+    for (v = 0; v <= k; v++) {
+        if (tv[v].speaker == BEHAVE_SPEAKER_CUSTOMER
+            && (int) tv[v].urgency > want_peak)
+        {
+            want_peak = (int) tv[v].urgency;
+        }
+    }
+
+    memos[0] = memo_big;
+    memos[1] = memo_one;
+    memos[2] = NULL;
+
+    f = requests++ % FORMATS;
+    formats_seen[f]++;
+
+    /* the request ends on the agent's next turn when there is one: an
+     * assistant prefill, not read */
+    root = chat_body(k < last && tv[k + 1].speaker == BEHAVE_SPEAKER_AGENT
+                     ? k + 1 : k, f);
+
+    if (behave_extract_chat(root, 50, &chat) != BEHAVE_EXTRACT_OK
+        || chat.n != (size_t) k + 1)
+    {
+        ok(0, "%s turn %d: %zu turns read", id, k, chat.n);
+        cJSON_Delete(root);
+        return;
+    }
+
+    behave_annotate(chat.turn[k].text, chat.turn[k].len, &a);
+
+    for (v = 0; v < 3; v++) {
+        compared++;
+
+        if (behave_chat_assess(&chat, &a, memos[v], &got) != 0
+            || !same_result(&got.conv, &want)
+            || memcmp(&got.conv, &want, sizeof(want)) != 0
+            || (int) got.peak_urgency != want_peak
+            || got.turns != (size_t) k + 1)
+        {
+            differ++;
+            printf("# %s turn %d (format %d, memo %d): chat %s/%d/%d/%d, "
+                   "core %s/%d/%d/%d\n", id, k, f, v,
+                   behave_action_name(got.conv.action),
+                   got.conv.false_resolution, got.conv.repetition,
+                   got.conv.escalating, behave_action_name(want.action),
+                   want.false_resolution, want.repetition, want.escalating);
+        }
+    }
+
+    behave_chat_free(&chat);
+    cJSON_Delete(root);
+}
+
+
+static void
+replay_file(const char *rel)
+{
+    int      n, k;
+    char     path[PATH_MAX + 64], *buf, *line, *next;
+    size_t   len;
+    cJSON   *c, *id;
+
+    if (testdata_repo_path(path, sizeof(path), rel) != 0
+        || (buf = behave_read_file(path, &len)) == NULL)
+    {
+        skip(rel);
+        return;
+    }
+
+    for (line = buf; line != NULL && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL) {
+            *next++ = '\0';
+        }
+
+        c = cJSON_Parse(line);
+        if (c == NULL) {
+            continue;
+        }
+
+        id = cJSON_GetObjectItem(c, "id");
+        n = behave_turns_from_json(cJSON_GetObjectItem(c, "turns"), tv,
+                                   MAX_TURNS);
+
+        for (k = 1; k < n; k++) {
+            if (tv[k].speaker == BEHAVE_SPEAKER_CUSTOMER
+                && strspn(tv[k].text, " \t\r\n") < tv[k].text_len)
+            {
+                compare_turn(cJSON_IsString(id) ? id->valuestring : "?", k,
+                             n - 1);
+            }
+        }
+
+        cJSON_Delete(c);
+    }
+
+    free(buf);
+}
+
+
+/* a first message has no history: no findings, as /v1/analyze */
+
+static void
+test_no_history(void)
+{
+    cJSON                   *root;
+    behave_chat_t            chat;
+    behave_annotation_t      a;
+    behave_chat_findings_t   got;
+
+    root = cJSON_Parse("{\"messages\":[{\"role\":\"system\",\"content\":"
+                       "\"s\"},{\"role\":\"user\",\"content\":\"hi\"}]}");
+    ok(behave_extract_chat(root, 50, &chat) == BEHAVE_EXTRACT_OK
+       && chat.n == 1, "no history: one turn");
+    behave_annotate(chat.turn[0].text, chat.turn[0].len, &a);
+    is_int(behave_chat_assess(&chat, &a, NULL, &got), -1,
+           "no history: no findings");
+    behave_chat_free(&chat);
+    cJSON_Delete(root);
+}
+
+
+/* the issue's three cases, in the words of its examples */
+
+static void
+test_cases(void)
+{
+    cJSON                   *root;
+    behave_chat_t            chat;
+    behave_annotation_t      a;
+    behave_chat_findings_t   got;
+
+    root = cJSON_Parse("{\"messages\":["
+        "{\"role\":\"user\",\"content\":\"Please cancel my order 55123.\"},"
+        "{\"role\":\"assistant\",\"content\":\"I've cancelled your order, "
+        "you're all set!\"},"
+        "{\"role\":\"user\",\"content\":\"it's still there, I was charged "
+        "again\"}]}");
+    behave_extract_chat(root, 50, &chat);
+    behave_annotate(chat.turn[chat.n - 1].text, chat.turn[chat.n - 1].len,
+                    &a);
+    ok(behave_chat_assess(&chat, &a, memo_big, &got) == 0
+       && got.conv.false_resolution && got.conv.action == BEHAVE_ACTION_HANDOFF,
+       "an assistant's false resolution: handoff");
+    behave_chat_free(&chat);
+    cJSON_Delete(root);
+
+    root = cJSON_Parse("{\"messages\":["
+        "{\"role\":\"user\",\"content\":\"I want to kill myself tonight, I "
+        "have the pills ready\"},"
+        "{\"role\":\"assistant\",\"content\":\"I'm so sorry you feel this "
+        "way. You are not alone.\"},"
+        "{\"role\":\"user\",\"content\":\"what's the weather like\"},"
+        "{\"role\":\"assistant\",\"content\":\"Sunny.\"},"
+        "{\"role\":\"user\",\"content\":\"ok\"}]}");
+    behave_extract_chat(root, 50, &chat);
+    behave_annotate(chat.turn[chat.n - 1].text, chat.turn[chat.n - 1].len,
+                    &a);
+    ok(behave_chat_assess(&chat, &a, memo_big, &got) == 0
+       && got.peak_urgency == BEHAVE_URGENCY_CRITICAL
+       && got.conv.peak_severity == 4 && a.urgency < BEHAVE_URGENCY_HIGH,
+       "an earlier crisis, a calm latest message: peak urgency critical");
+    behave_chat_free(&chat);
+    cJSON_Delete(root);
+}
+
+
+int
+main(void)
+{
+    int  f;
+
+    test_siphash();
+    test_memo();
+
+    memo_big = behave_turn_memo_create(BEHAVE_TURN_MEMO_SLOTS);
+    memo_one = behave_turn_memo_create(1);
+    ok(memo_big != NULL && memo_one != NULL, "memos made");
+
+    test_no_history();
+    test_cases();
+
+    replay_file("data/corpus/conv-a.jsonl");
+    replay_file("data/corpus/conv-b.jsonl");
+    replay_file("data/corpus/conv-c.jsonl");
+    replay_file("data/corpus/conv-d.jsonl");
+    replay_file("data/corpus/conv-e.jsonl");
+    replay_file("data/corpus/conv-f.jsonl");
+
+    ok(compared > 1000 && differ == 0,
+       "every customer turn of the written conversations: the chat's "
+       "findings are the core's (%d compared, %d differ)", compared, differ);
+
+    for (f = 0; f < FORMATS; f++) {
+        ok(formats_seen[f] > 100, "format %d replayed (%d turns)", f,
+           formats_seen[f]);
+    }
+
+    ok(memo_big->hits > 1000,
+       "the memo found turns again (%llu hits, %llu misses)",
+       (unsigned long long) memo_big->hits,
+       (unsigned long long) memo_big->misses);
+
+    behave_turn_memo_free(memo_big);
+    behave_turn_memo_free(memo_one);
+
+    return tap_done();
+}
