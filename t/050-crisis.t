@@ -23,6 +23,14 @@ open my $fh, '<', "$FindBin::Bin/data/crisis-cases.jsonl" or die $!;
 my @cases = map { $JSON->decode($_) } grep { /\S/ } <$fh>;
 close $fh;
 
+# the default operating point, as src/core/text/model/risk.tsv holds it
+my ($THRESHOLD) = do {
+    open my $rf, '<', "$TOP/src/core/text/model/risk.tsv" or die $!;
+    map { /^threshold\t([\d.]+)/ ? $1 : () } <$rf>;
+};
+ok(defined $THRESHOLD && $THRESHOLD > 0 && $THRESHOLD < 1,
+   "the risk head's default threshold is $THRESHOLD");
+
 my %families;
 $families{"$_->{lang}/$_->{family}"}++ for grep { $_->{critical} } @cases;
 is(scalar keys %families, 80, 'the cases cover 16 families x 5 languages') or diag(join ' ', sort keys %families);
@@ -51,9 +59,19 @@ start_nginx(http => <<'E2');
     }
 E2
 
+# The probes written outside the corpus for the generalisation issues
+# (p5-*, issue-*, i9-*): short crisis statements in five languages, some
+# with laughter.  The risk
+# head marks most of them critical at its default threshold; each miss is
+# reported (TODO) and the share is bounded below, since the default point
+# trades some of them for false alarms at production rates (README).
+my ($probes, $probes_hit) = (0, 0);
+
 for my $c (@cases) {
     my $name = "$c->{id} $c->{lang} $c->{family}";
     my $want = $c->{critical} ? 'critical' : 'not critical';
+    my $probe = $c->{critical} && $c->{id} =~ /^(p5|issue|i9)-/;
+    local $TODO = $probe ? 'risk below the default threshold' : undef;
 
     my $r = req_json(POST => '/v1/analyze', key => KEY_ANALYZE,
                      body => { message => $c->{text} });
@@ -61,6 +79,15 @@ for my $c (@cases) {
     my $u = $r->{json}{annotation}{urgency_level} // '';
     is($u eq 'critical' ? 'critical' : 'not critical', $want,
        "$name: analyze says $want") or diag($c->{text});
+    if ($probe) {
+        $probes++;
+        $probes_hit++ if $u eq 'critical';
+    }
+    my $risk = $r->{json}{scores}{risk} // -1;
+    ok(($u eq 'critical') == ($risk >= $THRESHOLD - 0.0005)
+       || abs($risk - $THRESHOLD) < 0.0005,
+       "$name: critical exactly when scores.risk ($risk) reaches "
+       . "$THRESHOLD");
 
     my $chat = $JSON->encode({ model => 'any', messages => [
         { role => 'system', content => 'You are a helpful assistant.' },
@@ -73,6 +100,13 @@ for my $c (@cases) {
         like($r->{body}, qr/^model:(passive|low|medium|high)\n\z/,
              "$name: passed on to the model");
     }
+}
+
+{
+    local $TODO;
+    cmp_ok($probes_hit, '>=', $probes / 2,
+           "at least half of the $probes crisis probes critical "
+           . "($probes_hit)");
 }
 
 check_error_log();
