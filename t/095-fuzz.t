@@ -1,8 +1,8 @@
 #!/usr/bin/perl
 # Runs every libFuzzer harness of fuzz/ (scripts/fuzz) for
-# BEHAVE_FUZZ_SECONDS each, 60 unless set (CI runs README's test command
-# as it is, so the default is CI's); a shorter value makes a local run
-# quicker, 0 skips this file and says so.
+# BEHAVE_FUZZ_SECONDS each: 10 unless set, a smoke that finds a harness
+# broken or a crash its seeds reach; long runs set it higher
+# (docs/fuzzing.md), and 0 skips this file and says so.
 # A crash, a leak, a failed check or a hang fails the target's test, with
 # the reproducer's path and the command that replays it.
 
@@ -13,7 +13,7 @@ use lib "$FindBin::Bin/lib";
 use Behave::Test;
 use Test::More;
 
-my $secs = $ENV{BEHAVE_FUZZ_SECONDS} // 60;
+my $secs = $ENV{BEHAVE_FUZZ_SECONDS} // 10;
 plan skip_all => 'BEHAVE_FUZZ_SECONDS=0: fuzzers not run' if $secs eq '0';
 die "BEHAVE_FUZZ_SECONDS must be a number of seconds\n" unless $secs =~ /^\d+$/;
 

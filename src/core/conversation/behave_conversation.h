@@ -81,7 +81,7 @@
  *   escalated     handoff for a crisis, critical urgency or an escalating
  *                 trend: a human must take over now
  *   needs_review  false resolution, repeat-contact risk or degraded: the
- *                 handling went wrong, a lead should look at it
+ *                 handling went wrong, a supervisor should look at it
  *   monitor       repetition, clarify/simplify/route, or peak severity 2+:
  *                 not failing yet, watch the next turns
  *   ok            nothing found
