@@ -1,6 +1,7 @@
 # What every build of the pure core shares (src/core/Makefile for tests and
 # tools, fuzz/Makefile for the fuzzers): its folders, its libraries, and
-# the lexicon and model tables generated into $(OUT)/gen.  One list, so a
+# the lexicon, model and conversation phrase tables generated into
+# $(OUT)/gen.  One list, so a
 # new folder or library cannot reach one build and miss the other.
 # Needs TOP and OUT set before it is included; both builds default to
 # their "all", not to the first rule here.
@@ -16,11 +17,14 @@ GEN       := $(OUT)/gen/behave_lexicon_data.c
 MODEL     := $(TOP)/src/core/text/model/concepts.tsv \
              $(TOP)/src/core/text/model/weights.tsv
 GENM      := $(OUT)/gen/behave_model_data.c
+PHRASES   := $(sort $(wildcard $(TOP)/src/core/conversation/phrases/*.tsv))
+GENP      := $(OUT)/gen/behave_conv_phrases_data.c
 CORE_SRCS := $(sort $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.c)))
 CORE_HDRS := $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.h))
 CORE_OBJS := $(patsubst $(TOP)/%.c,$(OUT)/obj/%.o,$(CORE_SRCS)) \
              $(OUT)/obj/gen/behave_lexicon_data.o \
-             $(OUT)/obj/gen/behave_model_data.o
+             $(OUT)/obj/gen/behave_model_data.o \
+             $(OUT)/obj/gen/behave_conv_phrases_data.o
 
 $(GEN): $(LEXICON) $(TOP)/scripts/gen-lexicon
 	@mkdir -p $(dir $@)
@@ -29,3 +33,7 @@ $(GEN): $(LEXICON) $(TOP)/scripts/gen-lexicon
 $(GENM): $(MODEL) $(TOP)/scripts/gen-model
 	@mkdir -p $(dir $@)
 	perl $(TOP)/scripts/gen-model $@ $(MODEL)
+
+$(GENP): $(PHRASES) $(TOP)/scripts/gen-phrases
+	@mkdir -p $(dir $@)
+	perl $(TOP)/scripts/gen-phrases $@ $(PHRASES)

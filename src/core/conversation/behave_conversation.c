@@ -4,12 +4,12 @@
  * Conversation findings and the recommendation; the rules are described
  * in behave_conversation.h.
  *
- * The phrase tables below cover what the annotator's cues may not (yet):
- * the conversation logic must hold on its own, so it counts the
- * annotator's cue as one more piece of evidence, never as the only one.
- * They are kept here, next to the rules that weigh them, rather than in
- * src/core/text/lexicon/, because each entry carries the words used in the
- * reasons ("claimed the refund was processed").
+ * The phrase tables (the files of phrases/, behave_conv_phrases.h) cover
+ * what the annotator's cues may not (yet): the conversation logic must
+ * hold on its own, so it counts the annotator's cue as one more piece of
+ * evidence, never as the only one.  They are kept apart from
+ * src/core/text/lexicon/ because each entry may carry the words used in
+ * the reasons ("claimed the refund was processed").
  */
 
 /* memmem() is a GNU extension */
@@ -24,6 +24,7 @@
 
 #include "behave_conversation.h"
 #include "behave_conv_index.h"
+#include "behave_conv_phrases.h"
 #include "behave_conv_state.h"
 #include "behave_model.h"
 #include "behave_similarity.h"
@@ -86,43 +87,6 @@ typedef struct {
 #define BEHAVE_CONV_DENY_VALENCE  -350
 
 
-#define behave_conv_tab(t)  t, sizeof(t) / sizeof(t[0])
-
-
-/* the phrase tables, by their index in behave_conv_tables[] */
-typedef enum {
-    BEHAVE_CONV_T_CLAIMS,
-    BEHAVE_CONV_T_NOT_RESOLVED,
-    BEHAVE_CONV_T_CLOSING,
-    BEHAVE_CONV_T_NEGATORS,
-    BEHAVE_CONV_T_NO,
-    BEHAVE_CONV_T_CONFIRM_STRONG,
-    BEHAVE_CONV_T_AFFECT_NEG,
-    BEHAVE_CONV_T_CONFIRM_WEAK,
-    BEHAVE_CONV_T_REASK_STRONG,
-    BEHAVE_CONV_T_FOCUS_COST,
-    BEHAVE_CONV_T_FOCUS_LIMIT,
-    BEHAVE_CONV_T_FOCUS_DURATION,
-    BEHAVE_CONV_T_INTENT_CANCEL,
-    BEHAVE_CONV_T_INTENT_REFUND,
-    BEHAVE_CONV_T_INTENT_DELIVERY,
-    BEHAVE_CONV_T_INTENT_ACCESS,
-    BEHAVE_CONV_T_INTENT_DISCOUNT,
-    BEHAVE_CONV_T_INTENT_CHARGE,
-    BEHAVE_CONV_T_REASK,
-    BEHAVE_CONV_T_YES_BUT,
-    BEHAVE_CONV_T_CONFUSION,
-    BEHAVE_CONV_T_OVERLOAD,
-    BEHAVE_CONV_T_VAGUE,
-    BEHAVE_CONV_T_VAGUE_REF,
-    BEHAVE_CONV_T_ANGER,
-    BEHAVE_CONV_T_SPECIALIST,
-    BEHAVE_CONV_T_REPEAT_CONTACT,
-    BEHAVE_CONV_T_ASKS,
-    BEHAVE_CONV_T_CLAIMS_MORE,
-    BEHAVE_CONV_T_N
-} behave_conv_tab_e;
-
 /* behave_conv_match()'s "negatable" for claims: nor after a plan */
 #define BEHAVE_CONV_CLAIMED  2
 
@@ -133,1108 +97,20 @@ typedef enum {
  */
 #define BEHAVE_CONV_TOPIC    3
 
-
-/* agent turns: the issue is presented as settled */
-static const behave_conv_phrase_t  behave_conv_claims[] = {
-    { "processed the refund", "the refund was processed" },
-    { "processed your refund", "the refund was processed" },
-    { "refund has been processed", "the refund was processed" },
-    { "issued a refund", "the refund was processed" },
-    { "issued the refund", "the refund was processed" },
-    { "refunded", "the refund was processed" },
-    { "credited", "the account was credited" },
-    { "reprocessed and approved", "the claim was approved" },
-    { "approved", "it was approved" },
-    { "unblocked", "it was unblocked" },
-    { "unlocked", "it was unlocked" },
-    { "corrected", "it was corrected" },
-    { "cancelled", "it was cancelled" },
-    { "canceled", "it was cancelled" },
-    { "fixed", "the issue was fixed" },
-    { "resolved", "the issue was resolved" },
-    { "sorted", "the issue was sorted" },
-    { "all set", "the issue was settled" },
-    { "taken care of", "the issue was taken care of" },
-    { "no further action is needed", "the issue was settled" },
-    { "close this ticket", "the ticket was closed" },
-    { "closed the ticket", "the ticket was closed" },
-    { "closed your ticket", "the ticket was closed" },
-    { "closing this ticket", "the ticket was closed" },
-    { "ticket is closed", "the ticket was closed" },
-    { "should work now", "it works now" },
-    { "should be working now", "it works now" },
-    { "should be working for you", "it works now" },
-    { "you're covered", "the issue was settled" },
-    { "refund through", "the refund was processed" },
-    { "back online", "it works now" },
-    { "working now", "it works now" },
-    { "working again", "it works now" },
-    { "working normally", "it works now" },
-    { "up and running", "it works now" },
-    { "back to normal", "it works now" },
-    { "good to go", "the issue was settled" },
-    { "ready for collection", "it is ready" },
-    { "ready to collect", "it is ready" },
-    { "on its way", "it is on its way" },
-    { "from now on", "it works from now on" },
-    { "done", "it was done" },
-    { "delivered", "it was delivered" },
-    { "processed", "it was processed" },
-    { "reversed", "the charge was reversed" },
-    { "waived", "the charge was waived" },
-    { "restored", "it was restored" },
-    { "reinstated", "it was reinstated" },
-    { "reactivated", "it was reactivated" },
-    { "active again", "it was reactivated" },
-    { "updated", "it was updated" },
-    { "been applied", "it was applied" },
-    { "has been sent", "it was sent" },
-    { "re-sent", "it was sent" },
-    { "went through", "it went through" },
-    { "gone through", "it went through" },
-    { "should go through", "it works now" },
-    { "try again now", "it works now" },
-    { "should now be able", "it works now" },
-    { "you can now", "it works now" },
-    { "debería funcionar", "it works now" },
-    { "deberia funcionar", "it works now" },
-    { "deve funcionar", "it works now" },
-    { "deveria funcionar", "it works now" },
-    { "devrait fonctionner", "it works now" },
-    { "devrait marcher", "it works now" },
-    { "sollte jetzt funktionieren", "it works now" },
-    { "sollte wieder funktionieren", "it works now" },
-    { "sollte jetzt laufen", "it works now" },
-    { "sollte wieder laufen", "it works now" },
-    { "ya puede", "it works now" },
-    { "ya puedes", "it works now" },
-    { "já pode", "it works now" },
-    { "já podes", "it works now" },
-    { "já consegue", "it works now" },
-    { "pouvez à nouveau", "it works now" },
-    { "pouvez de nouveau", "it works now" },
-    { "pouvez maintenant", "it works now" },
-    { "jetzt wieder", "it works now" },
-    { "été levé", "it was lifted" },
-    { "été levée", "it was lifted" },
-    { "been issued", "it was issued" },
-    { "dealt with", "the issue was dealt with" },
-    { "en ordre", "the issue was settled" },
-    { "dans l'ordre", "the issue was settled" },
-    { "été livré", "it was delivered" },
-    { "été livrée", "it was delivered" },
-    { "tudo certo", "the issue was settled" },
-    { "back up", "it works now" },
-    { "fine now", "it works now" },
-    /* deeds that give back or put right what was missing, in the five
-     * languages: "I've added the missing points", "the parcel was left
-     * in your letterbox", "hemos abonado", "removemos a cobrança",
-     * "déposé dans votre boîte", "in Ihren Briefkasten gelegt" */
-    { "i've added", "it was added" },
-    { "we've added", "it was added" },
-    { "been added", "it was added" },
-    { "been returned", "the money was returned" },
-    { "i've replaced", "it was replaced" },
-    { "we've replaced", "it was replaced" },
-    { "replaced the", "it was replaced" },
-    { "been replaced", "it was replaced" },
-    { "left in your", "it was delivered" },
-    { "looks good now", "it works now" },
-    { "looks good on our side", "it works now" },
-    { "all good now", "it works now" },
-    { "abonado", "the account was credited" },
-    { "abonamos", "the account was credited" },
-    { "hemos añadido", "it was added" },
-    { "hemos sustituido", "it was replaced" },
-    { "hemos cambiado", "it was replaced" },
-    { "ya está todo bien", "it works now" },
-    /* Portuguese's first person plural past is its present ("devolvemos
-     * o dinheiro em até 7 dias"): with "já" only */
-    { "já devolvemos", "the money was returned" },
-    { "já removemos", "it was removed" },
-    { "já adicionamos", "it was added" },
-    { "já substituímos", "it was replaced" },
-    { "já está tudo bem", "it works now" },
-    { "foi deixada", "it was delivered" },
-    { "foi deixado", "it was delivered" },
-    { "été déposé", "it was delivered" },
-    { "été déposée", "it was delivered" },
-    { "avons ajouté", "it was added" },
-    { "été ajouté", "it was added" },
-    { "été ajoutée", "it was added" },
-    { "avons remplacé", "it was replaced" },
-    { "été remplacé", "it was replaced" },
-    { "tout est bon", "it works now" },
-    { "briefkasten gelegt", "it was delivered" },
-    { "eingeworfen", "it was delivered" },
-    { "hinzugefügt", "it was added" },
-    { "ausgetauscht", "it was replaced" },
-    { "ersetzt", "it was replaced" },
-    { "alles wieder in ordnung", "it works now" },
-    /*
-     * Appended (a record keeps the index of its claim): the settled
-     * state in each language's own participles and set phrases, casual
-     * and formal ("that's been processed", "ticket closed on our side",
-     * "c'est réglé", "ya quedó solucionado", "já está resolvido", "das
-     * ist erledigt"); a plan or a negation before one is no claim
-     */
-    { "been processed", "it was processed" },
-    { "pushed through", "the refund was processed" },
-    { "put through", "it went through" },
-    { "closed on our side", "the ticket was closed" },
-    { "closed on our end", "the ticket was closed" },
-    { "ticket closed", "the ticket was closed" },
-    { "been closed", "the ticket was closed" },
-    { "been cancelled", "it was cancelled" },
-    { "been credited", "the account was credited" },
-    { "solucionado", "the issue was resolved" },
-    { "solucionada", "the issue was resolved" },
-    { "resuelto", "the issue was resolved" },
-    { "resuelta", "the issue was resolved" },
-    { "arreglado", "the issue was fixed" },
-    { "arreglada", "the issue was fixed" },
-    { "reembolsado", "the refund was processed" },
-    { "hecho la devolución", "the refund was processed" },
-    { "hecho el reembolso", "the refund was processed" },
-    { "ha sido cerrada", "the ticket was closed" },
-    { "ha sido cerrado", "the ticket was closed" },
-    { "ha sido procesado", "it was processed" },
-    { "ha sido procesada", "it was processed" },
-    { "tramitado", "it was processed" },
-    { "resolvido", "the issue was resolved" },
-    { "resolvida", "the issue was resolved" },
-    { "corrigido", "the issue was fixed" },
-    { "corrigida", "the issue was fixed" },
-    { "estorno foi", "the refund was processed" },
-    { "estornado", "the refund was processed" },
-    { "estornada", "the refund was processed" },
-    { "reembolso foi", "the refund was processed" },
-    { "foi processado", "it was processed" },
-    { "foi processada", "it was processed" },
-    { "foi encerrado", "the ticket was closed" },
-    { "foi encerrada", "the ticket was closed" },
-    { "deve estar funcionando", "it works now" },
-    { "c'est réglé", "the issue was resolved" },
-    { "est réglé", "the issue was resolved" },
-    { "été réglé", "the issue was resolved" },
-    { "été résolu", "the issue was resolved" },
-    { "est résolu", "the issue was resolved" },
-    { "été corrigé", "the issue was fixed" },
-    { "été effectué", "it was done" },
-    { "été effectuée", "it was done" },
-    { "été remboursé", "the refund was processed" },
-    { "été traité", "it was processed" },
-    { "été traitée", "it was processed" },
-    { "été clôturé", "the ticket was closed" },
-    { "été clôturée", "the ticket was closed" },
-    { "erledigt", "the issue was settled" },
-    { "behoben", "the issue was fixed" },
-    { "gelöst", "the issue was resolved" },
-    { "erstattet", "the refund was processed" },
-    { "gutgeschrieben", "the account was credited" },
-    { "veranlasst", "it was done" },
-    { "ticket geschlossen", "the ticket was closed" },
-    { "wurde geschlossen", "the ticket was closed" },
-    { "storniert", "it was cancelled" },
-    { "do the trick", "it works now" },
-    { "looks fine", "it works now" },
-    { "confirmed on our", "it was confirmed" },
-    { "been initiated", "the refund was processed" },
-    { "marked as solved", "the ticket was closed" },
-    { "been solved", "the issue was resolved" },
-    { "ya está.", "it was done" },
-    { "ya está!", "it was done" },
-    { "ya está hecho", "it was done" },
-    { "está funcionando", "it works now" },
-    { "c'est fait", "it was done" },
-    { "est fait", "it was done" },
-    { "zurücküberwiesen", "the money was returned" },
-    { "sollte jetzt", "it works now" },
-    { "sollte es jetzt", "it works now" },
-    /*
-     * Appended: a fix put live ("the patch is live", "se ha desplegado
-     * la corrección", "a correção foi implantada", "le correctif a été
-     * déployé", "das Update wurde eingespielt"); the working state
-     * predicted back ("should work again", "debería volver a
-     * funcionar"); a deed carried out ("the transfer was carried out",
-     * "ya quedó", "foi efetuado", "a été réalisé", "wurde
-     * durchgeführt").  A plan ("will be carried out", "wird
-     * durchgeführt") or a negation before one is no claim.
-     */
-    { "deployed", "the fix was deployed" },
-    { "fix is live", "the fix was deployed" },
-    { "rolled out", "the fix was deployed" },
-    { "should work again", "it works now" },
-    { "should be fine again", "it works now" },
-    { "been completed", "it was done" },
-    { "been carried out", "it was done" },
-    { "ya quedó", "the issue was settled" },
-    { "quedó listo", "the issue was settled" },
-    { "quedó lista", "the issue was settled" },
-    { "ya está listo", "the issue was settled" },
-    { "ya está lista", "the issue was settled" },
-    { "se ha realizado", "it was done" },
-    { "hemos realizado", "it was done" },
-    { "ha sido realizado", "it was done" },
-    { "ha sido realizada", "it was done" },
-    { "se ha efectuado", "it was done" },
-    { "hemos efectuado", "it was done" },
-    { "ha sido efectuado", "it was done" },
-    { "ha sido efectuada", "it was done" },
-    { "se ha desplegado", "the fix was deployed" },
-    { "hemos desplegado", "the fix was deployed" },
-    { "volver a funcionar", "it works now" },
-    { "foi efetuado", "it was done" },
-    { "foi efetuada", "it was done" },
-    { "foi realizado", "it was done" },
-    { "foi realizada", "it was done" },
-    { "foi implantado", "the fix was deployed" },
-    { "foi implantada", "the fix was deployed" },
-    { "já está pronto", "the issue was settled" },
-    { "já está pronta", "the issue was settled" },
-    { "été réalisé", "it was done" },
-    { "été réalisée", "it was done" },
-    { "avons effectué", "it was done" },
-    { "été déployé", "the fix was deployed" },
-    { "été déployée", "the fix was deployed" },
-    { "avons déployé", "the fix was deployed" },
-    { "été réparé", "the issue was fixed" },
-    { "été réparée", "the issue was fixed" },
-    { "avons réparé", "the issue was fixed" },
-    { "refonctionner", "it works now" },
-    { "durchgeführt", "it was done" },
-    { "ausgeführt", "it was done" },
-    { "abgeschlossen", "it was done" },
-    { "ausgerollt", "the fix was deployed" },
-    { "eingespielt", "the fix was deployed" },
-    { "repariert", "the issue was fixed" },
-    { "sollte wieder gehen", "it works now" },
-    { "sollte wieder klappen", "it works now" },
-};
-
-
-/*
- * More claims, past what a record's byte can index: each is kept as the
- * first entry of behave_conv_claims[] that says the same ("what"), so the
- * record is unchanged.  The settled state said in the present ("problem
- * solved", "the link works now", "ya funciona", "já funciona", "c'est
- * corrigé", "ça marche maintenant", "das passt jetzt", "funktioniert
- * wieder").
- */
-static const behave_conv_phrase_t  behave_conv_claims_more[] = {
-    { "solved", "the issue was resolved" },
-    { "works now", "it works now" },
-    { "all fixed", "the issue was fixed" },
-    { "good now", "it works now" },
-    { "ya funciona", "it works now" },
-    { "ya va bien", "it works now" },
-    { "queda resuelto", "the issue was resolved" },
-    { "já funciona", "it works now" },
-    { "está certinho", "the issue was settled" },
-    { "tá certinho", "the issue was settled" },
-    { "ficou resolvido", "the issue was resolved" },
-    { "c'est corrigé", "the issue was fixed" },
-    { "est corrigé", "the issue was fixed" },
-    { "est réparé", "the issue was fixed" },
-    { "marche maintenant", "it works now" },
-    { "fonctionne maintenant", "it works now" },
-    { "passt jetzt", "it works now" },
-    { "passt wieder", "it works now" },
-    { "geht jetzt", "it works now" },
-    { "geht wieder", "it works now" },
-    { "funktioniert jetzt", "it works now" },
-    { "funktioniert wieder", "it works now" },
-    { "läuft jetzt", "it works now" },
-    { "läuft wieder", "it works now" },
-};
-
-
-/* a record keeps 1 + a claim's index in a byte, 0xff for the cue */
-typedef char  behave_conv_claims_fit[
-    sizeof(behave_conv_claims) / sizeof(behave_conv_claims[0])
-    < BEHAVE_CONV_CLAIM_CUE ? 1 : -1];
-
-
-/* customer turns: the issue is not settled */
-static const behave_conv_phrase_t  behave_conv_not_resolved[] = {
-    { "still not", NULL },
-    { "still isn't", NULL },
-    { "still doesn't", NULL },
-    { "still don't", NULL },
-    { "still hasn't", NULL },
-    { "still haven't", NULL },
-    { "still can't", NULL },
-    { "still no", NULL },
-    { "still nothing", NULL },
-    { "still empty", NULL },
-    { "still broken", NULL },
-    { "still down", NULL },
-    { "still there", NULL },
-    { "still says", NULL },
-    { "still shows", NULL },
-    { "still showing", NULL },
-    { "still charged", NULL },
-    { "still the same", NULL },
-    { "still 0", NULL },
-    { "still zero", NULL },
-    { "still based", NULL },
-    { "still failing", NULL },
-    { "still declined", NULL },
-    { "still denied", NULL },
-    { "still blocked", NULL },
-    { "still locked", NULL },
-    { "still missing", NULL },
-    { "still pending", NULL },
-    { "still waiting", NULL },
-    { "not working", NULL },
-    { "isn't working", NULL },
-    { "doesn't work", NULL },
-    { "didn't work", NULL },
-    { "hasn't worked", NULL },
-    { "not fixed", NULL },
-    { "isn't fixed", NULL },
-    { "not sorted", NULL },
-    { "isn't sorted", NULL },
-    { "not resolved", NULL },
-    { "isn't resolved", NULL },
-    { "nothing has come in", NULL },
-    { "nothing has come", NULL },
-    { "nothing came", NULL },
-    { "hasn't come", NULL },
-    { "hasn't arrived", NULL },
-    { "never arrived", NULL },
-    { "haven't received", NULL },
-    { "has not been", NULL },
-    { "hasn't been", NULL },
-    { "same problem", NULL },
-    { "same issue", NULL },
-    { "same error", NULL },
-    { "exactly the same", NULL },
-    { "nothing changed", NULL },
-    { "nothing has changed", NULL },
-    { "no refund", NULL },
-    { "no change", NULL },
-    /* new evidence of the same problem after the claim */
-    { "again", NULL },
-    { "another charge", NULL },
-    { "charged another", NULL },
-    /* "again" in the other four languages (the annotator's concept holds
-     * single words: "encore", "immer noch") */
-    { "otra vez", NULL },
-    { "de nuevo", NULL },
-    { "outra vez", NULL },
-    { "de novo", NULL },
-    { "à nouveau", NULL },
-    { "de nouveau", NULL },
-    { "erneut", NULL },
-    { "schon wieder", NULL },
-    { "vuelve a", NULL },
-    { "volvió a", NULL },
-    { "vuelto a", NULL },
-    { "voltou a", NULL },
-    { "volta a", NULL },
-    { "got charged", NULL },
-    { "been charged", NULL },
-    { "new charge", NULL },
-    /* nothing where the claim put it: "my letterbox is empty", "the
-     * money's not there" */
-    { "not there", NULL },
-    { "isn't there", NULL },
-    { "aren't there", NULL },
-    { "no está ahí", NULL },
-    { "no aparece", NULL },
-    { "não está lá", NULL },
-    { "não aparece", NULL },
-    { "n'est pas là", NULL },
-    { "n'apparaît pas", NULL },
-    { "nicht da", NULL },
-    { "nicht angekommen", NULL },
-    { "taucht nicht auf", NULL },
-    { "is empty", NULL },
-    { "was empty", NULL },
-    { "está vacío", NULL },
-    { "está vacía", NULL },
-    { "estaba vacío", NULL },
-    { "estaba vacía", NULL },
-    { "está vazio", NULL },
-    { "está vazia", NULL },
-    { "estava vazio", NULL },
-    { "estava vazia", NULL },
-    { "est vide", NULL },
-    { "était vide", NULL },
-    { "ist leer", NULL },
-    { "war leer", NULL },
-    /*
-     * Appended (a record keeps the index of its quote): "still" and
-     * "the same" in the other four languages, and their "not working"
-     */
-    { "sigue igual", NULL },
-    { "sigue sin", NULL },
-    { "sigo sin", NULL },
-    { "siguen ahí", NULL },
-    { "sigue ahí", NULL },
-    { "todavía no", NULL },
-    { "no funciona", NULL },
-    { "no ha llegado", NULL },
-    { "continua igual", NULL },
-    { "continua dando", NULL },
-    { "continua com", NULL },
-    { "continua sem", NULL },
-    { "ainda não", NULL },
-    { "ainda aparece", NULL },
-    { "ainda está", NULL },
-    { "não funciona", NULL },
-    { "não funcionou", NULL },
-    { "nada mudou", NULL },
-    { "toujours le même", NULL },
-    { "toujours la même", NULL },
-    { "toujours pas", NULL },
-    { "ne marche pas", NULL },
-    { "ne fonctionne pas", NULL },
-    { "rien n'a changé", NULL },
-    { "immer noch", NULL },
-    { "noch immer", NULL },
-    { "funktioniert nicht", NULL },
-    { "nicht erledigt", NULL },
-    { "nichts geändert", NULL },
-    { "nichts eingegangen", NULL },
-    { "kein betrag", NULL },
-    /* as it was before the claim */
-    { "same as before", NULL },
-    { "igual que antes", NULL },
-    { "igual a antes", NULL },
-    { "comme avant", NULL },
-    { "wie vorher", NULL },
-    /* the claim challenged with what the customer sees: "then why did I
-     * just get...", "alors pourquoi...", "warum dann..." */
-    { "then why", NULL },
-    { "so why", NULL },
-    { "how come", NULL },
-    { "then explain", NULL },
-    { "entonces por qué", NULL },
-    { "entonces ¿por qué", NULL },
-    { "então por que", NULL },
-    { "então porque", NULL },
-    { "alors pourquoi", NULL },
-    { "warum dann", NULL },
-    { "wieso dann", NULL },
-    { "warum kam dann", NULL },
-    /* new evidence of the same problem in the other four languages */
-    { "otro cargo", NULL },
-    { "otro cobro", NULL },
-    { "outra cobrança", NULL },
-    { "nova cobrança", NULL },
-    { "nouveau prélèvement", NULL },
-    { "nouveau débit", NULL },
-    { "neue abbuchung", NULL },
-    { "wieder", NULL },
-    /*
-     * Appended: the same result again, in other words ("the same
-     * message", "lo mismo", "a mesma coisa", "exactement pareil",
-     * "dasselbe"), and "still" as German says it in writing ("steht
-     * weiterhin")
-     */
-    { "same message", NULL },
-    { "same thing", NULL },
-    { "lo mismo", NULL },
-    { "el mismo error", NULL },
-    { "el mismo mensaje", NULL },
-    { "mismo problema", NULL },
-    { "a mesma coisa", NULL },
-    { "o mesmo erro", NULL },
-    { "a mesma mensagem", NULL },
-    { "mesmo problema", NULL },
-    { "pareil", NULL },
-    { "la même erreur", NULL },
-    { "le même message", NULL },
-    { "même problème", NULL },
-    { "dasselbe", NULL },
-    { "das gleiche", NULL },
-    { "gleiche fehler", NULL },
-    { "gleicher fehler", NULL },
-    { "gleiche meldung", NULL },
-    { "gleiche problem", NULL },
-    { "steht weiterhin", NULL },
-    { "ist weiterhin", NULL },
-    { "weiterhin nicht", NULL },
-};
-
-
-/*
- * customer turns whose negation denies nothing of the fix: a polite close
- * ("thanks, nothing else", "no, that's all") in the five languages, and
- * a remark on the answer itself ("I've read it, it doesn't say when")
- */
-static const behave_conv_phrase_t  behave_conv_closing[] = {
-    { "nothing else", NULL },
-    { "anything else", NULL },
-    { "no problem", NULL },
-    { "no worries", NULL },
-    { "not at all", NULL },
-    { "sin problema", NULL },
-    { "no pasa nada", NULL },
-    { "sem problema", NULL },
-    { "pas de problème", NULL },
-    { "pas de souci", NULL },
-    { "kein problem", NULL },
-    { "that's all", NULL },
-    { "that is all", NULL },
-    { "that's everything", NULL },
-    { "nada más", NULL },
-    { "eso es todo", NULL },
-    { "nada mais", NULL },
-    { "só isso", NULL },
-    { "é tudo", NULL },
-    { "rien d'autre", NULL },
-    { "c'est tout", NULL },
-    { "nichts weiter", NULL },
-    { "sonst nichts", NULL },
-    { "das wäre alles", NULL },
-    { "das war's", NULL },
-};
-
-
-/*
- * Negators of the five languages as whole words, for a turn right after a
- * claim ("aucun remboursement n'y apparaît", "nichts ist eingegangen"):
- * the annotator's negation cue, where its lexicon has no entry.  "no" is
- * left out: Portuguese's "in the".
- */
-static const behave_conv_phrase_t  behave_conv_negators[] = {
-    { "nothing", NULL },
-    { "none", NULL },
-    { "never", NULL },
-    { "aucun", NULL },
-    { "aucune", NULL },
-    { "rien", NULL },
-    { "jamais", NULL },
-    { "pas", NULL },
-    { "nada", NULL },
-    { "nunca", NULL },
-    { "ningún", NULL },
-    { "ninguna", NULL },
-    { "não", NULL },
-    { "nenhum", NULL },
-    { "nenhuma", NULL },
-    { "nicht", NULL },
-    { "nichts", NULL },
-    { "kein", NULL },
-    { "keine", NULL },
-    { "keinen", NULL },
-    { "nie", NULL },
-    { "nope", NULL },
-    { "nah", NULL },
-    { "nowhere", NULL },
-    { "non", NULL },
-    { "nein", NULL },
-};
-
-
-/*
- * "lol no", "no.": a bare "no" answers the claim; in a longer turn it may
- * be Portuguese's "in the"
- */
-static const behave_conv_phrase_t  behave_conv_no[] = {
-    { "no", NULL },
-};
-
-#define BEHAVE_CONV_BARE_NO  12     /* bytes of a bare answer */
-
-
-/* customer turns: the claimed fix is confirmed (weight 2) */
-static const behave_conv_phrase_t  behave_conv_confirm_strong[] = {
-    { "worked", NULL },
-    { "works now", NULL },
-    { "working now", NULL },
-    { "it works", NULL },
-    { "i'm in", NULL },
-    { "all good", NULL },
-    { "that did it", NULL },
-    { "got the email", NULL },
-    { "fixed now", NULL },
-    { "back now", NULL },
-    { "working again", NULL },
-    { "back to normal", NULL },
-    { "back online", NULL },
-    /* none that a negation after the verb turns round ("ça marche pas",
-     * "geht wieder nicht") */
-    { "ya funciona", NULL },
-    { "vuelve a funcionar", NULL },
-    { "volvió a funcionar", NULL },
-    { "voltou a funcionar", NULL },
-    { "funciona otra vez", NULL },
-    { "funciona de nuevo", NULL },
-    { "já funciona", NULL },
-    { "funciona de novo", NULL },
-    { "marche à nouveau", NULL },
-    { "marche de nouveau", NULL },
-    { "fonctionne à nouveau", NULL },
-    { "hat geklappt", NULL },
-    /* the claimed money or parcel has turned up where it was promised */
-    { "already on my", NULL },
-    { "already in my", NULL },
-    { "already there", NULL },
-    { "already showing", NULL },
-    { "already arrived", NULL },
-    { "came through", NULL },
-    { "has arrived", NULL },
-    { "funcionó", NULL },
-    { "funcionou", NULL },
-    { "ya me llegó", NULL },
-    { "ya llegó", NULL },
-    { "já caiu", NULL },
-    { "já chegou", NULL },
-    { "déjà reçu", NULL },
-    { "bien reçu", NULL },
-    { "est arrivé", NULL },
-    { "ist angekommen", NULL },
-    { "schon da", NULL },
-    /* German "again" after the verb: it works again */
-    { "funktioniert wieder", NULL },
-    { "geht wieder", NULL },
-    { "klappt wieder", NULL },
-    { "läuft wieder", NULL },
-    /*
-     * Appended: working now in the customer's own words, a past trouble
-     * beside it or not ("it was down earlier but it's fine now", "ya va
-     * bien", "agora está ok", "ça marche enfin", "läuft jetzt
-     * einwandfrei"); none that a negation after the verb turns round
-     */
-    { "fine now", NULL },
-    { "ok now", NULL },
-    { "okay now", NULL },
-    { "fine again", NULL },
-    { "loading now", NULL },
-    { "loads now", NULL },
-    { "working fine", NULL },
-    { "works fine", NULL },
-    { "ya va bien", NULL },
-    { "ya carga", NULL },
-    { "ya anda", NULL },
-    { "agora funciona", NULL },
-    { "agora está ok", NULL },
-    { "já está ok", NULL },
-    { "já carrega", NULL },
-    { "marche enfin", NULL },
-    { "fonctionne enfin", NULL },
-    { "marche bien maintenant", NULL },
-    { "fonctionne bien maintenant", NULL },
-    { "jetzt einwandfrei", NULL },
-    { "wieder einwandfrei", NULL },
-    { "wieder normal", NULL },
-};
-
-
-/*
- * A negation of a feeling, not of the fix: "still can't believe how quick
- * that was", "can't thank you enough", "no me lo puedo creer"; each one
- * accounts for one denial phrase and the annotator's cue it raised
- */
-static const behave_conv_phrase_t  behave_conv_affect_neg[] = {
-    { "can't believe", NULL },
-    { "cannot believe", NULL },
-    { "cant believe", NULL },
-    { "can't thank", NULL },
-    { "cannot thank", NULL },
-    { "can't wait", NULL },
-    { "can't complain", NULL },
-    { "no complaints", NULL },
-    { "no me lo creo", NULL },
-    { "no me lo puedo creer", NULL },
-    { "não acredito", NULL },
-    { "n'en reviens pas", NULL },
-    { "kann es kaum glauben", NULL },
-    { "kaum zu glauben", NULL },
-};
-
-
-/* customer turns: politeness that leans towards "it landed" (weight 1) */
-static const behave_conv_phrase_t  behave_conv_confirm_weak[] = {
-    { "thanks", NULL },
-    { "thank you", NULL },
-    { "great", NULL },
-    { "perfect", NULL },
-    { "brilliant", NULL },
-    { "cheers", NULL },
-    { "got it", NULL },
-    { "done", NULL },
-};
-
-
-/* the customer says outright that the question is still open */
-static const behave_conv_phrase_t  behave_conv_reask_strong[] = {
-    { "or not", NULL },
-    { "yes or no", NULL },
-    { "a yes or a no", NULL },
-    { "i've read", NULL },
-    { "ive read", NULL },
-    { "i have read", NULL },
-    { "doesn't say", NULL },
-    { "doesnt say", NULL },
-    { "doesnt answer", NULL },
-    { "didnt answer", NULL },
-    { "doesnt mention", NULL },
-    { "didn't answer", NULL },
-    { "doesn't answer", NULL },
-    { "doesn't mention", NULL },
-    { "haven't answered", NULL },
-    { "same page", NULL },
-    { "already asked", NULL },
-    { "i asked", NULL },
-    { "my question", NULL },
-    { "still don't know", NULL },
-    { "i just need to know", NULL },
-    /* the same in other words and the other four languages */
-    { "not what i asked", NULL },
-    { "not my question", NULL },
-    { "wasn't my question", NULL },
-    { "answer my question", NULL },
-    { "what i asked", NULL },
-    { "i was asking", NULL },
-    { "you haven't told me", NULL },
-    { "still haven't told me", NULL },
-    { "mi pregunta", NULL },
-    { "lo que pregunté", NULL },
-    { "ya pregunté", NULL },
-    { "no me respondi", NULL },
-    { "no me contest", NULL },
-    { "minha pergunta", NULL },
-    { "que eu perguntei", NULL },
-    { "já perguntei", NULL },
-    { "não respondeu", NULL },
-    { "ma question", NULL },
-    { "pas répondu", NULL },
-    { "j'ai demandé", NULL },
-    { "je demandais", NULL },
-    { "meine frage", NULL },
-    { "nicht beantwortet", NULL },
-    { "ich wollte wissen", NULL },
-    { "wollte aber wissen", NULL },
-    { "ich habe gefragt", NULL },
-    { "schon gefragt", NULL },
-    /*
-     * the answer missed what was meant, or the customer re-phrases it:
-     * "that's not what I meant", "I wasn't clear", "no me refería a
-     * eso", "não foi isso que", "ce n'est pas ce que je", "das meinte ich
-     * nicht"
-     */
-    { "not what i meant", NULL },
-    { "what i meant", NULL },
-    { "what i mean is", NULL },
-    { "wasn't clear", NULL },
-    { "let me rephrase", NULL },
-    { "to rephrase", NULL },
-    { "no me refería", NULL },
-    { "no me referia", NULL },
-    { "me expliqué mal", NULL },
-    { "no me expliqué", NULL },
-    { "lo que quiero saber", NULL },
-    { "não foi isso que", NULL },
-    { "não era isso", NULL },
-    { "me expressei mal", NULL },
-    { "o que eu quero saber", NULL },
-    { "ce n'est pas ce que", NULL },
-    { "je voulais dire", NULL },
-    { "mal exprimé", NULL },
-    { "mal exprimée", NULL },
-    { "avoir été clair", NULL },
-    { "avoir été claire", NULL },
-    { "ce que je veux savoir", NULL },
-    { "meinte ich nicht", NULL },
-    { "nicht gemeint", NULL },
-    { "falsch ausgedrückt", NULL },
-    { "unklar ausgedrückt", NULL },
-    { "was ich wissen will", NULL },
-    /*
-     * a yes-or-no question left open, in the other four languages ("je
-     * peux étaler le paiement ou pas ?", "¿se puede o no?")
-     */
-    { "o no", NULL },
-    { "sí o no", NULL },
-    { "ou não", NULL },
-    { "sim ou não", NULL },
-    { "ou pas", NULL },
-    { "oui ou non", NULL },
-    { "oder nicht", NULL },
-    { "ja oder nein", NULL },
-    /*
-     * the customer goes back to an earlier question ("returning to my
-     * first question", "nochmal zu meiner eigentlichen Frage"), says it
-     * is asked again ("the third time I'm asking", "je vous le
-     * redemande") or that only half of it was answered
-     */
-    { "first question", NULL },
-    { "original question", NULL },
-    { "time i'm asking", NULL },
-    { "time im asking", NULL },
-    { "time i've asked", NULL },
-    { "time of asking", NULL },
-    { "asking again", NULL },
-    { "ask again", NULL },
-    { "that's half of it", NULL },
-    { "thats half of it", NULL },
-    { "half my question", NULL },
-    { "solo la mitad", NULL },
-    { "só metade", NULL },
-    { "qu'à moitié", NULL },
-    { "nur die hälfte", NULL },
-    { "primera pregunta", NULL },
-    { "vuelvo a preguntar", NULL },
-    { "lo vuelvo a preguntar", NULL },
-    { "otra vez te pregunto", NULL },
-    { "primeira pergunta", NULL },
-    { "pergunta inicial", NULL },
-    { "volto a perguntar", NULL },
-    { "pergunto de novo", NULL },
-    { "première question", NULL },
-    { "question initiale", NULL },
-    { "je redemande", NULL },
-    { "je repose ma", NULL },
-    { "le redemande", NULL },
-    { "eigentlichen frage", NULL },
-    { "ursprünglichen frage", NULL },
-    { "ersten frage", NULL },
-    { "frage nochmal", NULL },
-    { "frage noch einmal", NULL },
-    { "frage ich nochmal", NULL },
-    /* the same question put another way */
-    { "in other words", NULL },
-    { "put another way", NULL },
-    { "ask it differently", NULL },
-    { "dicho de otra forma", NULL },
-    { "dicho de otro modo", NULL },
-    { "en otras palabras", NULL },
-    { "em outras palavras", NULL },
-    { "de outra forma", NULL },
-    { "repose la question", NULL },
-    { "autrement dit", NULL },
-    { "anders gefragt", NULL },
-    { "anders formuliert", NULL },
-    /* going back to what was asked first, without naming it a question
-     * ("going back to the start", "volviendo a lo primero", "voltando
-     * ao início", "pour revenir au début", "zurück zum Anfang") */
-    { "going back to", NULL },
-    { "back to what i asked", NULL },
-    { "back to the start", NULL },
-    { "volviendo a lo primero", NULL },
-    { "volviendo a lo de antes", NULL },
-    { "volviendo al principio", NULL },
-    { "voltando ao início", NULL },
-    { "voltando ao começo", NULL },
-    { "voltando ao que perguntei", NULL },
-    { "pour revenir au début", NULL },
-    { "pour revenir à ma", NULL },
-    { "pour en revenir", NULL },
-    { "zurück zum anfang", NULL },
-    { "zurück zu meiner", NULL },
-    { "um nochmal auf", NULL },
-};
-
-
-/*
- * What a question asks about, in the five languages: two asks on one
- * topic that want different things ("the fee for international
- * transfers" and "the maximum per international transfer", "prazo de
- * entrega" and "valor do frete") share most of their words but are not
- * the same ask.  Only unambiguous words: "how much" and "when" may ask
- * for a cost, an amount or a date and are left out.
- */
-static const behave_conv_phrase_t  behave_conv_focus_cost[] = {
-    { "fee", NULL },
-    { "fees", NULL },
-    { "cost", NULL },
-    { "costs", NULL },
-    { "price", NULL },
-    { "charge for", NULL },
-    { "precio", NULL },
-    { "coste", NULL },
-    { "costo", NULL },
-    { "cuánto cuesta", NULL },
-    { "comisión", NULL },
-    { "preço", NULL },
-    { "custo", NULL },
-    { "quanto custa", NULL },
-    { "valor", NULL },
-    { "taxa", NULL },
-    { "prix", NULL },
-    { "coût", NULL },
-    { "frais", NULL },
-    { "combien coûte", NULL },
-    { "tarif", NULL },
-    { "gebühr", NULL },
-    { "gebühren", NULL },
-    { "kosten", NULL },
-    { "kostet", NULL },
-    { "preis", NULL },
-};
-
-static const behave_conv_phrase_t  behave_conv_focus_limit[] = {
-    { "limit", NULL },
-    { "limits", NULL },
-    { "maximum", NULL },
-    { "minimum", NULL },
-    { "límite", NULL },
-    { "máximo", NULL },
-    { "mínimo", NULL },
-    { "limite", NULL },
-    { "plafond", NULL },
-    { "höchstbetrag", NULL },
-    { "mindestbetrag", NULL },
-    { "maximal", NULL },
-};
-
-static const behave_conv_phrase_t  behave_conv_focus_duration[] = {
-    { "how long", NULL },
-    { "how many days", NULL },
-    { "cuánto tarda", NULL },
-    { "cuánto tiempo", NULL },
-    { "plazo", NULL },
-    { "quanto tempo", NULL },
-    { "prazo", NULL },
-    { "combien de temps", NULL },
-    { "délai", NULL },
-    { "wie lange", NULL },
-    { "dauer", NULL },
-    { "dauert", NULL },
-};
-
-/* German compounds end in what they are: "Jahresgebühr", "Versandkosten" */
-static const char  *behave_conv_cost_suffix[] = {
-    "gebühr", "gebühren", "kosten", "preis", "preise",
-};
-
-
-/*
- * A question without a question mark ("ok but like what's the last day of
- * the sale", "wie lange dauert das"): a clause that opens with an
- * interrogative.  Only words that rarely open a statement: "cuando",
- * "quando", "como" and German "was" do, and are left out.
- */
-static const behave_conv_phrase_t  behave_conv_interrogative[] = {
-    { "what", NULL }, { "what's", NULL }, { "whats", NULL },
-    { "when", NULL }, { "where", NULL }, { "where's", NULL },
-    { "how", NULL }, { "why", NULL }, { "which", NULL },
-    { "can i", NULL }, { "can you", NULL }, { "could you", NULL },
-    { "do i", NULL }, { "do you", NULL }, { "is there", NULL },
-    { "are there", NULL },
-    { "qué", NULL }, { "cuándo", NULL }, { "cómo", NULL },
-    { "dónde", NULL }, { "por qué", NULL }, { "cuánto", NULL },
-    { "cuánta", NULL }, { "cuántos", NULL }, { "cuántas", NULL },
-    { "cuál", NULL }, { "puedo", NULL },
-    { "o que", NULL }, { "onde", NULL }, { "por que", NULL },
-    { "quanto", NULL }, { "quantos", NULL }, { "quantas", NULL },
-    { "qual", NULL }, { "posso", NULL }, { "cadê", NULL },
-    { "quand", NULL }, { "comment", NULL }, { "où", NULL },
-    { "pourquoi", NULL }, { "combien", NULL }, { "quel", NULL },
-    { "quelle", NULL }, { "est-ce que", NULL }, { "puis-je", NULL },
-    { "wann", NULL }, { "wie viel", NULL }, { "wie viele", NULL },
-    { "wie lange", NULL }, { "wie hoch", NULL }, { "wo", NULL },
-    { "warum", NULL }, { "wieso", NULL }, { "welche", NULL },
-    { "welcher", NULL }, { "welches", NULL }, { "kann ich", NULL },
-    { "gibt es", NULL },
-};
-
-
-/* a concession: "schon klar, aber", "Top. Mais du coup", "tá mas" */
-static const char  *behave_conv_but[] = {
-    "but", "pero", "mas", "mais", "aber",
-};
+#define BEHAVE_CONV_BARE_NO  12     /* bytes of a bare "no" (no.tsv) */
 
 #define BEHAVE_CONV_CONCEDE_WORDS  3    /* words before the "but" */
 
-
-/*
- * A new ask that builds on the answer: a clause that opens with "and" or
- * "also" ("OK, and can I choose Saturday?", "¿Y cubre también...?", "E
- * qual é o custo...?", "Und außerdem..."), or a turn that opens with a
- * bare acknowledgement ("Fine. And when...", "Richtig. Kann ich..."):
- * the answer landed; what follows is asked for the first time unless
- * the customer says otherwise.
- */
-static const behave_conv_phrase_t  behave_conv_additive[] = {
-    { "and", NULL }, { "also", NULL }, { "another question", NULL },
-    { "one more thing", NULL }, { "one more question", NULL },
-    { "what else", NULL },
-    { "y", NULL }, { "además", NULL }, { "otra pregunta", NULL },
-    { "otra cosa", NULL }, { "qué más", NULL },
-    { "e", NULL }, { "também", NULL }, { "outra pergunta", NULL },
-    { "outra coisa", NULL }, { "o que mais", NULL },
-    { "et", NULL }, { "aussi", NULL }, { "autre question", NULL },
-    { "autre chose", NULL }, { "quoi d'autre", NULL },
-    { "und", NULL }, { "außerdem", NULL }, { "noch eine frage", NULL },
-    { "zusätzlich", NULL }, { "was sonst", NULL },
-};
-
-static const char  *behave_conv_ack_open[] = {
-    "ok", "okay", "fine", "right", "great", "cool", "sweet", "perfect",
-    "good", "alright", "vale", "genial", "perfecto", "muy bien",
-    "estupendo", "de acuerdo", "certo", "ótimo", "beleza", "perfeito",
-    "tá bom", "top", "parfait", "d'accord", "super", "très bien",
-    "gut", "prima", "alles klar", "richtig", "perfekt",
-};
+/* a short first message (vague_ref.tsv) and a cascade of questions */
+#define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
+#define BEHAVE_CONV_CASCADE      3      /* questions in one turn */
 
 
 /*
- * What an ask is about, in the five languages: the commonest support
- * intents, each named in its own words and its synonyms ("close my
- * account", "shut it down", "dar de baja", "résilier", "kündigen"), so
- * that the same ask in other words, or in another language, is known as
- * the same ask when the letters share little.  A turn takes the first
- * intent it names; intents are numbered from 1 in the order below (a
- * record keeps the number: append only, at most 7).
+ * The intents (intent_*.tsv), numbered from 1 in this order: a turn
+ * takes the first it names, and a record keeps the number (append only,
+ * at most 7)
  */
-static const behave_conv_phrase_t  behave_conv_intent_cancel[] = {
-    { "cancel", NULL }, { "close my account", NULL },
-    { "close the account", NULL }, { "shut", NULL }, { "terminate", NULL },
-    { "unsubscribe", NULL }, { "end my contract", NULL },
-    { "dar de baja", NULL }, { "doy de baja", NULL }, { "darme de baja", NULL },
-    { "cancelar", NULL }, { "cancelo", NULL }, { "encerrar", NULL },
-    { "encerro", NULL }, { "résilier", NULL }, { "résiliation", NULL },
-    { "arrête mon abonnement", NULL }, { "arrêter mon abonnement", NULL },
-    { "kündigen", NULL }, { "kündige", NULL }, { "kündigung", NULL },
-    { "beenden", NULL },
-};
-
-static const behave_conv_phrase_t  behave_conv_intent_refund[] = {
-    { "refund", NULL }, { "money back", NULL }, { "reimburse", NULL },
-    { "reembolso", NULL }, { "devolución", NULL }, { "devuelven", NULL },
-    { "devolver el dinero", NULL }, { "estorno", NULL },
-    { "dinheiro de volta", NULL }, { "remboursement", NULL },
-    { "rembourser", NULL }, { "remboursé", NULL }, { "remboursée", NULL },
-    { "erstattung", NULL }, { "rückzahlung", NULL }, { "geld zurück", NULL },
-};
-
-static const behave_conv_phrase_t  behave_conv_intent_delivery[] = {
-    { "arrive", NULL }, { "get here", NULL }, { "delivery date", NULL },
-    { "be delivered", NULL }, { "get to me", NULL },
-    { "fecha de entrega", NULL },
-    { "entrega", NULL }, { "llega", NULL }, { "llegar", NULL },
-    { "chega", NULL }, { "chegar", NULL }, { "livraison", NULL },
-    { "arriver", NULL }, { "arrivera", NULL }, { "lieferung", NULL },
-    { "liefertermin", NULL }, { "ankommen", NULL }, { "zustellung", NULL },
-};
-
-static const behave_conv_phrase_t  behave_conv_intent_access[] = {
-    { "password", NULL }, { "log in", NULL }, { "login", NULL },
-    { "sign in", NULL }, { "pin", NULL }, { "contraseña", NULL },
-    { "iniciar sesión", NULL }, { "senha", NULL }, { "mot de passe", NULL },
-    { "me connecter", NULL }, { "passwort", NULL }, { "kennwort", NULL },
-    { "anmelden", NULL }, { "einloggen", NULL },
-};
-
-static const behave_conv_phrase_t  behave_conv_intent_discount[] = {
-    { "discount", NULL }, { "reduction", NULL }, { "cheaper", NULL },
-    { "descuento", NULL }, { "desconto", NULL }, { "réduction", NULL },
-    { "remise", NULL }, { "rabatt", NULL }, { "ermäßigung", NULL },
-};
-
-static const behave_conv_phrase_t  behave_conv_intent_charge[] = {
-    { "charged", NULL }, { "extra charge", NULL }, { "on my bill", NULL },
-    { "cargo", NULL }, { "cobro", NULL }, { "cobraron", NULL },
-    { "cobrança", NULL }, { "cobrado", NULL }, { "prélèvement", NULL },
-    { "débité", NULL }, { "abbuchung", NULL }, { "abgebucht", NULL },
-};
-
 static const behave_conv_tab_e  behave_conv_intents[] = {
     BEHAVE_CONV_T_INTENT_CANCEL,
     BEHAVE_CONV_T_INTENT_REFUND,
@@ -1245,612 +121,9 @@ static const behave_conv_tab_e  behave_conv_intents[] = {
 };
 
 
-/* the customer contrasts with the answer given */
-static const behave_conv_phrase_t  behave_conv_reask[] = {
-    { "but where", NULL },
-    { "but how", NULL },
-    { "but when", NULL },
-    { "but what", NULL },
-    { "but is", NULL },
-    { "but can", NULL },
-    { "actually", NULL },
-    { "again", NULL },
-    { "i just want", NULL },
-    { "i just need", NULL },
-    /* "as I said" before an ask: asked before and still open (before a
-     * detail given again, "55-221, as I said", it asks nothing) */
-    { "like i said", NULL },
-    { "as i said", NULL },
-    { "as i mentioned", NULL },
-    { "as i already said", NULL },
-    { "como le dije", NULL },
-    { "como te dije", NULL },
-    { "como ya dije", NULL },
-    { "como dije", NULL },
-    { "como eu disse", NULL },
-    { "como já disse", NULL },
-    { "como lhe disse", NULL },
-    { "comme je disais", NULL },
-    { "comme je vous disais", NULL },
-    { "comme je l'ai dit", NULL },
-    { "comme je vous l'ai dit", NULL },
-    { "wie gesagt", NULL },
-    { "wie schon gesagt", NULL },
-    { "wie ich schon sagte", NULL },
-    /* "actually" correcting what was understood, in the other four
-     * languages, where the bare word is a filler ("en fait", "eigentlich"):
-     * opening a clause, or "what I asked" */
-    { "en realidad,", NULL },
-    { "lo que pregunté", NULL },
-    { "na verdade,", NULL },
-    { "o que eu perguntei", NULL },
-    { "en fait,", NULL },
-    { "ce que j'ai demandé", NULL },
-    { "eigentlich wollte ich", NULL },
-    { "was ich gefragt habe", NULL },
-};
+/* 1 + k's phrase of table id: what a record keeps, for the reasons */
+#define behave_conv_quote(id, k)  (behave_conv_tables[id].tab[(k) - 1].phrase)
 
-
-/*
- * the customer takes the answer and says it is not the one asked for: a
- * concession, then "but" ("ok, but when does it get here", "tá, mas
- * quanto custa", "Ja, aber"): the earlier question is still open
- */
-static const behave_conv_phrase_t  behave_conv_yes_but[] = {
-    { "ok, but", NULL },
-    { "ok but", NULL },
-    { "okay, but", NULL },
-    { "okay but", NULL },
-    { "yes, but", NULL },
-    { "sure, but", NULL },
-    { "right, but", NULL },
-    { "yes but", NULL },
-    { "fine, but", NULL },
-    { "fine but", NULL },
-    { "got it, but", NULL },
-    { "i know, but", NULL },
-    { "i know that, but", NULL },
-    /* the same in the other four languages */
-    { "ok pero", NULL },
-    { "ok, pero", NULL },
-    { "vale pero", NULL },
-    { "vale, pero", NULL },
-    { "sí, pero", NULL },
-    { "ya, pero", NULL },
-    { "tá mas", NULL },
-    { "tá, mas", NULL },
-    { "ok mas", NULL },
-    { "ok, mas", NULL },
-    { "sim, mas", NULL },
-    { "certo, mas", NULL },
-    { "oui mais", NULL },
-    { "oui, mais", NULL },
-    { "d'accord mais", NULL },
-    { "d'accord, mais", NULL },
-    { "ok mais", NULL },
-    { "ok, mais", NULL },
-    { "ja, aber", NULL },
-    { "ja aber", NULL },
-    { "ok, aber", NULL },
-    { "ok aber", NULL },
-    { "schon, aber", NULL },
-    { "entiendo, pero", NULL },
-    { "entendido, pero", NULL },
-    { "ya lo sé, pero", NULL },
-    { "entendo, mas", NULL },
-    { "entendi, mas", NULL },
-    { "eu sei, mas", NULL },
-    { "je sais, mais", NULL },
-    { "compris, mais", NULL },
-    { "verstanden, aber", NULL },
-    { "weiß ich, aber", NULL },
-    { "gut, aber", NULL },
-    /*
-     * "no" and what was meant: the answer took the ask for another
-     * ("No, I mean the mobile line", "No, quiero...", "Não, eu quero
-     * levar o número", "Non, je veux dire", "Nein, ich meine")
-     */
-    { "no, i mean", NULL },
-    { "no i mean", NULL },
-    { "no, i meant", NULL },
-    { "no, i want", NULL },
-    { "no, i'm asking", NULL },
-    { "no, quiero", NULL },
-    { "no, me refiero", NULL },
-    { "no, pregunto", NULL },
-    { "não, eu quero", NULL },
-    { "não, quero", NULL },
-    { "não, eu queria", NULL },
-    { "não, estou perguntando", NULL },
-    { "não, eu digo", NULL },
-    { "non, je veux", NULL },
-    { "non, je voulais", NULL },
-    { "non, je demande", NULL },
-    { "non, je parle", NULL },
-    { "nein, ich meine", NULL },
-    { "nein, ich will", NULL },
-    { "nein, ich möchte", NULL },
-    { "nein, ich wollte", NULL },
-};
-
-
-/* the answer was not understood */
-static const behave_conv_phrase_t  behave_conv_confusion[] = {
-    { "don't understand", NULL },
-    { "do not understand", NULL },
-    { "don't get it", NULL },
-    { "don't know what", NULL },
-    { "what do you mean", NULL },
-    { "makes no sense", NULL },
-    { "confused", NULL },
-    { "confusing", NULL },
-    { "which one", NULL },
-    { "muddle", NULL },
-    { "no entiendo", NULL },
-    { "no lo entiendo", NULL },
-    { "não entendi", NULL },
-    { "não entendo", NULL },
-    { "nao entendi", NULL },
-    { "comprends pas", NULL },
-    { "pas compris", NULL },
-    { "comprends rien", NULL },
-    { "rien compris", NULL },
-    { "verstehe nicht", NULL },
-    { "verstehe nichts", NULL },
-    { "verstehe gar nichts", NULL },
-    { "verstehe kein wort", NULL },
-    { "versteh nicht", NULL },
-    { "verstehe das nicht", NULL },
-    { "verstehe ich nicht", NULL },
-    /* last: "I don't see it" after a claim says it is not there */
-    { "don't see", NULL },
-};
-
-
-/* the answer was too much */
-static const behave_conv_phrase_t  behave_conv_overload[] = {
-    { "i'm lost", NULL },
-    { "im lost", NULL },
-    { "too many steps", NULL },
-    { "too many questions", NULL },
-    { "too many options", NULL },
-    { "too much information", NULL },
-    { "this is too much", NULL },
-    { "it's too much", NULL },
-    { "that's too much", NULL },
-    { "too complicated", NULL },
-    { "overwhelm", NULL },
-    { "overwhelmed", NULL },
-    { "can't follow", NULL },
-    { "cannot follow", NULL },
-    { "jargon", NULL },
-    { "double dutch", NULL },
-    { "demasiada información", NULL },
-    { "me he liado", NULL },
-    { "estoy perdido", NULL },
-    { "estoy perdida", NULL },
-    { "informação demais", NULL },
-    { "estou perdido", NULL },
-    { "estou perdida", NULL },
-    { "trop d'informations", NULL },
-    { "trop compliqué", NULL },
-    { "je suis perdu", NULL },
-    { "je suis perdue", NULL },
-    { "mir alles zu viel", NULL },
-    { "ist mir zu viel", NULL },
-    { "zu kompliziert", NULL },
-    { "blicke nicht durch", NULL },
-};
-
-
-/* the ask itself is vague; two or more make it unclear */
-static const behave_conv_phrase_t  behave_conv_vague[] = {
-    { "hard to say", NULL },
-    { "sort of", NULL },
-    { "kind of", NULL },
-    { "you know", NULL },
-    { "the thing with", NULL },
-    { "or something", NULL },
-    { "not sure", NULL },
-    { "i guess", NULL },
-    { "somehow", NULL },
-    { "whatever it is", NULL },
-};
-
-
-/*
- * What a customer names without saying what it is: "it's doing the thing
- * again", "that noise", "my phone thing", "charging weird".  In a short
- * first message with no number or name to go on, the ask is unclear.
- */
-static const behave_conv_phrase_t  behave_conv_vague_ref[] = {
-    { "thing", NULL },
-    { "things", NULL },
-    { "that noise", NULL },
-    { "the noise", NULL },
-    { "weird", NULL },
-    { "funny", NULL },
-    { "acting up", NULL },
-    { "playing up", NULL },
-    { "doing it again", NULL },
-    { "la cosa", NULL },
-    { "esa cosa", NULL },
-    { "lo de siempre", NULL },
-    { "raro", NULL },
-    { "a coisa", NULL },
-    { "aquela coisa", NULL },
-    { "estranho", NULL },
-    { "le truc", NULL },
-    { "ce truc", NULL },
-    { "bizarre", NULL },
-    { "das ding", NULL },
-    { "komisch", NULL },
-    { "seltsam", NULL },
-    /* something named by when it was last mentioned, never by what */
-    { "the other one", NULL },
-    { "that one", NULL },
-    { "lo de antes", NULL },
-    { "lo del otro día", NULL },
-    { "lo de ayer", NULL },
-    { "aquilo", NULL },
-    { "aquele problema", NULL },
-    { "o de antes", NULL },
-    { "le machin", NULL },
-    { "l'autre truc", NULL },
-    { "comme l'autre fois", NULL },
-    { "das von vorhin", NULL },
-    { "das von neulich", NULL },
-    { "das teil", NULL },
-    /* the same vague thing in another case or gender */
-    { "dem ding", NULL },
-    { "dem teil", NULL },
-    { "das zeug", NULL },
-    { "the stuff", NULL },
-    { "esse negócio", NULL },
-    { "aquele negócio", NULL },
-    { "ce machin", NULL },
-};
-
-#define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
-#define BEHAVE_CONV_CASCADE      3      /* questions in one turn */
-
-
-/*
- * Anger and ultimatums: the intensity that labels.md's escalation counts
- * besides valence and urgency, which the annotator's levels may not show
- * ("If nobody has come by Friday I'm reporting you" reads as medium).
- */
-static const behave_conv_phrase_t  behave_conv_anger[] = {
-    { "unacceptable", NULL },
-    { "ridiculous", NULL },
-    { "a disgrace", NULL },
-    { "a joke", NULL },
-    { "i've had enough", NULL },
-    { "enough is enough", NULL },
-    { "fed up", NULL },
-    { "sick of this", NULL },
-    { "last chance", NULL },
-    { "i'm reporting", NULL },
-    { "i will report", NULL },
-    { "i'll report", NULL },
-    { "report you", NULL },
-    { "speak to a manager", NULL },
-    { "speak to your manager", NULL },
-    { "your supervisor", NULL },
-    { "inaceptable", NULL },
-    { "una vergüenza", NULL },
-    { "estoy harto", NULL },
-    { "estoy harta", NULL },
-    { "voy a denunciar", NULL },
-    { "inaceitável", NULL },
-    { "um absurdo", NULL },
-    { "estou farto", NULL },
-    { "estou farta", NULL },
-    { "vou denunciar", NULL },
-    { "inadmissible", NULL },
-    { "inacceptable", NULL },
-    { "scandaleux", NULL },
-    { "j'en ai marre", NULL },
-    { "ras le bol", NULL },
-    { "porter plainte", NULL },
-    { "unverschämt", NULL },
-    { "inakzeptabel", NULL },
-    { "frechheit", NULL },
-    { "mir reicht", NULL },
-    { "reicht mir", NULL },
-    { "beschweren", NULL },
-    /*
-     * the same intensity by other means, in the five languages: contempt
-     * for the service, a demand for someone above the agent, a threat to
-     * leave or to take it further
-     */
-    { "pathetic", NULL },
-    { "incompetent", NULL },
-    { "a manager", NULL },
-    { "a supervisor", NULL },
-    { "someone senior", NULL },
-    { "taking my business", NULL },
-    { "i'm cancelling", NULL },
-    { "i'm leaving", NULL },
-    { "ombudsman", NULL },
-    { "inútiles", NULL },
-    { "incompetentes", NULL },
-    { "un responsable", NULL },
-    { "un supervisor", NULL },
-    { "un encargado", NULL },
-    { "me doy de baja", NULL },
-    { "hoja de reclamaciones", NULL },
-    { "um supervisor", NULL },
-    { "um gerente", NULL },
-    { "um responsável", NULL },
-    { "vou cancelar", NULL },
-    { "reclame aqui", NULL },
-    { "procon", NULL },
-    { "lamentável", NULL },
-    { "incompétents", NULL },
-    { "un supérieur", NULL },
-    { "je vais résilier", NULL },
-    { "n'importe quoi", NULL },
-    { "vorgesetzten", NULL },
-    { "ihren chef", NULL },
-    { "ich kündige", NULL },
-    { "verbraucherzentrale", NULL },
-    { "lächerlich", NULL },
-    { "unfähig", NULL },
-    /*
-     * an ultimatum: a demand and what the customer will do if it is not
-     * met ("sort it today or I'm going to the press", "de lo contrario
-     * me voy", "senão eu cancelo", "sinon je résilie", "andernfalls
-     * kündige ich"), a deadline set to the company ("you have until
-     * noon"), and anger named outright ("I'm furious", "stinksauer")
-     */
-    { "or i'm", NULL },
-    { "or im", NULL },
-    { "or i'll", NULL },
-    { "or i will", NULL },
-    { "or else", NULL },
-    { "otherwise i'll", NULL },
-    { "otherwise i will", NULL },
-    { "otherwise i'm", NULL },
-    { "you have until", NULL },
-    { "you've got until", NULL },
-    { "furious", NULL },
-    { "livid", NULL },
-    { "o si no", NULL },
-    { "de lo contrario", NULL },
-    { "tienen hasta", NULL },
-    { "tiene hasta", NULL },
-    { "furioso", NULL },
-    { "furiosa", NULL },
-    { "senão eu", NULL },
-    { "senão vou", NULL },
-    { "caso contrário", NULL },
-    { "vocês têm até", NULL },
-    { "você tem até", NULL },
-    { "sinon je", NULL },
-    { "sinon j'", NULL },
-    { "ou je vais", NULL },
-    { "vous avez jusqu'à", NULL },
-    { "furieux", NULL },
-    { "furieuse", NULL },
-    { "andernfalls", NULL },
-    { "sonst werde ich", NULL },
-    { "sonst gehe ich", NULL },
-    { "sonst zahlen sie", NULL },
-    { "sonst ziehe ich", NULL },
-    { "sie haben bis", NULL },
-    { "stinksauer", NULL },
-    { "wütend", NULL },
-};
-
-
-/* needs a specialist team */
-static const behave_conv_phrase_t  behave_conv_specialist[] = {
-    { "formal complaint", "the complaints team" },
-    { "make a complaint", "the complaints team" },
-    { "complaint", "the complaints team" },
-    { "appeal", "the appeals team" },
-    { "by mistake", "payment recovery" },
-    { "wrong account", "payment recovery" },
-    { "fraud", "the fraud team" },
-    { "fraudulent", "the fraud team" },
-    { "scam", "the fraud team" },
-    { "scammed", "the fraud team" },
-    { "scammer", "the fraud team" },
-    { "dispute", "the disputes team" },
-    { "chargeback", "the disputes team" },
-    { "legal action", "the legal team" },
-    { "county court", "the legal team" },
-    { "court claim", "the legal team" },
-    { "court order", "the legal team" },
-    { "take you to court", "the legal team" },
-    { "small claims", "the legal team" },
-    { "solicitor", "the legal team" },
-    { "lawyer", "the legal team" },
-    { "ombudsman", "the complaints team" },
-    { "bereavement", "the bereavement team" },
-    { "passed away", "the bereavement team" },
-    { "data breach", "the data protection team" },
-    { "gdpr", "the data protection team" },
-    /* the same teams in the other four languages */
-    { "reclamación formal", "the complaints team" },
-    { "queja formal", "the complaints team" },
-    { "hoja de reclamaciones", "the complaints team" },
-    { "reclamação formal", "the complaints team" },
-    { "livro de reclamações", "the complaints team" },
-    { "réclamation formelle", "the complaints team" },
-    { "plainte formelle", "the complaints team" },
-    { "förmliche beschwerde", "the complaints team" },
-    { "offizielle beschwerde", "the complaints team" },
-    { "dienstaufsichtsbeschwerde", "the complaints team" },
-    { "widerspruch", "the appeals team" },
-    { "recurso", "the appeals team" },
-    { "recours", "the appeals team" },
-    { "fraude", "the fraud team" },
-    { "fraudes", "the fraud team" },
-    { "estafa", "the fraud team" },
-    { "estafado", "the fraud team" },
-    { "estafada", "the fraud team" },
-    { "golpe", "the fraud team" },
-    { "golpista", "the fraud team" },
-    { "arnaque", "the fraud team" },
-    { "arnaqué", "the fraud team" },
-    { "arnaquée", "the fraud team" },
-    { "escroquerie", "the fraud team" },
-    { "escroc", "the fraud team" },
-    { "betrug", "the fraud team" },
-    { "betrüger", "the fraud team" },
-    { "betrogen", "the fraud team" },
-    { "abogado", "the legal team" },
-    { "advogado", "the legal team" },
-    { "avocat", "the legal team" },
-    { "anwalt", "the legal team" },
-    { "rechtsanwalt", "the legal team" },
-    { "demanda judicial", "the legal team" },
-    { "processo judicial", "the legal team" },
-    { "action en justice", "the legal team" },
-    { "klage", "the legal team" },
-    { "juzgado", "the legal team" },
-    { "citación judicial", "the legal team" },
-    { "ação judicial", "the legal team" },
-    { "intimação", "the legal team" },
-    { "tribunal", "the legal team" },
-    { "huissier", "the legal team" },
-    { "mise en demeure", "the legal team" },
-    { "vor gericht", "the legal team" },
-    { "gerichtlich", "the legal team" },
-    { "mahnbescheid", "the legal team" },
-    { "falleció", "the bereavement team" },
-    { "faleceu", "the bereavement team" },
-    { "décédé", "the bereavement team" },
-    { "décédée", "the bereavement team" },
-    { "verstorben", "the bereavement team" },
-    { "contracargo", "the disputes team" },
-    { "rgpd", "the data protection team" },
-    { "dsgvo", "the data protection team" },
-    /*
-     * Appended (a record keeps the index of its team): the legal team
-     * named by its department or by the action threatened ("legal
-     * department", "acciones legales", "departamento jurídico", "service
-     * juridique", "rechtliche Schritte"), and the accessibility team
-     * by its name (not "large print", which a bookshop sells)
-     */
-    { "legal department", "the legal team" },
-    { "legal team", "the legal team" },
-    { "acciones legales", "the legal team" },
-    { "acción legal", "the legal team" },
-    { "departamento jurídico", "the legal team" },
-    { "departamento legal", "the legal team" },
-    { "ações legais", "the legal team" },
-    { "medidas legais", "the legal team" },
-    { "service juridique", "the legal team" },
-    { "poursuites judiciaires", "the legal team" },
-    { "rechtliche schritte", "the legal team" },
-    { "rechtsabteilung", "the legal team" },
-    { "accessibility team", "the accessibility team" },
-    { "accesibilidad", "the accessibility team" },
-    { "acessibilidade", "the accessibility team" },
-    { "accessibilité", "the accessibility team" },
-    { "barrierefreiheit", "the accessibility team" },
-};
-
-
-/* the customer says this is not the first contact */
-static const behave_conv_phrase_t  behave_conv_repeat_contact[] = {
-    { "third time", NULL },
-    { "second time", NULL },
-    { "three times", NULL },
-    { "several times", NULL },
-    { "many times", NULL },
-    { "third day", NULL },
-    { "already told", NULL },
-    { "already asked", NULL },
-    { "already called", NULL },
-    { "already contacted", NULL },
-    { "keep asking", NULL },
-    { "called before", NULL },
-    { "contacted you before", NULL },
-};
-
-
-/* a question asked without "?" */
-static const behave_conv_phrase_t  behave_conv_asks[] = {
-    { "i just need to know", NULL },
-    { "i need to know", NULL },
-    { "i just want to", NULL },
-    { "tell me", NULL },
-    /* an indirect question: "I'd like to know why", "queria saber" */
-    { "i'd like to know", NULL },
-    { "i would like to know", NULL },
-    { "i want to know", NULL },
-    { "i wanted to know", NULL },
-    { "quería saber", NULL },
-    { "queria saber", NULL },
-    { "quisiera saber", NULL },
-    { "me gustaría saber", NULL },
-    { "gostaria de saber", NULL },
-    { "je voudrais savoir", NULL },
-    { "j'aimerais savoir", NULL },
-    { "je veux savoir", NULL },
-    { "ich möchte wissen", NULL },
-    { "ich würde gern wissen", NULL },
-    { "ich wüsste gern", NULL },
-    /* the same in the past of politeness: "I wanted to ask" */
-    { "i wanted to ask", NULL },
-    { "quería preguntar", NULL },
-    { "queria perguntar", NULL },
-    { "je voulais savoir", NULL },
-    { "je voulais demander", NULL },
-    { "wollte ich wissen", NULL },
-    { "wollte wissen", NULL },
-    { "wollte fragen", NULL },
-};
-
-
-static const behave_conv_table_t  behave_conv_tables[BEHAVE_CONV_T_N] = {
-    [BEHAVE_CONV_T_CLAIMS] = { behave_conv_tab(behave_conv_claims) },
-    [BEHAVE_CONV_T_NOT_RESOLVED] =
-        { behave_conv_tab(behave_conv_not_resolved) },
-    [BEHAVE_CONV_T_CLOSING] = { behave_conv_tab(behave_conv_closing) },
-    [BEHAVE_CONV_T_NEGATORS] = { behave_conv_tab(behave_conv_negators) },
-    [BEHAVE_CONV_T_NO] = { behave_conv_tab(behave_conv_no) },
-    [BEHAVE_CONV_T_CONFIRM_STRONG] =
-        { behave_conv_tab(behave_conv_confirm_strong) },
-    [BEHAVE_CONV_T_AFFECT_NEG] = { behave_conv_tab(behave_conv_affect_neg) },
-    [BEHAVE_CONV_T_CONFIRM_WEAK] =
-        { behave_conv_tab(behave_conv_confirm_weak) },
-    [BEHAVE_CONV_T_REASK_STRONG] =
-        { behave_conv_tab(behave_conv_reask_strong) },
-    [BEHAVE_CONV_T_FOCUS_COST] = { behave_conv_tab(behave_conv_focus_cost) },
-    [BEHAVE_CONV_T_FOCUS_LIMIT] = { behave_conv_tab(behave_conv_focus_limit) },
-    [BEHAVE_CONV_T_FOCUS_DURATION] =
-        { behave_conv_tab(behave_conv_focus_duration) },
-    [BEHAVE_CONV_T_INTENT_CANCEL] =
-        { behave_conv_tab(behave_conv_intent_cancel) },
-    [BEHAVE_CONV_T_INTENT_REFUND] =
-        { behave_conv_tab(behave_conv_intent_refund) },
-    [BEHAVE_CONV_T_INTENT_DELIVERY] =
-        { behave_conv_tab(behave_conv_intent_delivery) },
-    [BEHAVE_CONV_T_INTENT_ACCESS] =
-        { behave_conv_tab(behave_conv_intent_access) },
-    [BEHAVE_CONV_T_INTENT_DISCOUNT] =
-        { behave_conv_tab(behave_conv_intent_discount) },
-    [BEHAVE_CONV_T_INTENT_CHARGE] =
-        { behave_conv_tab(behave_conv_intent_charge) },
-    [BEHAVE_CONV_T_REASK] = { behave_conv_tab(behave_conv_reask) },
-    [BEHAVE_CONV_T_YES_BUT] = { behave_conv_tab(behave_conv_yes_but) },
-    [BEHAVE_CONV_T_CONFUSION] = { behave_conv_tab(behave_conv_confusion) },
-    [BEHAVE_CONV_T_OVERLOAD] = { behave_conv_tab(behave_conv_overload) },
-    [BEHAVE_CONV_T_VAGUE] = { behave_conv_tab(behave_conv_vague) },
-    [BEHAVE_CONV_T_VAGUE_REF] = { behave_conv_tab(behave_conv_vague_ref) },
-    [BEHAVE_CONV_T_ANGER] = { behave_conv_tab(behave_conv_anger) },
-    [BEHAVE_CONV_T_SPECIALIST] = { behave_conv_tab(behave_conv_specialist) },
-    [BEHAVE_CONV_T_REPEAT_CONTACT] =
-        { behave_conv_tab(behave_conv_repeat_contact) },
-    [BEHAVE_CONV_T_ASKS] = { behave_conv_tab(behave_conv_asks) },
-    [BEHAVE_CONV_T_CLAIMS_MORE] =
-        { behave_conv_tab(behave_conv_claims_more) },
-};
 
 /* the index of behave_conv_tables[], built before the first match */
 static pthread_once_t  behave_conv_once = PTHREAD_ONCE_INIT;
@@ -1931,11 +204,11 @@ static int behave_conv_ids_differ(const behave_conv_rec_t *a,
 static int behave_conv_has_question(const behave_conv_norm_t *t);
 static size_t behave_conv_clause(const behave_conv_norm_t *t, size_t i);
 static int behave_conv_phrase_at(const behave_conv_norm_t *t,
-    const behave_conv_phrase_t *tab, size_t ntab, size_t at);
+    behave_conv_list_e id, size_t at);
 static int behave_conv_opens(const behave_conv_norm_t *t,
-    const behave_conv_phrase_t *tab, size_t ntab, unsigned clauses);
+    behave_conv_list_e id, unsigned clauses);
 static size_t behave_conv_word_in(const behave_conv_norm_t *t, size_t at,
-    const char **words, size_t n);
+    behave_conv_list_e id);
 static size_t behave_conv_concedes(const behave_conv_norm_t *t);
 static int behave_conv_plain_question(const behave_conv_norm_t *t);
 static int behave_conv_follow_up(const behave_conv_norm_t *t);
@@ -2088,26 +361,24 @@ behave_conv_clause_start(const char *s, size_t at, size_t span)
 static int
 behave_conv_negated(const char *s, size_t at, int topic)
 {
-    size_t       from, k, nneg;
-    static const char  *neg[] = {
-        "not ", "n't ", "never ",
-        /* the other four languages' negators before the verb or the
-         * participle ("não foi resolvido", "pas encore réglé", "nicht
-         * erledigt"); Spanish shares "no", kept last */
-        "não ", "nunca ", "pas ", "jamais ", "nicht ", "noch kein ",
-        "no "
-    };
+    size_t                      from, k;
+    const behave_conv_table_t  *neg;
 
-    /* "no" is the last entry */
-    nneg = sizeof(neg) / sizeof(neg[0]) - (topic ? 1 : 0);
+    neg = &behave_conv_lists[BEHAVE_CONV_L_NEGATION_BEFORE];
 
     /* "no problem, fixed": a negation does not reach over punctuation */
     from = behave_conv_clause_start(s, at, 16);
 
-    for (k = 0; k < nneg; k++) {
+    for (k = 0; k < neg->n; k++) {
         const char  *p;
 
-        p = memmem(s + from, at - from, neg[k], strlen(neg[k]));
+        /* see BEHAVE_CONV_TOPIC */
+        if (topic && strcmp(neg->tab[k].phrase, "no ") == 0) {
+            continue;
+        }
+
+        p = memmem(s + from, at - from, neg->tab[k].phrase,
+                   strlen(neg->tab[k].phrase));
         if (p != NULL) {
             return 1;
         }
@@ -2118,53 +389,26 @@ behave_conv_negated(const char *s, size_t at, int topic)
 
 
 /*
- * "Let's get you back online", "I'll have it working again by Friday":
- * a plan, not a claim (the annotator's @notyet, for the phrase table)
+ * A word of list id starts in s[from, to): plan.tsv ("I'll have it
+ * working again by Friday": a plan, not a claim), perfect.tsv ("has been
+ * re-dispatched": a deed told as done)
  */
-static const char  *behave_conv_plan[] = {
-        "let's ", "let me ", "i'll ", "we'll ", "will ", "going to ",
-        "try to ", "vamos a ", "vamos ", "on va ", "nous allons ",
-        "wir werden ",
-        /* the passive or the future of a deed still to come ("will be
-         * carried out", "será realizado", "vai ser", "sera effectué",
-         * "wird durchgeführt") */
-        "wird ", "werden ", "será ", "serán ", "vai ", "vão ", "sera ",
-        "seront ",
-        /* a condition or a rule, not a deed: "once the points have been
-         * added", "check whether it was left in your letterbox" */
-        "once ", "as soon as ", "until ", "unless ", "whether ", "if ",
-        "cuando ", "en cuanto ", "quando ", "assim que ", "lorsque ",
-        "quand ", "dès que ", "sobald ", "wenn ", "falls ", "ob ",
-};
-
-
-/*
- * A deed told as done, in the perfect or the past of the five languages
- * ("has been re-dispatched", "hemos enviado", "já foi", "a été",
- * "wurde"): a plan beside it ("and will arrive tomorrow") is what
- * follows from the deed, not the deed itself
- */
-static const char  *behave_conv_perfect[] = {
-    "has been ", "have been ", "i've ", "we've ", "was ", "were ",
-    "ha sido ", "han sido ", "hemos ", "fue ", "fueron ", "já ", "foi ",
-    "foram ", "a été ", "ont été ", "avons ", "wurde ", "wurden ",
-    "haben ", "ist ",
-};
-
-
-/* a word of words[] starts in s[from, to) */
 static int
 behave_conv_word_from(const char *s, size_t from, size_t to,
-    const char **words, size_t n)
+    behave_conv_list_e id)
 {
-    size_t       k;
-    const char  *p, *e;
+    size_t                      k;
+    const char                 *p, *e, *w;
+    const behave_conv_table_t  *words;
 
     e = s + to;
+    words = &behave_conv_lists[id];
 
-    for (k = 0; k < n; k++) {
+    for (k = 0; k < words->n; k++) {
+        w = words->tab[k].phrase;
+
         for (p = s + from; p < e; p++) {
-            p = memmem(p, (size_t) (e - p), words[k], strlen(words[k]));
+            p = memmem(p, (size_t) (e - p), w, strlen(w));
             if (p == NULL) {
                 break;
             }
@@ -2182,14 +426,10 @@ behave_conv_word_from(const char *s, size_t from, size_t to,
 
 
 #define behave_conv_plan_in(s, from, to)                                      \
-    behave_conv_word_from(s, from, to, behave_conv_plan,                      \
-                          sizeof(behave_conv_plan)                            \
-                          / sizeof(behave_conv_plan[0]))
+    behave_conv_word_from(s, from, to, BEHAVE_CONV_L_PLAN)
 
 #define behave_conv_perfect_in(s, to)                                         \
-    behave_conv_word_from(s, 0, to, behave_conv_perfect,                      \
-                          sizeof(behave_conv_perfect)                         \
-                          / sizeof(behave_conv_perfect[0]))
+    behave_conv_word_from(s, 0, to, BEHAVE_CONV_L_PERFECT)
 
 
 static int
@@ -2689,14 +929,17 @@ behave_conv_clause(const behave_conv_norm_t *t, size_t i)
 }
 
 
-/* a phrase of tab starts at "at" */
+/* a phrase of list id starts at "at" */
 static int
-behave_conv_phrase_at(const behave_conv_norm_t *t,
-    const behave_conv_phrase_t *tab, size_t ntab, size_t at)
+behave_conv_phrase_at(const behave_conv_norm_t *t, behave_conv_list_e id,
+    size_t at)
 {
-    size_t  k;
+    size_t                       k;
+    const behave_conv_phrase_t  *tab;
 
-    for (k = 0; k < ntab; k++) {
+    tab = behave_conv_lists[id].tab;
+
+    for (k = 0; k < behave_conv_lists[id].n; k++) {
         if (behave_conv_at(t, tab[k].phrase, strlen(tab[k].phrase), at, 0)) {
             return 1;
         }
@@ -2706,10 +949,10 @@ behave_conv_phrase_at(const behave_conv_norm_t *t,
 }
 
 
-/* a phrase of tab opens one of the first clauses (0: any clause) */
+/* a phrase of list id opens one of the first clauses (0: any clause) */
 static int
-behave_conv_opens(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
-    size_t ntab, unsigned clauses)
+behave_conv_opens(const behave_conv_norm_t *t, behave_conv_list_e id,
+    unsigned clauses)
 {
     size_t    i, at;
     unsigned  seen;
@@ -2726,7 +969,7 @@ behave_conv_opens(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
             return 0;
         }
 
-        if (behave_conv_phrase_at(t, tab, ntab, at)) {
+        if (behave_conv_phrase_at(t, id, at)) {
             return 1;
         }
     }
@@ -2735,17 +978,20 @@ behave_conv_opens(const behave_conv_norm_t *t, const behave_conv_phrase_t *tab,
 }
 
 
-/* 1 + the length of the word of words at at, 0 for none */
+/* 1 + the length of the word of list id at at, 0 for none */
 static size_t
-behave_conv_word_in(const behave_conv_norm_t *t, size_t at, const char **words,
-    size_t n)
+behave_conv_word_in(const behave_conv_norm_t *t, size_t at,
+    behave_conv_list_e id)
 {
-    size_t  k, len;
+    size_t                       k, len;
+    const behave_conv_phrase_t  *tab;
 
-    for (k = 0; k < n; k++) {
-        len = strlen(words[k]);
+    tab = behave_conv_lists[id].tab;
 
-        if (behave_conv_at(t, words[k], len, at, 0)) {
+    for (k = 0; k < behave_conv_lists[id].n; k++) {
+        len = strlen(tab[k].phrase);
+
+        if (behave_conv_at(t, tab[k].phrase, len, at, 0)) {
             return len + 1;
         }
     }
@@ -2777,9 +1023,7 @@ behave_conv_concedes(const behave_conv_norm_t *t)
             return 0;
         }
 
-        n = behave_conv_word_in(t, i, behave_conv_but,
-                                sizeof(behave_conv_but)
-                                / sizeof(behave_conv_but[0]));
+        n = behave_conv_word_in(t, i, BEHAVE_CONV_L_BUT);
         if (n > 0) {
             return words > 0 ? i + n : 0;
         }
@@ -2804,7 +1048,7 @@ behave_conv_plain_question(const behave_conv_norm_t *t)
 {
     size_t  at;
 
-    if (behave_conv_opens(t, behave_conv_tab(behave_conv_interrogative), 0)) {
+    if (behave_conv_opens(t, BEHAVE_CONV_L_INTERROGATIVE, 0)) {
         return 1;
     }
 
@@ -2817,25 +1061,22 @@ behave_conv_plain_question(const behave_conv_norm_t *t)
         at += 5;
     }
 
-    return behave_conv_phrase_at(t,
-               behave_conv_tab(behave_conv_interrogative), at);
+    return behave_conv_phrase_at(t, BEHAVE_CONV_L_INTERROGATIVE, at);
 }
 
 
-/* see behave_conv_additive[] */
+/* see additive.tsv and ack_open.tsv */
 static int
 behave_conv_follow_up(const behave_conv_norm_t *t)
 {
     size_t  at, n;
 
-    if (behave_conv_opens(t, behave_conv_tab(behave_conv_additive), 2)) {
+    if (behave_conv_opens(t, BEHAVE_CONV_L_ADDITIVE, 2)) {
         return 1;
     }
 
     at = behave_conv_clause(t, 0);
-    n = behave_conv_word_in(t, at, behave_conv_ack_open,
-                            sizeof(behave_conv_ack_open)
-                            / sizeof(behave_conv_ack_open[0]));
+    n = behave_conv_word_in(t, at, BEHAVE_CONV_L_ACK_OPEN);
 
     /* the acknowledgement is a clause of its own, and more follows */
     return n > 0 && at + n < t->len && strchr(".,!;:", t->text[at + n - 1])
@@ -2843,11 +1084,14 @@ behave_conv_follow_up(const behave_conv_norm_t *t)
 }
 
 
-/* see behave_conv_cost_suffix[] */
+/* German compounds end in what they are (cost_suffix.tsv) */
 static int
 behave_conv_compound_cost(const behave_conv_norm_t *t)
 {
-    size_t  i, e, k, len;
+    size_t                      i, e, k, len;
+    const behave_conv_table_t  *suffix;
+
+    suffix = &behave_conv_lists[BEHAVE_CONV_L_COST_SUFFIX];
 
     for (i = 0; i < t->len; i = e + 1) {
         e = i;
@@ -2855,13 +1099,11 @@ behave_conv_compound_cost(const behave_conv_norm_t *t)
             e++;
         }
 
-        for (k = 0; k < sizeof(behave_conv_cost_suffix)
-                        / sizeof(behave_conv_cost_suffix[0]); k++)
-        {
-            len = strlen(behave_conv_cost_suffix[k]);
+        for (k = 0; k < suffix->n; k++) {
+            len = strlen(suffix->tab[k].phrase);
 
             if (e - i > len
-                && memcmp(t->text + e - len, behave_conv_cost_suffix[k], len)
+                && memcmp(t->text + e - len, suffix->tab[k].phrase, len)
                    == 0)
             {
                 return 1;
@@ -2991,13 +1233,10 @@ behave_conv_first(const behave_conv_norm_t *t, behave_conv_tab_e id,
 static int
 behave_conv_tag_question(const behave_conv_norm_t *t)
 {
-    size_t              e, k, n;
-    static const char  *tag[] = {
-        "right", "correct", "yes", "yeah", "isn't it", "is that right",
-        "verdad", "cierto", "no", "né", "não é", "certo", "n'est-ce pas",
-        "c'est bien ça", "c'est ça", "oui", "oder", "richtig", "ja",
-        "stimmt's", "nicht wahr",
-    };
+    size_t                      e, k, n;
+    const behave_conv_table_t  *tag;
+
+    tag = &behave_conv_lists[BEHAVE_CONV_L_TAG_QUESTION];
 
     e = t->len;
 
@@ -3015,10 +1254,10 @@ behave_conv_tag_question(const behave_conv_norm_t *t)
         e--;
     }
 
-    for (k = 0; k < sizeof(tag) / sizeof(tag[0]); k++) {
-        n = strlen(tag[k]);
+    for (k = 0; k < tag->n; k++) {
+        n = strlen(tag->tab[k].phrase);
 
-        if (n < e && memcmp(t->text + e - n, tag[k], n) == 0
+        if (n < e && memcmp(t->text + e - n, tag->tab[k].phrase, n) == 0
             && !behave_conv_is_word((unsigned char) t->text[e - n - 1]))
         {
             return 1;
@@ -3029,7 +1268,7 @@ behave_conv_tag_question(const behave_conv_norm_t *t)
 }
 
 
-/* where the text after the last "but" of behave_conv_but[] starts, or 0 */
+/* where the text after the last "but" of but.tsv starts, or 0 */
 static size_t
 behave_conv_last_but(const behave_conv_norm_t *t)
 {
@@ -3043,9 +1282,7 @@ behave_conv_last_but(const behave_conv_norm_t *t)
             i++;
         }
 
-        n = behave_conv_word_in(t, i, behave_conv_but,
-                                sizeof(behave_conv_but)
-                                / sizeof(behave_conv_but[0]));
+        n = behave_conv_word_in(t, i, BEHAVE_CONV_L_BUT);
         if (n > 0) {
             last = i + n - 1;
         }
@@ -3128,13 +1365,11 @@ behave_conv_answers_no(const behave_conv_norm_t *t)
 static int
 behave_conv_only_problem(const behave_conv_norm_t *t)
 {
-    size_t              e, b, k, n;
-    const char         *p;
-    static const char  *problem[] = {
-        "a problem", "an issue", "a question about", "un problema",
-        "una duda", "um problema", "uma dúvida", "un problème",
-        "un souci", "une question sur", "ein problem", "eine frage zu",
-    };
+    size_t                      e, b, k, n;
+    const char                 *p;
+    const behave_conv_table_t  *problem;
+
+    problem = &behave_conv_lists[BEHAVE_CONV_L_ONLY_PROBLEM];
 
     if (t->len > BEHAVE_CONV_PROBLEM_MAX) {
         return 0;
@@ -3150,9 +1385,9 @@ behave_conv_only_problem(const behave_conv_norm_t *t)
         /* void */
     }
 
-    for (k = 0; k < sizeof(problem) / sizeof(problem[0]); k++) {
-        n = strlen(problem[k]);
-        p = memmem(t->text + b, e - b, problem[k], n);
+    for (k = 0; k < problem->n; k++) {
+        n = strlen(problem->tab[k].phrase);
+        p = memmem(t->text + b, e - b, problem->tab[k].phrase, n);
 
         if (p != NULL
             && (p == t->text || !behave_conv_is_word((unsigned char) p[-1]))
@@ -3175,18 +1410,11 @@ behave_conv_only_problem(const behave_conv_norm_t *t)
 static int
 behave_conv_only_fails(const behave_conv_norm_t *t)
 {
-    size_t              b, e, k, n;
-    static const char  *subject[] = {
-        "it's ", "it ", "its ", "this is ", "this ", "esto ", "eso ",
-        "isto ", "isso ", "ça ", "ca ", "es ", "das ",
-    };
-    static const char  *fails[] = {
-        "doesn't work", "doesnt work", "does not work", "not working",
-        "isn't working", "broken", "no funciona", "no va", "no anda",
-        "não funciona", "não dá", "não vai", "ne marche pas",
-        "marche pas", "bug", "bugue", "plante", "geht nicht",
-        "funktioniert nicht", "klappt nicht", "spinnt",
-    };
+    size_t                      b, e, k, n;
+    const behave_conv_table_t  *subject, *fails;
+
+    subject = &behave_conv_lists[BEHAVE_CONV_L_FAILS_SUBJECT];
+    fails = &behave_conv_lists[BEHAVE_CONV_L_FAILS];
 
     e = t->len;
 
@@ -3196,19 +1424,19 @@ behave_conv_only_fails(const behave_conv_norm_t *t)
 
     b = 0;
 
-    for (k = 0; k < sizeof(subject) / sizeof(subject[0]); k++) {
-        n = strlen(subject[k]);
+    for (k = 0; k < subject->n; k++) {
+        n = strlen(subject->tab[k].phrase);
 
-        if (n < e && memcmp(t->text, subject[k], n) == 0) {
+        if (n < e && memcmp(t->text, subject->tab[k].phrase, n) == 0) {
             b = n;
             break;
         }
     }
 
-    for (k = 0; k < sizeof(fails) / sizeof(fails[0]); k++) {
-        n = strlen(fails[k]);
+    for (k = 0; k < fails->n; k++) {
+        n = strlen(fails->tab[k].phrase);
 
-        if (e - b == n && memcmp(t->text + b, fails[k], n) == 0) {
+        if (e - b == n && memcmp(t->text + b, fails->tab[k].phrase, n) == 0) {
             return 1;
         }
     }
@@ -3249,7 +1477,8 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
 
     /* "thanks again!" repeats the thanks, not the problem */
     if (neg == 1 && *quote > 0
-        && strcmp(behave_conv_not_resolved[*quote - 1].phrase, "again") == 0
+        && strcmp(behave_conv_quote(BEHAVE_CONV_T_NOT_RESOLVED, *quote),
+                  "again") == 0
         && (memmem(cur->text, cur->len, "thanks again", 12) != NULL
             || memmem(cur->text, cur->len, "thank you again", 15) != NULL))
     {
@@ -3298,12 +1527,11 @@ behave_conv_denies(const behave_conv_norm_t *cur, unsigned cues, int lost,
 static int
 behave_conv_negated_after(const behave_conv_norm_t *t, const char *phrase)
 {
-    size_t              k, n, at;
-    const char         *p;
-    static const char  *neg[] = {
-        " nicht", " noch nicht", " leider nicht", " immer noch nicht",
-        " pas", " toujours pas", " no ",
-    };
+    size_t                      k, n, at;
+    const char                 *p;
+    const behave_conv_table_t  *neg;
+
+    neg = &behave_conv_lists[BEHAVE_CONV_L_NEGATION_AFTER];
 
     p = memmem(t->text, t->len, phrase, strlen(phrase));
     if (p == NULL) {
@@ -3312,10 +1540,10 @@ behave_conv_negated_after(const behave_conv_norm_t *t, const char *phrase)
 
     at = (size_t) (p - t->text) + strlen(phrase);
 
-    for (k = 0; k < sizeof(neg) / sizeof(neg[0]); k++) {
-        n = strlen(neg[k]);
+    for (k = 0; k < neg->n; k++) {
+        n = strlen(neg->tab[k].phrase);
 
-        if (at + n <= t->len && memcmp(t->text + at, neg[k], n) == 0
+        if (at + n <= t->len && memcmp(t->text + at, neg->tab[k].phrase, n) == 0
             && (at + n == t->len
                 || !behave_conv_is_word((unsigned char) t->text[at + n])))
         {
@@ -3327,27 +1555,28 @@ behave_conv_negated_after(const behave_conv_norm_t *t, const char *phrase)
 }
 
 
-/* 1 + the index in behave_conv_claims[] of a claim of the second table */
+/*
+ * 1 + the index in claims.tsv of a claim of claims_more.tsv: the first
+ * that says the same ("what"), so that the record keeps a byte
+ */
 static unsigned
 behave_conv_claim_more(const behave_conv_norm_t *t)
 {
-    size_t    i;
-    unsigned  m;
+    size_t                      i;
+    unsigned                    m;
+    const behave_conv_table_t  *claims, *more;
+
+    claims = &behave_conv_tables[BEHAVE_CONV_T_CLAIMS];
+    more = &behave_conv_tables[BEHAVE_CONV_T_CLAIMS_MORE];
 
     m = behave_conv_first(t, BEHAVE_CONV_T_CLAIMS_MORE, BEHAVE_CONV_CLAIMED,
                           NULL);
-    if (m == 0 || behave_conv_negated_after(t,
-                      behave_conv_claims_more[m - 1].phrase))
-    {
+    if (m == 0 || behave_conv_negated_after(t, more->tab[m - 1].phrase)) {
         return 0;
     }
 
-    for (i = 0; i < sizeof(behave_conv_claims) / sizeof(behave_conv_claims[0]);
-         i++)
-    {
-        if (strcmp(behave_conv_claims[i].what,
-                   behave_conv_claims_more[m - 1].what) == 0)
-        {
+    for (i = 0; i < claims->n; i++) {
+        if (strcmp(claims->tab[i].what, more->tab[m - 1].what) == 0) {
             return (unsigned) i + 1;
         }
     }
@@ -3392,10 +1621,8 @@ behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
 static const char *
 behave_conv_claim_what(unsigned k)
 {
-    if (k >= 1
-        && k <= sizeof(behave_conv_claims) / sizeof(behave_conv_claims[0]))
-    {
-        return behave_conv_claims[k - 1].what;
+    if (k >= 1 && k <= behave_conv_tables[BEHAVE_CONV_T_CLAIMS].n) {
+        return behave_conv_tables[BEHAVE_CONV_T_CLAIMS].tab[k - 1].what;
     }
 
     return "the issue was resolved";
@@ -3444,8 +1671,9 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     /* "I don't see it" after a claim says it is not there */
     lost = rec->overload
            || (rec->confusion
-               && rec->confusion < sizeof(behave_conv_confusion)
-                                   / sizeof(behave_conv_confusion[0]));
+               && strcmp(behave_conv_quote(BEHAVE_CONV_T_CONFUSION,
+                                           rec->confusion), "don't see")
+                  != 0);
 
     if (behave_conv_denies(&norm, t->cues, lost, &rec->quote))
     {
@@ -3624,7 +1852,8 @@ behave_conv_false_resolution(const behave_conv_state_t *st,
              out->claim_turn, behave_conv_claim_what(st->claim_what),
              (int) st->turns,
              restated >= 0 ? "the same problem as before"
-             : cur->quote > 0 ? behave_conv_not_resolved[cur->quote - 1].phrase
+             : cur->quote > 0 ? behave_conv_quote(BEHAVE_CONV_T_NOT_RESOLVED,
+                                                  cur->quote)
                               : "it is not resolved");
 }
 
@@ -4011,7 +2240,8 @@ behave_conv_recommend(const behave_conv_state_t *st,
     if (current->specialist) {
         out->action = BEHAVE_ACTION_ROUTE;
         snprintf(r, rl, "needs a specialist team (%s)",
-                 behave_conv_specialist[current->specialist - 1].what);
+                 behave_conv_tables[BEHAVE_CONV_T_SPECIALIST]
+                     .tab[current->specialist - 1].what);
         out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_ROUTE];
         return;
     }
@@ -4053,7 +2283,8 @@ behave_conv_recommend(const behave_conv_state_t *st,
 
         } else if (current->overload) {
             snprintf(r, rl, "the customer is overloaded (\"%s\")%s",
-                     behave_conv_overload[current->overload - 1].phrase,
+                     behave_conv_quote(BEHAVE_CONV_T_OVERLOAD,
+                                       current->overload),
                      out->repetition ? " and re-asked the question" : "");
         } else {
             snprintf(r, rl, "cognitive load is %s",
@@ -4079,7 +2310,8 @@ behave_conv_recommend(const behave_conv_state_t *st,
         out->action = BEHAVE_ACTION_CLARIFY;
         snprintf(r, rl, "the answer was not understood (\"%s\")",
                  current->confusion
-                 ? behave_conv_confusion[current->confusion - 1].phrase
+                 ? behave_conv_quote(BEHAVE_CONV_T_CONFUSION,
+                                     current->confusion)
                  : "confusion");
         out->safe_response_guidance =
             behave_conv_guidance[BEHAVE_GUIDE_UNCLEAR];
@@ -4089,7 +2321,7 @@ behave_conv_recommend(const behave_conv_state_t *st,
     if (current->vague_n >= 2 && current->vague) {
         out->action = BEHAVE_ACTION_CLARIFY;
         snprintf(r, rl, "the ask is unclear (\"%s\")",
-                 behave_conv_vague[current->vague - 1].phrase);
+                 behave_conv_quote(BEHAVE_CONV_T_VAGUE, current->vague));
         out->safe_response_guidance =
             behave_conv_guidance[BEHAVE_GUIDE_UNCLEAR];
         return;
