@@ -49,7 +49,7 @@
  *               false resolution earlier in the conversation)
  *   claim       the latest agent turn since the last customer turn that
  *               presented the issue as settled (turn ffffffff: none) and
- *               how (BEHAVE_CONV_CLAIM_*, see behave_conversation.c)
+ *               how (behave_conv_claim(), behave_conv_claims.h)
  *   *_prev      the same as they were before the newest customer turn:
  *               an agent turn echoes the assessment of that turn, which
  *               is recomputed from them (hence one record more than the
@@ -99,7 +99,7 @@
 #define BEHAVE_CONV_F_UNCLEAR     0x0040  /* short, "the thing", no detail */
 #define BEHAVE_CONV_F_ANGER       0x0080  /* "unacceptable", "I'm reporting" */
 #define BEHAVE_CONV_F_OVERLOAD    0x0100  /* lost, and a cascade of asks */
-#define BEHAVE_CONV_F_OPEN        0x0200  /* "ok, but", "sí, pero", "ja, aber" */
+#define BEHAVE_CONV_F_OPEN        0x0200  /* "ok, but", "sí, pero", "ja aber" */
 /* what a question asks about (phrases/focus_*.tsv) */
 #define BEHAVE_CONV_F_COST        0x0400  /* "fee", "precio", "Gebühr" */
 #define BEHAVE_CONV_F_LIMIT       0x0800  /* "maximum", "límite", "plafond" */
