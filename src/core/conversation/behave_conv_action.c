@@ -7,13 +7,23 @@
 #include <stdio.h>
 
 #include "behave_conv_action.h"
+#include "behave_conv_asks.h"
 #include "behave_conv_escalation.h"
 #include "behave_conv_scan.h"
 
 
-#define BEHAVE_CONV_GREETING_GRAMS  16  /* distinct trigrams, at most */
-
-
+static void behave_conv_act(behave_conv_result_t *out,
+    behave_action_e action, behave_conv_guide_e guide);
+static int behave_conv_handoff(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current, behave_conv_result_t *out,
+    int esc_from, int esc_turns);
+static int behave_conv_simplify(const behave_conv_rec_t *current,
+    behave_conv_result_t *out);
+static int behave_conv_clarify(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current, behave_conv_result_t *out);
+static int behave_conv_route(const behave_conv_rec_t *current,
+    behave_conv_result_t *out);
+static int behave_conv_answered(const behave_conv_state_t *st, int asked);
 static int behave_conv_nothing_said(const behave_conv_state_t *st);
 
 
@@ -53,7 +63,6 @@ static const char  *behave_conv_guidance[] = {
 };
 
 
-
 const char *
 behave_conv_guidance_text(behave_conv_guide_e g)
 {
@@ -61,40 +70,74 @@ behave_conv_guidance_text(behave_conv_guide_e g)
 }
 
 
+/*
+ * labels.md's order, first that applies: a human now (handoff), then a
+ * simpler answer (simplify), then the question pinned down or answered
+ * again (clarify), then a team or the priority queue (route), else the
+ * answer (resolve)
+ */
 void
 behave_conv_recommend(const behave_conv_state_t *st,
     const behave_conv_rec_t *current, behave_conv_result_t *out,
     int esc_from, int esc_turns)
 {
-    int      opening;
+    if (behave_conv_handoff(st, current, out, esc_from, esc_turns)
+        || behave_conv_simplify(current, out)
+        || behave_conv_clarify(st, current, out)
+        || behave_conv_route(current, out))
+    {
+        return;
+    }
+
+    behave_conv_act(out, BEHAVE_ACTION_RESOLVE, BEHAVE_GUIDE_RESOLVE);
+    snprintf(out->reason, sizeof(out->reason),
+             "a clear ask that can be answered");
+}
+
+
+static void
+behave_conv_act(behave_conv_result_t *out, behave_action_e action,
+    behave_conv_guide_e guide)
+{
+    out->action = action;
+    out->safe_response_guidance = behave_conv_guidance[guide];
+}
+
+
+/*
+ * A crisis or critical urgency in this turn, a false resolution, an
+ * escalation: whatever came before, and whatever else the turn says
+ */
+static int
+behave_conv_handoff(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current, behave_conv_result_t *out,
+    int esc_from, int esc_turns)
+{
     char    *r;
     size_t   rl;
 
     r = out->reason;
     rl = sizeof(out->reason);
-    opening = behave_conv_nothing_said(st);
 
     if (current->severity >= 4 || current->urgency == BEHAVE_URGENCY_CRITICAL
         || (current->cues & BEHAVE_CUE_CRISIS))
     {
-        out->action = BEHAVE_ACTION_HANDOFF;
+        behave_conv_act(out, BEHAVE_ACTION_HANDOFF, BEHAVE_GUIDE_CRISIS);
         snprintf(r, rl, "customer turn %d signals a crisis or critical "
                  "urgency", (int) out->prior_turns);
-        out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_CRISIS];
-        return;
+        return 1;
     }
 
     if (out->false_resolution) {
-        out->action = BEHAVE_ACTION_HANDOFF;
+        behave_conv_act(out, BEHAVE_ACTION_HANDOFF,
+                        BEHAVE_GUIDE_FALSE_RESOLUTION);
         snprintf(r, rl, "false resolution: %.280s",
                  out->false_resolution_reason);
-        out->safe_response_guidance =
-            behave_conv_guidance[BEHAVE_GUIDE_FALSE_RESOLUTION];
-        return;
+        return 1;
     }
 
     if (out->escalating) {
-        out->action = BEHAVE_ACTION_HANDOFF;
+        behave_conv_act(out, BEHAVE_ACTION_HANDOFF, BEHAVE_GUIDE_ESCALATING);
         if (esc_from == BEHAVE_CONV_ESC_ANGER) {
             snprintf(r, rl, "the customer is escalating: anger or an "
                      "ultimatum after earlier unhappy turns");
@@ -103,9 +146,7 @@ behave_conv_recommend(const behave_conv_state_t *st,
                      "%d to %d over the last %d customer turns", esc_from,
                      current->severity, esc_turns);
         }
-        out->safe_response_guidance =
-            behave_conv_guidance[BEHAVE_GUIDE_ESCALATING];
-        return;
+        return 1;
     }
 
     /*
@@ -116,112 +157,161 @@ behave_conv_recommend(const behave_conv_state_t *st,
     if (st->nrec > 0 && st->rec[0].severity >= 4
         && (current->flags & BEHAVE_CONV_F_DENIES))
     {
-        out->action = BEHAVE_ACTION_HANDOFF;
+        behave_conv_act(out, BEHAVE_ACTION_HANDOFF, BEHAVE_GUIDE_CRISIS);
         snprintf(r, rl, "the crisis of customer turn %d is still going on",
                  (int) st->rec[0].turn);
-        out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_CRISIS];
-        return;
+        return 1;
     }
 
-    /*
-     * labels.md's teams (fraud, legal, a formal complaint, disputes,
-     * appeals, bereavement, data protection), named: not every topic the
-     * annotator marks for care ("prescription", "hospital", "funeral"),
-     * which a clear ask about answers
-     */
-    if (current->specialist) {
-        out->action = BEHAVE_ACTION_ROUTE;
-        snprintf(r, rl, "needs a specialist team (%s)",
-                 behave_conv_tables[BEHAVE_CONV_T_SPECIALIST]
-                     .tab[current->specialist - 1].what);
-        out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_ROUTE];
-        return;
+    return 0;
+}
+
+
+/*
+ * The load is high, or the customer says or shows that the answer was
+ * too much ("das ist mir alles zu viel", "I don't understand" and
+ * question after question): a simpler answer, before anything else is
+ * asked of them or anyone else is brought in
+ */
+static int
+behave_conv_simplify(const behave_conv_rec_t *current,
+    behave_conv_result_t *out)
+{
+    char    *r;
+    size_t   rl;
+
+    if (!(current->load >= BEHAVE_LOAD_HIGH || current->overload
+          || (current->flags & BEHAVE_CONV_F_OVERLOAD)))
+    {
+        return 0;
     }
 
-    /* before the priority queue: nobody can route what is not said */
-    if (opening && (current->flags & BEHAVE_CONV_F_UNCLEAR)) {
-        out->action = BEHAVE_ACTION_CLARIFY;
+    r = out->reason;
+    rl = sizeof(out->reason);
+
+    behave_conv_act(out, BEHAVE_ACTION_SIMPLIFY, BEHAVE_GUIDE_SIMPLIFY);
+
+    if (current->flags & BEHAVE_CONV_F_OVERLOAD) {
+        snprintf(r, rl, "the customer did not understand and asks "
+                 "question after question%s",
+                 out->repetition ? ", re-asking an earlier one" : "");
+
+    } else if (current->overload) {
+        snprintf(r, rl, "the customer is overloaded (\"%s\")%s",
+                 behave_conv_quote(BEHAVE_CONV_T_OVERLOAD,
+                                   current->overload),
+                 out->repetition ? " and re-asked the question" : "");
+    } else {
+        snprintf(r, rl, "cognitive load is %s",
+                 behave_load_name((behave_load_e) current->load));
+    }
+
+    return 1;
+}
+
+
+/*
+ * The ask is unclear (a first message that does not say what is wrong,
+ * vague words) or the answer was not understood (asked again after it,
+ * or said so): nobody can answer or route what is not said
+ */
+static int
+behave_conv_clarify(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current, behave_conv_result_t *out)
+{
+    char    *r;
+    size_t   rl;
+
+    r = out->reason;
+    rl = sizeof(out->reason);
+
+    if ((current->flags & BEHAVE_CONV_F_UNCLEAR)
+        && behave_conv_nothing_said(st))
+    {
+        behave_conv_act(out, BEHAVE_ACTION_CLARIFY, BEHAVE_GUIDE_UNCLEAR);
         snprintf(r, rl, "the ask is unclear: a short first message that "
                  "does not say what is wrong");
-        out->safe_response_guidance =
-            behave_conv_guidance[BEHAVE_GUIDE_UNCLEAR];
-        return;
+        return 1;
     }
 
-    /*
-     * The customer says or shows that the answer was too much ("das ist
-     * mir alles zu viel", "I don't understand" and question after
-     * question): labels.md's overload, not its "high" (blocked, money or
-     * access at stake, "asap"), which a cascade of questions makes the
-     * annotator read; a queue does not help, a simpler answer does
-     */
-    if (current->urgency == BEHAVE_URGENCY_HIGH
-        && !current->overload && !(current->flags & BEHAVE_CONV_F_OVERLOAD))
-    {
-        out->action = BEHAVE_ACTION_ROUTE;
-        snprintf(r, rl, "high urgency: priority queue");
-        out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_ROUTE];
-        return;
-    }
-
-    if (current->load >= BEHAVE_LOAD_HIGH || current->overload
-        || (current->flags & BEHAVE_CONV_F_OVERLOAD))
-    {
-        out->action = BEHAVE_ACTION_SIMPLIFY;
-        if (current->flags & BEHAVE_CONV_F_OVERLOAD) {
-            snprintf(r, rl, "the customer did not understand and asks "
-                     "question after question%s",
-                     out->repetition ? ", re-asking an earlier one" : "");
-
-        } else if (current->overload) {
-            snprintf(r, rl, "the customer is overloaded (\"%s\")%s",
-                     behave_conv_quote(BEHAVE_CONV_T_OVERLOAD,
-                                       current->overload),
-                     out->repetition ? " and re-asked the question" : "");
-        } else {
-            snprintf(r, rl, "cognitive load is %s",
-                     behave_load_name((behave_load_e) current->load));
-        }
-        out->safe_response_guidance =
-            behave_conv_guidance[BEHAVE_GUIDE_SIMPLIFY];
-        return;
-    }
-
-    if (out->repetition) {
-        out->action = BEHAVE_ACTION_CLARIFY;
+    if (out->repetition && behave_conv_answered(st, out->repeated_turn)) {
+        behave_conv_act(out, BEHAVE_ACTION_CLARIFY, BEHAVE_GUIDE_REPETITION);
         snprintf(r, rl, "customer turn %d asks again what turn %d asked "
                  "(similarity %.2f): the previous answer did not land",
                  (int) out->prior_turns, out->repeated_turn,
                  out->repetition_similarity);
-        out->safe_response_guidance =
-            behave_conv_guidance[BEHAVE_GUIDE_REPETITION];
-        return;
+        return 1;
     }
 
     if (current->confusion || (current->cues & BEHAVE_CUE_CONFUSION)) {
-        out->action = BEHAVE_ACTION_CLARIFY;
+        behave_conv_act(out, BEHAVE_ACTION_CLARIFY, BEHAVE_GUIDE_UNCLEAR);
         snprintf(r, rl, "the answer was not understood (\"%s\")",
                  current->confusion
                  ? behave_conv_quote(BEHAVE_CONV_T_CONFUSION,
                                      current->confusion)
                  : "confusion");
-        out->safe_response_guidance =
-            behave_conv_guidance[BEHAVE_GUIDE_UNCLEAR];
-        return;
+        return 1;
     }
 
     if (current->vague_n >= 2 && current->vague) {
-        out->action = BEHAVE_ACTION_CLARIFY;
+        behave_conv_act(out, BEHAVE_ACTION_CLARIFY, BEHAVE_GUIDE_UNCLEAR);
         snprintf(r, rl, "the ask is unclear (\"%s\")",
                  behave_conv_quote(BEHAVE_CONV_T_VAGUE, current->vague));
-        out->safe_response_guidance =
-            behave_conv_guidance[BEHAVE_GUIDE_UNCLEAR];
-        return;
+        return 1;
     }
 
-    out->action = BEHAVE_ACTION_RESOLVE;
-    snprintf(r, rl, "a clear ask that can be answered");
-    out->safe_response_guidance = behave_conv_guidance[BEHAVE_GUIDE_RESOLVE];
+    return 0;
+}
+
+
+/*
+ * An agent turn came after customer turn "asked" and before the current
+ * one: asked again after an answer, the answer did not land; asked again
+ * in two messages in a row, nothing was answered yet
+ */
+static int
+behave_conv_answered(const behave_conv_state_t *st, int asked)
+{
+    unsigned  i, customers;
+
+    customers = 0;
+
+    for (i = 0; i < st->nrec; i++) {
+        customers += st->rec[i].turn > (uint32_t) asked;
+    }
+
+    return st->turns - (uint32_t) asked - 1 > customers;
+}
+
+
+/*
+ * labels.md's teams (fraud, legal, a formal complaint, disputes,
+ * appeals, bereavement, data protection), named: not every topic the
+ * annotator marks for care ("prescription", "hospital", "funeral"),
+ * which a clear ask about answers; or the priority queue, when the
+ * customer is blocked right now (urgency high)
+ */
+static int
+behave_conv_route(const behave_conv_rec_t *current,
+    behave_conv_result_t *out)
+{
+    if (current->specialist) {
+        behave_conv_act(out, BEHAVE_ACTION_ROUTE, BEHAVE_GUIDE_ROUTE);
+        snprintf(out->reason, sizeof(out->reason),
+                 "needs a specialist team (%s)",
+                 behave_conv_tables[BEHAVE_CONV_T_SPECIALIST]
+                     .tab[current->specialist - 1].what);
+        return 1;
+    }
+
+    if (current->urgency == BEHAVE_URGENCY_HIGH) {
+        behave_conv_act(out, BEHAVE_ACTION_ROUTE, BEHAVE_GUIDE_ROUTE);
+        snprintf(out->reason, sizeof(out->reason),
+                 "high urgency: priority queue");
+        return 1;
+    }
+
+    return 0;
 }
 
 
@@ -252,28 +342,19 @@ behave_conv_review(behave_conv_result_t *out)
 /*
  * "hi", "boa noite", "Hallo": a greeting says nothing of the issue, so a
  * vague turn after greetings only ("the thing from before isn't doing
- * it") is still the customer's first ask.  A greeting: a few letters
- * (the sketch's distinct trigrams), no question, no problem reported, no
- * number, no team, calm.
+ * it") is still the customer's first ask
  */
 static int
 behave_conv_nothing_said(const behave_conv_state_t *st)
 {
-    size_t                    i;
-    const behave_conv_rec_t  *r;
+    size_t  i;
 
     if (st->customers > st->nrec) {
         return 0;
     }
 
     for (i = 0; i < st->nrec; i++) {
-        r = &st->rec[i];
-
-        if (r->flags != 0 || r->severity > 0 || r->specialist
-            || r->nids > 0 || r->vague_n > 0 || r->confusion
-            || r->overload || (r->cues & BEHAVE_CUE_QUESTION)
-            || r->sketch.n > BEHAVE_CONV_GREETING_GRAMS)
-        {
+        if (!behave_conv_greeting(&st->rec[i])) {
             return 0;
         }
     }

@@ -35,6 +35,7 @@
 #define BEHAVE_CONV_ID_MIN      4       /* chars of an order number */
 #define BEHAVE_CONV_CONCEDE_WORDS  3    /* words before the "but" */
 #define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
+#define BEHAVE_CONV_GREETING_GRAMS  16  /* distinct trigrams, at most */
 
 
 /*
@@ -456,6 +457,16 @@ behave_conv_unclear(const behave_conv_norm_t *t)
 }
 
 
+
+int
+behave_conv_greeting(const behave_conv_rec_t *r)
+{
+    return r->flags == 0 && r->severity == 0 && r->specialist == 0
+           && r->nids == 0 && r->vague_n == 0 && r->confusion == 0
+           && r->overload == 0 && !(r->cues & BEHAVE_CUE_QUESTION)
+           && r->sketch.n <= BEHAVE_CONV_GREETING_GRAMS;
+}
+
 /*
  * "the same problem again" (labels.md) in the customer's own words: after
  * a claim, a turn that says again what an earlier customer turn said ("my
@@ -558,6 +569,11 @@ behave_conv_repetition(const behave_conv_state_t *st,
          * for is not its repetition
          */
         if (st->rec[i].flags & BEHAVE_CONV_F_UNCLEAR) {
+            continue;
+        }
+
+        /* "Hello.": a greeting asked nothing, in whatever words */
+        if (behave_conv_greeting(&st->rec[i])) {
             continue;
         }
 

@@ -82,6 +82,13 @@ unsigned behave_conv_questions(const behave_conv_norm_t *t);
 int behave_conv_unclear(const behave_conv_norm_t *t);
 
 /*
+ * "hi", "boa noite", "Hallo": a customer turn that says nothing of the
+ * issue (a few letters, the sketch's distinct trigrams; no question, no
+ * problem reported, no number, no team, calm)
+ */
+int behave_conv_greeting(const behave_conv_rec_t *r);
+
+/*
  * After a claim, a turn that says again what an earlier customer turn
  * said, and neither thanks nor confirms: the earlier turn, or -1
  */

@@ -30,8 +30,9 @@
  *                     acknowledges the answer first ("Thanks. And how much
  *                     is...", "OK, and can I...") and asks about another
  *                     facet, names a different number or reference
- *                     ("order #1234" vs "#1240", "20GB" vs "100GB"), or
- *                     gives the details an unclear earlier turn lacked.
+ *                     ("order #1234" vs "#1240", "20GB" vs "100GB"),
+ *                     gives the details an unclear earlier turn lacked,
+ *                     or the earlier turn was a greeting ("Hello.").
  *   escalating        a trend, not one bad turn: at least three customer
  *                     turns, the current one at severity 3 or more, two or
  *                     more above the calmest earlier turn of the last four,
@@ -60,20 +61,25 @@
  *                     re-asked twice or more, or says it is a repeat
  *                     contact ("third time", BEHAVE_CUE_REPEAT_CONTACT).
  *
- * recommendation.action, first that applies (labels.md):
+ * recommendation.action, first that applies (labels.md's order,
+ * behave_conv_action.h):
  *
  *   handoff   crisis or critical urgency (severity 4), false resolution,
  *             escalating, the previous customer turn's crisis said to go
  *             on (this turn denies it is over), or context unavailable
- *             (degraded)
+ *             (degraded): whatever came before, whatever else the turn
+ *             says
+ *   simplify  cognitive load high or overload, or the customer says the
+ *             answer was too much ("I'm lost", "too many steps")
+ *   clarify   the ask is unclear (a short first message that says what
+ *             is wrong in no words of its own, "sort of", "hard to say"),
+ *             the answer was not understood (confusion), or the customer
+ *             asks again what an agent turn since has answered (a
+ *             repetition in two messages in a row answers nothing yet)
  *   route     a specialist team the customer names (our own phrases:
  *             complaint, appeal, fraud, court, payment sent to the wrong
  *             account...; not the annotator's topic cue alone) or the
- *             priority queue (urgency high), after an explicit overload
- *   simplify  cognitive load high or overload, or the customer says the
- *             answer was too much ("I'm lost", "too many steps")
- *   clarify   the ask is unclear ("sort of", "hard to say"), the answer was
- *             not understood (confusion), or the customer repeated it
+ *             priority queue (urgency high)
  *   resolve   otherwise: a clear ask that can be answered
  *
  * review_status, first that applies:
