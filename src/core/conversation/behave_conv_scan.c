@@ -533,7 +533,11 @@ behave_conv_phrase_at(const behave_conv_norm_t *t, behave_conv_list_e id,
     tab = behave_conv_lists[id].tab;
 
     for (k = 0; k < behave_conv_lists[id].n; k++) {
-        if (behave_conv_at(t, tab[k].phrase, strlen(tab[k].phrase), at, 0)) {
+        /* most phrases begin with another byte: no strlen() for them */
+        if (at < t->len && tab[k].phrase[0] == t->text[at]
+            && behave_conv_at(t, tab[k].phrase, strlen(tab[k].phrase), at,
+                              0))
+        {
             return 1;
         }
     }
@@ -582,6 +586,10 @@ behave_conv_word_in(const behave_conv_norm_t *t, size_t at,
     tab = behave_conv_lists[id].tab;
 
     for (k = 0; k < behave_conv_lists[id].n; k++) {
+        if (at >= t->len || tab[k].phrase[0] != t->text[at]) {
+            continue;
+        }
+
         len = strlen(tab[k].phrase);
 
         if (behave_conv_at(t, tab[k].phrase, len, at, 0)) {
