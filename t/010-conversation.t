@@ -213,8 +213,10 @@ sub log_records {
     ok(@turns <= 6 && @turns >= 4, 'at most max + max / 2 turns stored (' . scalar(@turns) . ')');
     is($dropped + @turns, 12, 'the header counts the trimmed turns');
     my $j = turn($c, 'Where is my parcel? Where is my parcel?', path => '/small/v1/analyze');
+    turn($c, 'Let me check that for you.', path => '/small/v1/analyze',
+         speaker => 'agent');
     $j = turn($c, 'Where is my parcel? Where is my parcel?', path => '/small/v1/analyze');
-    like($j->{conversation}{recommendation}{reason}, qr/customer turn 13 asks again what turn 12 asked/,
+    like($j->{conversation}{recommendation}{reason}, qr/customer turn 14 asks again what turn 12 asked/,
          'reasons number turns over the whole conversation');
 
     my $c2 = conv_id();
@@ -336,9 +338,11 @@ sub redis_set_raw {
     ok($j->{conversation} && !$j->{conversation}{degraded},
        'a trimmed log without state: answered, not degraded');
     is($j->{conversation}{prior_turns}, 10, 'every turn counted, trimmed ones too');
+    turn($c, 'Let me check that for you.', path => '/small/v1/analyze',
+         speaker => 'agent');
     $j = turn($c, 'Where is my parcel?', path => '/small/v1/analyze');
     like($j->{conversation}{recommendation}{reason},
-         qr/customer turn 11 asks again what turn 10 asked/,
+         qr/customer turn 12 asks again what turn 10 asked/,
          'then incremental, numbered over the whole conversation');
 }
 

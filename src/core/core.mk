@@ -1,6 +1,7 @@
 # What every build of the pure core shares (src/core/Makefile for tests and
 # tools, fuzz/Makefile for the fuzzers): its folders, its libraries, and
-# the lexicon and model tables generated into $(OUT)/gen.  One list, so a
+# the lexicon, model and conversation phrase tables generated into
+# $(OUT)/gen.  One list, so a
 # new folder or library cannot reach one build and miss the other.
 # Needs TOP and OUT set before it is included; both builds default to
 # their "all", not to the first rule here.
@@ -18,12 +19,15 @@ MODEL     := $(TOP)/src/core/text/model/concepts.tsv \
 GENM      := $(OUT)/gen/behave_model_data.c
 RISK      := $(TOP)/src/core/text/model/risk.tsv
 GENR      := $(OUT)/gen/behave_risk_data.c
+PHRASES   := $(sort $(wildcard $(TOP)/src/core/conversation/phrases/*.tsv))
+GENP      := $(OUT)/gen/behave_conv_phrases_data.c
 CORE_SRCS := $(sort $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.c)))
 CORE_HDRS := $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.h))
 CORE_OBJS := $(patsubst $(TOP)/%.c,$(OUT)/obj/%.o,$(CORE_SRCS)) \
              $(OUT)/obj/gen/behave_lexicon_data.o \
              $(OUT)/obj/gen/behave_model_data.o \
-             $(OUT)/obj/gen/behave_risk_data.o
+             $(OUT)/obj/gen/behave_risk_data.o \
+             $(OUT)/obj/gen/behave_conv_phrases_data.o
 
 $(GEN): $(LEXICON) $(TOP)/scripts/gen-lexicon
 	@mkdir -p $(dir $@)
@@ -36,3 +40,6 @@ $(GENM): $(MODEL) $(TOP)/scripts/gen-model
 $(GENR): $(RISK) $(TOP)/scripts/gen-risk
 	@mkdir -p $(dir $@)
 	perl $(TOP)/scripts/gen-risk $@ $(RISK)
+$(GENP): $(PHRASES) $(TOP)/scripts/gen-phrases
+	@mkdir -p $(dir $@)
+	perl $(TOP)/scripts/gen-phrases $@ $(PHRASES)

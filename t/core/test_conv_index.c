@@ -28,7 +28,7 @@
 
 #include "tap.h"
 #include "testdata.h"
-#include "behave_conversation.h"
+#include "behave_conv_scan.h"
 
 
 static unsigned  texts, differ, unindexed;

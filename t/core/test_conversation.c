@@ -12,6 +12,7 @@
 #include "tap.h"
 #include "behave_annotate.h"
 #include "behave_conversation.h"
+#include "behave_conv_escalation.h"
 
 
 #define C  BEHAVE_SPEAKER_CUSTOMER

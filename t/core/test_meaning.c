@@ -13,6 +13,7 @@
 #include "convtest.h"
 #include "behave_annotate.h"
 #include "behave_conversation.h"
+#include "behave_conv_asks.h"
 #include "behave_model.h"
 
 

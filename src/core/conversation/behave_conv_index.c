@@ -246,7 +246,7 @@ behave_conv_index_probe(uint32_t key, size_t at, behave_conv_cands_t *c)
  * Phrases of one word that begin where w does (w itself), and of two (w
  * and next, if there is a next); inside w, right after each "¿" or "¡",
  * the same for the rest of w: the matcher lets a phrase begin there too
- * (behave_conversation.c's behave_conv_at())
+ * (behave_conv_scan.c's behave_conv_at())
  */
 static int
 behave_conv_index_word(const unsigned char *u, const behave_conv_word_t *w,

@@ -5,7 +5,7 @@
  * that a turn tries only the phrases that begin with one of its words
  * instead of every phrase of every table (about 850 a customer turn).
  *
- * Phrases match as whole words (behave_conversation.c): a phrase that
+ * Phrases match as whole words (behave_conv_scan.c): a phrase that
  * begins with a word byte matches only where a word of the text begins,
  * and that word is then the phrase's first word, byte for byte; so is the
  * word after it, when the phrase has one.  The index keys each phrase on

@@ -49,7 +49,7 @@
  *               false resolution earlier in the conversation)
  *   claim       the latest agent turn since the last customer turn that
  *               presented the issue as settled (turn ffffffff: none) and
- *               how (BEHAVE_CONV_CLAIM_*, see behave_conversation.c)
+ *               how (behave_conv_claim(), behave_conv_claims.h)
  *   *_prev      the same as they were before the newest customer turn:
  *               an agent turn echoes the assessment of that turn, which
  *               is recomputed from them (hence one record more than the
@@ -61,8 +61,8 @@
  * signed), cues(4), quote, specialist, overload, confusion, vague,
  * vague count, ids count, ids(2 x 4: FNV-1a of order-like tokens),
  * distinct trigrams(2), trigram sketch(64).  The phrase fields are
- * 1 + the index of the first phrase found in a table of
- * behave_conversation.c, 0 for none.
+ * 1 + the index of the first phrase found in a table of phrases/
+ * (behave_conv_phrases.h), 0 for none: those tables are append only.
  */
 
 #ifndef BEHAVE_CONV_STATE_H
@@ -99,15 +99,15 @@
 #define BEHAVE_CONV_F_UNCLEAR     0x0040  /* short, "the thing", no detail */
 #define BEHAVE_CONV_F_ANGER       0x0080  /* "unacceptable", "I'm reporting" */
 #define BEHAVE_CONV_F_OVERLOAD    0x0100  /* lost, and a cascade of asks */
-#define BEHAVE_CONV_F_OPEN        0x0200  /* "ok, but", "sí, pero", "ja, aber" */
-/* what a question asks about (behave_conversation.c's focus tables) */
+#define BEHAVE_CONV_F_OPEN        0x0200  /* "ok, but", "sí, pero", "ja aber" */
+/* what a question asks about (phrases/focus_*.tsv) */
 #define BEHAVE_CONV_F_COST        0x0400  /* "fee", "precio", "Gebühr" */
 #define BEHAVE_CONV_F_LIMIT       0x0800  /* "maximum", "límite", "plafond" */
 #define BEHAVE_CONV_F_DURATION    0x1000  /* "how long", "prazo", "délai" */
 #define BEHAVE_CONV_F_FOCUS                                                   \
     (BEHAVE_CONV_F_COST | BEHAVE_CONV_F_LIMIT | BEHAVE_CONV_F_DURATION)
-/* the top three bits: what the ask is about (behave_conversation.c's
- * intent tables), 0 for none of them */
+/* the top three bits: what the ask is about (phrases/intent_*.tsv, in
+ * the order of behave_conv_intents[]), 0 for none of them */
 #define BEHAVE_CONV_F_INTENT_SHIFT  13
 #define BEHAVE_CONV_F_INTENT      0xe000
 

@@ -30,8 +30,9 @@
  *                     acknowledges the answer first ("Thanks. And how much
  *                     is...", "OK, and can I...") and asks about another
  *                     facet, names a different number or reference
- *                     ("order #1234" vs "#1240", "20GB" vs "100GB"), or
- *                     gives the details an unclear earlier turn lacked.
+ *                     ("order #1234" vs "#1240", "20GB" vs "100GB"),
+ *                     gives the details an unclear earlier turn lacked,
+ *                     or the earlier turn was a greeting ("Hello.").
  *   escalating        a trend, not one bad turn: at least three customer
  *                     turns, the current one at severity 3 or more, two or
  *                     more above the calmest earlier turn of the last four,
@@ -60,20 +61,25 @@
  *                     re-asked twice or more, or says it is a repeat
  *                     contact ("third time", BEHAVE_CUE_REPEAT_CONTACT).
  *
- * recommendation.action, first that applies (labels.md):
+ * recommendation.action, first that applies (labels.md's order,
+ * behave_conv_action.h):
  *
  *   handoff   crisis or critical urgency (severity 4), false resolution,
  *             escalating, the previous customer turn's crisis said to go
  *             on (this turn denies it is over), or context unavailable
- *             (degraded)
+ *             (degraded): whatever came before, whatever else the turn
+ *             says
+ *   simplify  cognitive load high or overload, or the customer says the
+ *             answer was too much ("I'm lost", "too many steps")
+ *   clarify   the ask is unclear (a short first message that says what
+ *             is wrong in no words of its own, "sort of", "hard to say"),
+ *             the answer was not understood (confusion), or the customer
+ *             asks again what an agent turn since has answered (a
+ *             repetition in two messages in a row answers nothing yet)
  *   route     a specialist team the customer names (our own phrases:
  *             complaint, appeal, fraud, court, payment sent to the wrong
  *             account...; not the annotator's topic cue alone) or the
- *             priority queue (urgency high), after an explicit overload
- *   simplify  cognitive load high or overload, or the customer says the
- *             answer was too much ("I'm lost", "too many steps")
- *   clarify   the ask is unclear ("sort of", "hard to say"), the answer was
- *             not understood (confusion), or the customer repeated it
+ *             priority queue (urgency high)
  *   resolve   otherwise: a clear ask that can be answered
  *
  * review_status, first that applies:
@@ -106,78 +112,7 @@
 #include "behave_json.h"
 #include "behave_turn.h"
 #include "behave_conv_state.h"
-
-
-#define BEHAVE_CONV_SCAN_MAX    4096
-#define BEHAVE_CONV_REP_WINDOW  12      /* customer turns compared */
-#define BEHAVE_CONV_REASON_MAX  320
-
-/*
- * Repetition by meaning: the cosine of two customer turns' meaning
- * signatures (behave_model.h) from which a turn asks the same again in
- * other words.  The signature is centred (what every query shares adds
- * nothing), so unrelated asks score near 0.  Both were chosen on
- * development data only.  REPEAT: the lowest threshold at which the
- * corpus' development conversations keep the repetition precision and
- * recall of the previous signature (0.828 / 0.774), so the highest F1
- * on query pairs of development intents left out of training that
- * costs conversations nothing (scripts/train --meaning-inner: 0.884
- * here, 0.888 at 0.24, where follow-ups on the same topic that ask
- * something new, "and how do I change my photo?", begin to pass as
- * repetitions).  scripts/eval-corpus reads REPEAT from here and
- * measures held-out intents.  SAID: when the customer says the question
- * is still open ("ok but...", "that wasn't my question") a meaning
- * merely related is enough, chosen on the development conversations.
- */
-#define BEHAVE_CONV_MEANING_REPEAT  0.28
-#define BEHAVE_CONV_MEANING_SAID    0.05
-
-
-typedef enum {
-    BEHAVE_ACTION_CLARIFY = 0,
-    BEHAVE_ACTION_SIMPLIFY,
-    BEHAVE_ACTION_RESOLVE,
-    BEHAVE_ACTION_ROUTE,
-    BEHAVE_ACTION_HANDOFF
-} behave_action_e;
-
-
-typedef enum {
-    BEHAVE_REVIEW_OK = 0,
-    BEHAVE_REVIEW_MONITOR,
-    BEHAVE_REVIEW_NEEDS_REVIEW,
-    BEHAVE_REVIEW_ESCALATED
-} behave_review_e;
-
-
-typedef struct {
-    size_t                 prior_turns;
-
-    /* failure_flags */
-    int                    false_resolution;
-    char                   false_resolution_reason[BEHAVE_CONV_REASON_MAX];
-    int                    repeat_contact_risk;
-
-    /* derived */
-    int                    repetition;
-    double                 repetition_similarity;  /* 0 .. 1 */
-    int                    escalating;
-    int                    peak_severity;          /* 0 .. 4 */
-
-    /* recommendation */
-    behave_action_e        action;
-    char                   reason[BEHAVE_CONV_REASON_MAX];
-    const char            *safe_response_guidance; /* static text */
-
-    behave_review_e        review_status;
-
-    int                    degraded;
-    char                   degraded_reason[BEHAVE_CONV_REASON_MAX];
-
-    /* for logs and tests: turn indexes behind the findings, or -1 */
-    int                    claim_turn;
-    int                    repeated_turn;
-} behave_conv_result_t;
+#include "behave_conv_types.h"
 
 
 /*
@@ -216,7 +151,8 @@ void behave_conversation_degraded(const char *reason,
 
 /*
  * Fills a turn (behave_turn.h) from an annotation of text; severity is
- * computed with behave_conversation_severity().  text is referenced, not copied.
+ * computed with behave_conversation_severity() (behave_conv_escalation.h).
+ * text is referenced, not copied.
  */
 void behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
     const char *text, size_t len, const behave_annotation_t *a,
@@ -230,10 +166,6 @@ void behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
  */
 int behave_turns_from_json(const cJSON *turns, behave_turn_t *tv, int max);
 
-/* severity 0..4 of one message, see the scale above */
-int behave_conversation_severity(const behave_annotation_t *a,
-    const char *text, size_t len);
-
 const char *behave_action_name(behave_action_e a);
 const char *behave_review_name(behave_review_e r);
 
@@ -243,20 +175,6 @@ const char *behave_review_name(behave_review_e r);
  */
 void behave_conversation_write(behave_jw_t *w, const behave_conv_result_t *r,
     const char *conversation_id, int redacted);
-
-
-/*
- * For t/core/test_conv_index.c, which holds the phrase index to the plain
- * scan: the k-th phrase of all the phrase tables (NULL past the last),
- * and on how many (table, kind of negation) pairs the index's answer for
- * text differs from a scan of the whole table (count or first phrase);
- * *indexed is 0 when the index did not answer at all (too many
- * candidates: everything was scanned).
- */
-const char *behave_conversation_phrase(size_t k);
-
-unsigned behave_conversation_index_check(const char *text, size_t len,
-    int *indexed);
 
 
 #endif /* BEHAVE_CONVERSATION_H */
