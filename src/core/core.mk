@@ -16,6 +16,12 @@ GEN       := $(OUT)/gen/behave_lexicon_data.c
 MODEL     := $(TOP)/src/core/text/model/concepts.tsv \
              $(TOP)/src/core/text/model/weights.tsv
 GENM      := $(OUT)/gen/behave_model_data.c
+# the descriptions the Redis scripts share with the core (generated headers)
+DESCR     := $(sort $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.layout \
+                                                  $(TOP)/src/core/$(d)/*.fields)))
+GENH      := $(OUT)/gen/behave_conv_state_layout.h \
+             $(OUT)/gen/behave_gw_hot_layout.h \
+             $(OUT)/gen/behave_review_fields.h
 CORE_SRCS := $(sort $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.c)))
 CORE_HDRS := $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.h))
 CORE_OBJS := $(patsubst $(TOP)/%.c,$(OUT)/obj/%.o,$(CORE_SRCS)) \
@@ -29,3 +35,8 @@ $(GEN): $(LEXICON) $(TOP)/scripts/gen-lexicon
 $(GENM): $(MODEL) $(TOP)/scripts/gen-model
 	@mkdir -p $(dir $@)
 	perl $(TOP)/scripts/gen-model $@ $(MODEL)
+
+# the core's share of scripts/gen-redis-scripts: its headers, no script
+$(GENH) &: $(DESCR) $(TOP)/scripts/gen-redis-scripts
+	@mkdir -p $(OUT)/gen
+	perl $(TOP)/scripts/gen-redis-scripts $(OUT)/gen $(DESCR)

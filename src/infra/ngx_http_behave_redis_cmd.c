@@ -24,8 +24,6 @@
  */
 
 
-#include <openssl/sha.h>
-
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_node.h"
 #include "ngx_http_behave_stats.h"
@@ -114,16 +112,6 @@ static u_char *ngx_http_behave_redis_format(u_char *buf, int argc,
 static int ngx_http_behave_redis_argv(redisAsyncContext *ac,
     redisCallbackFn *fn, void *privdata, int argc, const char **argv,
     const size_t *argvlen);
-
-
-void
-ngx_http_behave_redis_script_init(ngx_http_behave_redis_script_t *s)
-{
-    u_char  md[SHA_DIGEST_LENGTH];
-
-    SHA1((const u_char *) s->source, ngx_strlen(s->source), md);
-    *ngx_hex_dump((u_char *) s->sha1, md, SHA_DIGEST_LENGTH) = '\0';
-}
 
 
 /*

@@ -33,13 +33,15 @@
 #include "ngx_http_behave_meter.h"
 #include "ngx_http_behave_offload.h"
 #include "ngx_http_behave_redis.h"
-#include "ngx_http_behave_redis_args.h"
+#include "ngx_http_behave_redis_script.h"
 #include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_review_index.h"
 #include "ngx_http_behave_stats.h"
 #include "ngx_http_behave_util.h"
-#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_wh_commit_lua.h"         /* wh_commit.lua */
+#include "ngx_http_behave_wh_delivery_lua.h"       /* wh_delivery.lua */
+#include "ngx_http_behave_wh_resolve_fields.h"
 #include "ngx_http_behave_webhooks_util.h"
 
 #include "behave_callsum.h"
@@ -164,7 +166,7 @@ static void ngx_http_behave_wh_publish(ngx_http_request_t *r,
 static ngx_int_t ngx_http_behave_wh_slug_valid(ngx_str_t *slug);
 static ngx_int_t ngx_http_behave_wh_review_args(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, const behave_callsum_meta_t *m,
-    const char ***argv, size_t **len, int *nkeys, int *argc);
+    ngx_http_behave_redis_args_t *a);
 static void ngx_http_behave_wh_recv_cleanup(void *data);
 
 
@@ -403,15 +405,12 @@ ngx_http_behave_wh_owner(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *owner)
 {
     char        *tenant, *sp;
-    size_t       len[9];
+    size_t       len[2 + NGX_HTTP_BEHAVE_WH_R_LAST];
     ngx_str_t   *key;
     ngx_uint_t   i;
-    const char  *argv[9];
+    const char  *argv[2 + NGX_HTTP_BEHAVE_WH_R_LAST];
 
-    /* the Vapi options last: nil on other endpoints and older records */
-    static const char  *fields[] = {
-        "tenant", "id", "provider", "auth", "active", "secret", "signature"
-    };
+    static const char  *fields[] = { NGX_HTTP_BEHAVE_WH_R_NAMES };
 
     sp = (char *) ngx_strlchr((u_char *) owner->str,
                               (u_char *) owner->str + owner->len, ' ');
@@ -442,20 +441,21 @@ ngx_http_behave_wh_owner(ngx_http_request_t *r,
     argv[1] = (char *) key->data;
     len[1] = key->len;
 
-    for (i = 0; i < 7; i++) {
+    for (i = 0; i < NGX_HTTP_BEHAVE_WH_R_LAST; i++) {
         argv[2 + i] = fields[i];
         len[2 + i] = ngx_strlen(fields[i]);
     }
 
     return ngx_http_behave_wh_lookup(r, rv, &ngx_http_behave_wh_resolve_step,
-                                     9, argv, len);
+                                     2 + NGX_HTTP_BEHAVE_WH_R_LAST, argv,
+                                     len);
 }
 
 
 /*
- * { tenant, id, provider, auth, active, sealed secret, Vapi options }:
- * the options are nil on endpoints of other providers and on endpoints
- * stored before they existed (the defaults apply).
+ * The fields of wh_resolve.fields: the options are nil on endpoints of
+ * other providers and on endpoints stored before they existed (the
+ * defaults apply); every other field is there.
  */
 
 static ngx_int_t
@@ -467,11 +467,15 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     ngx_http_behave_ctx_t  *ctx;
     ngx_http_behave_step_t  step;
 
-    if (reply->elements != 7) {
+    if (reply->elements != NGX_HTTP_BEHAVE_WH_R_LAST) {
         return ngx_http_behave_wh_unauthorized(r);
     }
 
-    for (i = 0; i < 6; i++) {
+    for (i = 0; i < NGX_HTTP_BEHAVE_WH_R_LAST; i++) {
+        if (i == NGX_HTTP_BEHAVE_WH_R_OPTIONS) {
+            continue;
+        }
+
         if (reply->element[i]->type != REDIS_REPLY_STRING) {
             ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                           "behave: webhook refused: incomplete endpoint");
@@ -479,16 +483,16 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
         }
     }
 
-    e = reply->element[0];
+    e = reply->element[NGX_HTTP_BEHAVE_WH_R_TENANT];
     rv->tenant = ngx_http_behave_webhooks_pstrdup(r, e->str, e->len);
-    e = reply->element[1];
+    e = reply->element[NGX_HTTP_BEHAVE_WH_R_ID];
     rv->endpoint_id = ngx_http_behave_webhooks_pstrdup(r, e->str, e->len);
 
     if (rv->tenant == NULL || rv->endpoint_id == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    e = reply->element[2];
+    e = reply->element[NGX_HTTP_BEHAVE_WH_R_PROVIDER];
 
     if (behave_provider_from_name(e->str, e->len, &rv->provider) != 0) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
@@ -498,22 +502,24 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
                                                     "bad record");
     }
 
-    rv->shared_secret = ngx_strcmp(reply->element[3]->str, "shared_secret")
+    rv->shared_secret = ngx_strcmp(reply->element[NGX_HTTP_BEHAVE_WH_R_AUTH]
+                                   ->str, "shared_secret")
                         == 0;
 
-    e = reply->element[6];
+    e = reply->element[NGX_HTTP_BEHAVE_WH_R_OPTIONS];
 
     if (e->type != REDIS_REPLY_STRING
         || behave_sig_vapi_parse(e->str, e->len, &rv->vapi) != 0)
     {
         behave_sig_vapi_default(&rv->vapi);
     }
-    rv->active = reply->element[4]->str[0] == '1';
+    rv->active = reply->element[NGX_HTTP_BEHAVE_WH_R_ACTIVE]->str[0] == '1';
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     ctx->tenant = rv->tenant;
 
-    step = ngx_http_behave_wh_open(r, rv, reply->element[5]);
+    step = ngx_http_behave_wh_open(r, rv,
+                                   reply->element[NGX_HTTP_BEHAVE_WH_R_SECRET]);
     if (step.answered) {
         return step.rc;
     }
@@ -926,17 +932,15 @@ static ngx_int_t
 ngx_http_behave_wh_commit(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv)
 {
-    int                     nkeys, argc;
-    char                   *summary, *record;
-    size_t                  len8[8], *len;
-    ngx_int_t               rc;
-    ngx_str_t              *key[3];
-    const char             *argv8[8], **argv;
-    behave_delivery_t       d;
-    behave_callsum_meta_t   m;
-    char                    dedup[BEHAVE_CONVERSATION_ID_MAX + 32];
-    char                    ttl[NGX_INT_T_LEN + 1], segttl[NGX_INT_T_LEN + 1];
-    char                    keep[NGX_INT_T_LEN + 1];
+    char                          *summary, *record;
+    size_t                         summary_len, record_len;
+    u_char                        *segments;
+    ngx_int_t                      rc;
+    ngx_str_t                     *key[3];
+    behave_delivery_t              d;
+    behave_callsum_meta_t          m;
+    ngx_http_behave_redis_args_t   a;
+    char                           dedup[BEHAVE_CONVERSATION_ID_MAX + 32];
 
     if (behave_random_id("dlv", rv->delivery_id, sizeof(rv->delivery_id))
         != 0
@@ -961,11 +965,6 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    argv = argv8;
-    len = len8;
-    nkeys = 3;
-    argc = 8;
-
     ngx_memzero(&m, sizeof(behave_callsum_meta_t));
 
     m.status = "processed";
@@ -983,59 +982,21 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
     d.conversation_id = rv->call.conversation_id;
     d.review_status = behave_review_name(rv->sum.review_status);
 
-    summary = behave_callsum_json(&rv->sum, &m, &len[3]);
-    record = behave_delivery_json(&d, &len[4]);
+    summary = behave_callsum_json(&rv->sum, &m, &summary_len);
+    record = behave_delivery_json(&d, &record_len);
 
     /* kept for the answer, with room for the fields the answer adds */
     rv->summary.data = (summary != NULL)
-                       ? ngx_pnalloc(r->pool, len[3]
+                       ? ngx_pnalloc(r->pool, summary_len
                                      + sizeof(NGX_HTTP_BEHAVE_WH_ANSWER_TAIL)
                                      + 2 * NGX_INT64_LEN)
                        : NULL;
 
-    if (summary == NULL || record == NULL || rv->summary.data == NULL) {
-        free(summary);
-        free(record);
-        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
-                                                    "out of memory");
-    }
-
-    /* behave_callsum_json() prints an object: without its '}' */
-    rv->summary.len = len[3] - 1;
-    ngx_memcpy(rv->summary.data, summary, rv->summary.len);
-
     /* the segment counter: "...conv:<id>:segments" */
-    argv[1] = ngx_pnalloc(r->pool, key[1]->len + sizeof(":segments"));
-    if (argv[1] == NULL) {
-        free(summary);
-        free(record);
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
+    segments = ngx_pnalloc(r->pool, key[1]->len + sizeof(":segments"));
 
-    len[1] = ngx_sprintf((u_char *) argv[1], "%V:segments", key[1])
-             - (u_char *) argv[1];
-
-    argv[0] = (char *) key[0]->data;
-    len[0] = key[0]->len;
-    argv[2] = (char *) key[2]->data;
-    len[2] = key[2]->len;
-    argv[3] = summary;
-    argv[4] = record;
-    argv[5] = ttl;
-    len[5] = ngx_sprintf((u_char *) ttl, "%d", NGX_HTTP_BEHAVE_WH_CALL_TTL)
-             - (u_char *) ttl;
-    argv[6] = segttl;
-    len[6] = ngx_sprintf((u_char *) segttl, "%d",
-                         NGX_HTTP_BEHAVE_WH_SEGMENT_TTL)
-             - (u_char *) segttl;
-    argv[7] = keep;
-    len[7] = ngx_sprintf((u_char *) keep, "%d",
-                         NGX_HTTP_BEHAVE_WH_DELIVERIES)
-             - (u_char *) keep;
-
-    if (ngx_http_behave_wh_review_args(r, rv, &m, &argv, &len, &nkeys,
-                                       &argc)
-        != NGX_OK)
+    if (summary == NULL || record == NULL || rv->summary.data == NULL
+        || segments == NULL)
     {
         free(summary);
         free(record);
@@ -1043,10 +1004,47 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
                                                     "out of memory");
     }
 
-    rc = ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_commit_script,
-                                       nkeys, argc, argv, len,
-                                       ngx_http_behave_wh_commit_reply, rv,
-                                       "the receiver");
+    /* behave_callsum_json() prints an object: without its '}' */
+    rv->summary.len = summary_len - 1;
+    ngx_memcpy(rv->summary.data, summary, rv->summary.len);
+
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_wh_commit_script);
+
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_CALL,
+                                  key[0]);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_SEGMENTS,
+                              (char *) segments,
+                              ngx_sprintf(segments, "%V:segments", key[1])
+                              - segments);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_DELIVERIES,
+                                  key[2]);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_SUMMARY,
+                              summary, summary_len);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_RECORD,
+                              record, record_len);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_CALL_TTL,
+                                  NGX_HTTP_BEHAVE_WH_CALL_TTL);
+    ngx_http_behave_redis_put_num(&a,
+                                  NGX_HTTP_BEHAVE_WH_COMMIT_ARG_SEGMENT_TTL,
+                                  NGX_HTTP_BEHAVE_WH_SEGMENT_TTL);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_KEEP,
+                                  NGX_HTTP_BEHAVE_WH_DELIVERIES);
+
+    if (ngx_http_behave_wh_review_args(r, rv, &m, &a) != NGX_OK) {
+        free(summary);
+        free(record);
+        return ngx_http_behave_webhooks_unavailable(r, "the receiver",
+                                                    "out of memory");
+    }
+
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: commit of call \"%s\" on endpoint %s%s",
+                   dedup, rv->endpoint_id,
+                   a.argv[NGX_HTTP_BEHAVE_WH_COMMIT_KEY_REVIEW_INDEX]
+                   ? ", filed for review" : "");
+
+    rc = ngx_http_behave_webhooks_run(r, &a, ngx_http_behave_wh_commit_reply,
+                                      rv, "the receiver");
 
     /* the arguments are copied: the JSON can go at once */
     free(summary);
@@ -1216,11 +1214,6 @@ ngx_http_behave_wh_record(ngx_http_request_t *r,
     behave_delivery_t              d;
     ngx_http_behave_redis_args_t   a;
 
-    /* LPUSH and LTRIM in one step, so the list never holds one too many */
-    static const char  script[] =
-        "redis.call('LPUSH', KEYS[1], ARGV[1])\n"
-        "redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)\n";
-
     if (behave_random_id("dlv", rv->delivery_id, sizeof(rv->delivery_id))
         != 0)
     {
@@ -1247,17 +1240,22 @@ ngx_http_behave_wh_record(ngx_http_request_t *r,
         return;
     }
 
-    ngx_http_behave_redis_args_init(&a);
-    ngx_http_behave_redis_arg_str(&a, "EVAL");
-    ngx_http_behave_redis_arg(&a, script, sizeof(script) - 1);
-    ngx_http_behave_redis_arg_str(&a, "1");
-    ngx_http_behave_redis_arg_ngx(&a, key);
-    ngx_http_behave_redis_arg(&a, json, json_len);
-    ngx_http_behave_redis_arg_num(&a, NGX_HTTP_BEHAVE_WH_DELIVERIES);
+    ngx_http_behave_redis_args_script(&a,
+                                      &ngx_http_behave_wh_delivery_script);
+    ngx_http_behave_redis_put_ngx(&a,
+                                  NGX_HTTP_BEHAVE_WH_DELIVERY_KEY_DELIVERIES,
+                                  key);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_DELIVERY_ARG_RECORD,
+                              json, json_len);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_WH_DELIVERY_ARG_KEEP,
+                                  NGX_HTTP_BEHAVE_WH_DELIVERIES);
 
-    (void) ngx_http_behave_redis_command_bg(a.argc, a.argv, a.len,
-                                            ngx_http_behave_wh_record_done,
-                                            NULL);
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: delivery on endpoint %s recorded as %s",
+                   rv->endpoint_id, outcome);
+
+    (void) ngx_http_behave_redis_run_bg(&a, ngx_http_behave_wh_record_done,
+                                        NULL);
     free(json);
 }
 
@@ -1316,14 +1314,10 @@ ngx_http_behave_wh_bill(ngx_http_request_t *r, ngx_http_behave_wh_recv_t *rv,
 static ngx_int_t
 ngx_http_behave_wh_review_args(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, const behave_callsum_meta_t *m,
-    const char ***argv, size_t **len, int *nkeys, int *argc)
+    ngx_http_behave_redis_args_t *a)
 {
-    u_char                      *p;
-    char                        *log;
-    size_t                       i, n, *l, loglen;
-    int64_t                      now;
+    size_t                       i;
     ngx_str_t                   *keys[4];
-    const char                 **a;
     behave_review_rec_t         *rec;
     ngx_http_behave_loc_conf_t  *blcf;
 
@@ -1340,10 +1334,8 @@ ngx_http_behave_wh_review_args(ngx_http_request_t *r,
         return NGX_ERROR;
     }
 
-    now = rv->received_ms;
-
     if (behave_review_rec_call(rec, &rv->sum, m, rv->call.call_id,
-                               (int) blcf->redact, now)
+                               (int) blcf->redact, rv->received_ms)
         != 0)
     {
         /* an id too long for the queue: the call is stored all the same */
@@ -1354,59 +1346,37 @@ ngx_http_behave_wh_review_args(ngx_http_request_t *r,
     }
 
     if (ngx_http_behave_review_keys(r, rv->tenant, rec->id, keys)
-        != NGX_OK)
+        != NGX_OK
+        || rv->log.buf == NULL)
     {
         return NGX_ERROR;
     }
 
-    /* built in the steps before (ngx_http_behave_wh_step()) */
-    log = rv->log.buf;
-    loglen = rv->log.used;
-    n = 8 + 4 + 4 + rec->n;
+    ngx_http_behave_redis_put_ngx(a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_REVIEW_INDEX,
+                                  keys[0]);
+    ngx_http_behave_redis_put_ngx(a,
+                                  NGX_HTTP_BEHAVE_WH_COMMIT_KEY_REVIEW_RECORD,
+                                  keys[1]);
+    ngx_http_behave_redis_put_ngx(a,
+                                  NGX_HTTP_BEHAVE_WH_COMMIT_KEY_REVIEW_HISTORY,
+                                  keys[2]);
+    ngx_http_behave_redis_put_ngx(a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_REVIEW_TURNS,
+                                  keys[3]);
+    ngx_http_behave_redis_put_str(a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_REVIEW_ID,
+                                  rec->id);
+    ngx_http_behave_redis_put_num(a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_NOW,
+                                  rv->received_ms);
+    ngx_http_behave_redis_put_str(a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_REOPEN,
+                                  rec->reopened);
 
-    a = ngx_palloc(r->pool, n * sizeof(char *));
-    l = ngx_palloc(r->pool, n * sizeof(size_t));
-    p = ngx_pnalloc(r->pool, NGX_INT64_LEN);
-
-    if (log == NULL || a == NULL || l == NULL || p == NULL) {
-        return NGX_ERROR;
-    }
-
-    for (i = 0; i < 3; i++) {
-        a[i] = (*argv)[i];
-        l[i] = (*len)[i];
-    }
-
-    for (i = 0; i < 4; i++) {
-        a[3 + i] = (char *) keys[i]->data;
-        l[3 + i] = keys[i]->len;
-    }
-
-    for (i = 3; i < 8; i++) {
-        a[4 + i] = (*argv)[i];
-        l[4 + i] = (*len)[i];
-    }
-
-    a[12] = rec->id;
-    l[12] = ngx_strlen(rec->id);
-    a[13] = (char *) p;
-    l[13] = ngx_sprintf(p, "%L", now) - p;
-    a[14] = rec->reopened;
-    l[14] = ngx_strlen(rec->reopened);
-
-    /* sent from the log's own buffer: the pool cleanup frees it */
-    a[15] = log;
-    l[15] = loglen;
+    /* built in the steps before (ngx_http_behave_wh_step()), sent from
+     * the log's own buffer: the pool cleanup frees it */
+    ngx_http_behave_redis_put(a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_TURNS,
+                              rv->log.buf, rv->log.used);
 
     for (i = 0; i < rec->n; i++) {
-        a[16 + i] = rec->argv[i];
-        l[16 + i] = rec->len[i];
+        ngx_http_behave_redis_arg(a, rec->argv[i], rec->len[i]);
     }
-
-    *argv = a;
-    *len = l;
-    *nkeys = 7;
-    *argc = (int) n;
 
     return NGX_OK;
 }

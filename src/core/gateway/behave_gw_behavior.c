@@ -390,15 +390,22 @@ behave_gw_behavior_run(const cJSON *req, int64_t now_ms, const char *state,
     batches = 0;
     base = 0;
     full_max = 0;
-    hot = state != NULL && state_len > 0 && state[0] == 'G';
+    hot = state != NULL && state_len > 0
+          && state[0] == BEHAVE_GW_HOT_LAYOUT_MAGIC[0];
     head = hot ? BEHAVE_GW_HOT_HEAD : 0;
 
     if (state != NULL) {
         rc = -1;
 
         if (state_len >= head) {
-            base = hot ? behave_gw_get_le(state + 13, 4) : 0;
-            full_max = hot ? behave_gw_get_le(state + 17, 4) : 0;
+            if (hot) {
+                base = behave_gw_get_le(state + BEHAVE_GW_HOT_LAYOUT_AT_BASE,
+                                        BEHAVE_GW_HOT_LAYOUT_W_BASE);
+                full_max = behave_gw_get_le(state
+                                            + BEHAVE_GW_HOT_LAYOUT_AT_FULL_MAX,
+                                            BEHAVE_GW_HOT_LAYOUT_W_FULL_MAX);
+            }
+
             rc = behave_gw_session_decode(&s, state + head,
                                           state_len - head, &blob_len,
                                           &batches);
@@ -556,14 +563,20 @@ behave_gw_hot_encode(const behave_gw_session_t *s, size_t base,
            ? total + 9 * (free_view < free_full ? free_view : free_full) : 0;
 
     p = (unsigned char *) out;
-    p[0] = 'G';
-    behave_gw_put_le(p + 1, room, 4);
+    /* behave_gw_hot.layout */
+    p[BEHAVE_GW_HOT_LAYOUT_AT_MAGIC] = BEHAVE_GW_HOT_LAYOUT_MAGIC[0];
+    behave_gw_put_le(p + BEHAVE_GW_HOT_LAYOUT_AT_ROOM, room,
+                     BEHAVE_GW_HOT_LAYOUT_W_ROOM);
     memcpy(&u, &v.ck_t, sizeof(u));
-    behave_gw_put_le(p + 5, u, 8);
-    behave_gw_put_le(p + 13, base, 4);
-    behave_gw_put_le(p + 17, full_max, 4);
+    behave_gw_put_le(p + BEHAVE_GW_HOT_LAYOUT_AT_GATE, u,
+                     BEHAVE_GW_HOT_LAYOUT_W_GATE);
+    behave_gw_put_le(p + BEHAVE_GW_HOT_LAYOUT_AT_BASE, base,
+                     BEHAVE_GW_HOT_LAYOUT_W_BASE);
+    behave_gw_put_le(p + BEHAVE_GW_HOT_LAYOUT_AT_FULL_MAX, full_max,
+                     BEHAVE_GW_HOT_LAYOUT_W_FULL_MAX);
     memcpy(&u, &v.frontier, sizeof(u));
-    behave_gw_put_le(p + 21, u, 8);
+    behave_gw_put_le(p + BEHAVE_GW_HOT_LAYOUT_AT_FRONTIER, u,
+                     BEHAVE_GW_HOT_LAYOUT_W_FRONTIER);
     memcpy(out + BEHAVE_GW_HOT_HEAD, blob, blen);
 
     behave_gw_session_free(&v);

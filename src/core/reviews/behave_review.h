@@ -35,6 +35,13 @@
 #include "behave_error.h"
 #include "behave_turn.h"
 
+/*
+ * The fields of a stored record, BEHAVE_RF_*, in the order the scripts
+ * read them back: behave_review.fields, compiled (generated) by
+ * scripts/gen-redis-scripts
+ */
+#include "behave_review_fields.h"
+
 
 #define BEHAVE_REVIEW_ID_MAX       200
 #define BEHAVE_REVIEW_CURSOR_MAX   300      /* encoded, with NUL */
@@ -45,44 +52,6 @@
 #define BEHAVE_REVIEW_HISTORY_MAX  100      /* entries kept per review */
 #define BEHAVE_REVIEW_SCAN_MAX     2000     /* index entries a page reads */
 #define BEHAVE_REVIEW_ENTRY_MAX    (BEHAVE_REVIEW_NOTE_MAX * 6 + 512)
-
-
-/* the fields of a stored record, in the order the scripts return them */
-typedef enum {
-    BEHAVE_RF_KIND = 0,
-    BEHAVE_RF_PROVIDER,
-    BEHAVE_RF_CONVERSATION_ID,
-    BEHAVE_RF_CALL_ID,
-    BEHAVE_RF_STATUS,
-    BEHAVE_RF_ACTION,
-    BEHAVE_RF_ACTION_REASON,
-    BEHAVE_RF_PEAK_SEVERITY,
-    BEHAVE_RF_TURNS,
-    BEHAVE_RF_CREATED_AT,
-    BEHAVE_RF_UPDATED_AT,
-    BEHAVE_RF_STORAGE_MODE,
-    BEHAVE_RF_PROVIDER_VERDICT,
-    BEHAVE_RF_SERVICE_VERDICT,
-    BEHAVE_RF_DISAGREEMENT,
-    BEHAVE_RF_FALSE_RESOLUTION,
-    BEHAVE_RF_FALSE_RESOLUTION_REASON,
-    BEHAVE_RF_ESCALATING,
-    BEHAVE_RF_REPEAT_CONTACT,
-    BEHAVE_RF_REVIEWED,
-    BEHAVE_RF_REVIEWED_BY,
-    BEHAVE_RF_REVIEWED_AT,
-    BEHAVE_RF_NOTE,
-    BEHAVE_RF_LAST
-} behave_review_field_e;
-
-/* for HMGET in Lua, in the order above */
-#define BEHAVE_REVIEW_LUA_FIELDS                                            \
-    "'kind', 'provider', 'conversation_id', 'call_id', 'status', "          \
-    "'action', 'action_reason', 'peak_severity', 'turns', 'created_at', "   \
-    "'updated_at', 'storage_mode', 'provider_verdict', 'service_verdict', " \
-    "'verdict_disagreement', 'false_resolution', "                          \
-    "'false_resolution_reason', 'escalating', 'repeat_contact_risk', "      \
-    "'reviewed', 'reviewed_by', 'reviewed_at', 'note'"
 
 
 /* a record as read back: v[i] NULL when absent; not NUL-terminated */
@@ -118,38 +87,6 @@ int behave_review_rec_call(behave_review_rec_t *rec,
 int behave_review_rec_conv(behave_review_rec_t *rec,
     const behave_conv_result_t *res, const char *conversation_id,
     size_t turns, int redacted, int64_t now_ms);
-
-/*
- * The Lua that files a record in the queue, for a script that has set
- * the locals rv_idx, rv_rec, rv_hist (keys), rv_id, rv_now (ms), rv_ttl
- * (seconds), rv_reopen (the history entry) and rv_pairs (the record's
- * field/value pairs).  A status once escalated stays so; a review marked
- * reviewed that is flagged again is reopened, with a history entry; the
- * record and its history get the TTL of the data they point to, and the
- * index lives as long as its longest-lived record (entries whose record
- * expired are dropped when a list meets them).
- */
-#define BEHAVE_REVIEW_LUA_INDEX                                             \
-    "local rv_prev = redis.call('HMGET', rv_rec, 'status', 'reviewed')\n"  \
-    "redis.call('HSET', rv_rec, unpack(rv_pairs))\n"                       \
-    "if rv_prev[1] == 'escalated' then\n"                                  \
-    "    redis.call('HSET', rv_rec, 'status', 'escalated')\n"              \
-    "end\n"                                                                \
-    "redis.call('HSETNX', rv_rec, 'created_at', rv_now)\n"                 \
-    "if rv_prev[2] == '1' then\n"                                          \
-    "    redis.call('HSET', rv_rec, 'reviewed', '0')\n"                    \
-    "    redis.call('RPUSH', rv_hist, rv_reopen)\n"                        \
-    "    redis.call('LTRIM', rv_hist, -100, -1)\n"                         \
-    "end\n"                                                                \
-    "redis.call('EXPIRE', rv_rec, rv_ttl)\n"                               \
-    "if redis.call('EXISTS', rv_hist) == 1 then\n"                         \
-    "    redis.call('EXPIRE', rv_hist, rv_ttl)\n"                          \
-    "end\n"                                                                \
-    "redis.call('ZADD', rv_idx, rv_now, rv_id)\n"                          \
-    "if redis.call('TTL', rv_idx) < tonumber(rv_ttl) then\n"               \
-    "    redis.call('EXPIRE', rv_idx, rv_ttl)\n"                           \
-    "end\n"
-
 
 /* the statuses that put a call or a conversation in the queue */
 int behave_review_wanted(behave_review_e status);
