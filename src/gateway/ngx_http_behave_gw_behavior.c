@@ -349,11 +349,22 @@ ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
         && reply->element[0]->type == REDIS_REPLY_INTEGER
         && reply->element[1]->type == REDIS_REPLY_STRING)
     {
+        ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "behave gateway: behavior from the hot state, %uz "
+                       "bytes", reply->element[1]->len);
         ngx_http_behave_beh_ttl_set(b);
         ngx_http_behave_finish(r,
             ngx_http_behave_beh_compute(r, b, reply->element[1], "session"));
         return;
     }
+
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: behavior reply type %d%s%s",
+                   reply ? reply->type : -1,
+                   reply && reply->type == REDIS_REPLY_INTEGER
+                   ? ": a new session" : "",
+                   reply && reply->type == REDIS_REPLY_ARRAY
+                   ? ": an older build's list" : "");
 
     if (reply != NULL && reply->type == REDIS_REPLY_INTEGER && !b->fresh
         && !b->seeded)
@@ -519,6 +530,12 @@ ngx_http_behave_beh_computed(ngx_http_request_t *r, void *data)
     if (b->rc != BEHAVE_OK) {
         return ngx_http_behave_send_error(r, &b->err);
     }
+
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: behavior computed, rewrite: %s%s%s",
+                   b->state && b->rw.blob ? "state " : "",
+                   b->state && b->rw.hot ? "hot " : "",
+                   b->state && b->rw.drop_hot ? "drop-hot" : "");
 
     if (b->state != NULL && b->rw.blob != NULL) {
         ngx_http_behave_beh_rewrite_send(b, &b->rw);

@@ -228,6 +228,10 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
     rv->request = r;
     rv->blcf = blcf;
 
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: delivery to slug \"%V\", %O bytes "
+                   "announced", slug, r->headers_in.content_length_n);
+
     return ngx_http_behave_read_body(r, ngx_http_behave_wh_recv_body);
 }
 
@@ -353,6 +357,9 @@ ngx_http_behave_wh_lookup(ngx_http_request_t *r,
 
     rv->lookup = step;
 
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: %s", step->log);
+
     if (ngx_http_behave_redis_command(r, step->span, argc, argv, len,
                                       ngx_http_behave_wh_lookup_reply, rv,
                                       &reason)
@@ -385,6 +392,9 @@ ngx_http_behave_wh_lookup_reply(ngx_http_request_t *r, void *data,
                                                          : "redis error");
 
     } else if (reply->type != step->type) {
+        ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "behave webhook: %s: reply type %d, not found",
+                       step->log, reply->type);
         ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                       "behave: webhook refused: unknown slug");
         rc = ngx_http_behave_wh_unauthorized(r);
@@ -518,6 +528,12 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     ctx->tenant = rv->tenant;
 
+    ngx_log_debug4(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: endpoint %s of \"%s\", provider %s, %s",
+                   rv->endpoint_id, rv->tenant,
+                   behave_provider_name(rv->provider),
+                   rv->active ? "active" : "paused");
+
     step = ngx_http_behave_wh_open(r, rv,
                                    reply->element[NGX_HTTP_BEHAVE_WH_R_SECRET]);
     if (step.answered) {
@@ -644,6 +660,10 @@ ngx_http_behave_wh_verified(ngx_http_request_t *r, void *data)
         return ngx_http_behave_wh_unauthorized(r);
     }
 
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: signature of %uz bytes verified for "
+                   "endpoint %s", rv->body.len, rv->endpoint_id);
+
     if (!rv->active) {
         ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_PAUSED);
         ngx_http_behave_wh_record(r, rv, "paused");
@@ -764,6 +784,11 @@ ngx_http_behave_wh_process(ngx_http_request_t *r,
 
         return ngx_http_behave_send_error(r, err);
     }
+
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: event \"%s\" (%s), %uz turns",
+                   rv->call.event_type ? rv->call.event_type : "-",
+                   behave_event_kind_name(rv->call.kind), rv->call.nturns);
 
     if (rv->call.kind != BEHAVE_EVENT_TRANSCRIPT) {
         ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_IGNORED);
@@ -1066,6 +1091,10 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
                && reply->elements >= 2
                && reply->element[0]->type == REDIS_REPLY_STRING)
               ? reply->element[0] : NULL;
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: commit of endpoint %s: %s",
+                   rv->endpoint_id, outcome ? outcome->str : "no outcome");
 
     if (outcome != NULL && outcome->len == sizeof("processed") - 1
         && ngx_strncmp(outcome->str, "processed", outcome->len) == 0)
