@@ -7,7 +7,8 @@
 
 .DEFAULT_GOAL := all
 
-DIRS      := base text conversation analyze webhooks gateway reviews
+DIRS      := base text conversation analyze webhooks webhooks/providers \
+             gateway reviews
 CORE_INCS := $(addprefix -I$(TOP)/src/core/,$(DIRS)) -I$(OUT)/gen
 LDLIBS    := -lcjson -lutf8proc -lcrypto -lm
 

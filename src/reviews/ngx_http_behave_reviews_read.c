@@ -12,6 +12,7 @@
 #include "ngx_http_behave_rv_get_lua.h"             /* rv_get.lua */
 #include "ngx_http_behave_rv_list_lua.h"            /* rv_list.lua */
 
+#include "behave_provider.h"
 #include "behave_turn_log.h"
 
 
@@ -26,6 +27,7 @@ typedef struct {
 } ngx_http_behave_rv_get_t;
 
 
+static const char *const *ngx_http_behave_reviews_providers(void);
 static ngx_int_t ngx_http_behave_reviews_read(ngx_http_request_t *r,
     ngx_http_behave_redis_args_t *a, ngx_http_behave_redis_pt handler,
     void *data);
@@ -56,7 +58,8 @@ ngx_http_behave_reviews_list(ngx_http_request_t *r)
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
-    if (behave_review_query_parse((char *) r->args.data, r->args.len, &q,
+    if (behave_review_query_parse((char *) r->args.data, r->args.len,
+                                  ngx_http_behave_reviews_providers(), &q,
                                   &err)
         != BEHAVE_OK)
     {
@@ -131,6 +134,30 @@ ngx_http_behave_reviews_list(ngx_http_request_t *r)
     return ngx_http_behave_reviews_read(r, &a,
                                         ngx_http_behave_reviews_list_reply,
                                         NULL);
+}
+
+
+/* the filter's providers: the table's (behave_provider.h), and "api" */
+
+static const char *const *
+ngx_http_behave_reviews_providers(void)
+{
+    size_t                    n;
+    const behave_provider_t  *const *p;
+
+    static const char        *names[32];
+
+    if (names[0] == NULL) {
+        n = 0;
+
+        for (p = behave_providers; *p != NULL && n < 30; p++) {
+            names[n++] = (*p)->name;
+        }
+
+        names[n] = "api";
+    }
+
+    return names;
 }
 
 

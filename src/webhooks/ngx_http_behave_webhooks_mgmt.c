@@ -28,7 +28,7 @@
 #include "behave_callsum.h"
 #include "behave_json_parse.h"
 #include "behave_secretbox.h"
-#include "behave_signature.h"
+#include "behave_provider.h"
 
 
 typedef struct {
@@ -37,7 +37,7 @@ typedef struct {
     char                        slug[BEHAVE_SLUG_SIZE];
     const char                 *provider;
     const char                 *auth;
-    char                        signature[256]; /* Vapi's, stored form */
+    char                        signature[256]; /* options, stored form */
     const char                 *description;
     time_t                      created_at;
     ngx_http_behave_redis_args_t  create;   /* step 2's, kept for it */
@@ -54,7 +54,7 @@ static ngx_int_t ngx_http_behave_wh_create(ngx_http_request_t *r,
 static ngx_int_t ngx_http_behave_wh_create_check(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m, cJSON **secret, behave_error_t *err);
 static ngx_int_t ngx_http_behave_wh_signature(ngx_http_behave_wh_mgmt_t *m,
-    behave_provider_e provider, behave_error_t *err);
+    const behave_provider_t *provider, behave_error_t *err);
 static void ngx_http_behave_wh_slug_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 static void ngx_http_behave_wh_create_reply(ngx_http_request_t *r,
@@ -342,34 +342,31 @@ static ngx_int_t
 ngx_http_behave_wh_create_check(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m, cJSON **secret, behave_error_t *err)
 {
-    size_t              len, dlen;
-    cJSON              *s, *v;
-    const char         *raw;
-    behave_provider_e   provider;
-    u_char              key[BEHAVE_SECRETBOX_PLAIN_MAX];
+    size_t                    len;
+    cJSON                    *s, *v;
+    const behave_provider_t  *provider;
 
-    m->provider = "elevenlabs";
+    provider = behave_provider_default();
     m->auth = "hmac";
     m->description = "";
-    provider = BEHAVE_PROVIDER_ELEVENLABS;
 
     v = cJSON_GetObjectItemCaseSensitive(m->root, "provider");
 
     if (v != NULL && !cJSON_IsNull(v)) {
-        if (!cJSON_IsString(v)
-            || behave_provider_from_name(v->valuestring,
-                                         ngx_strlen(v->valuestring),
-                                         &provider)
-               != 0)
-        {
+        provider = cJSON_IsString(v)
+                   ? behave_provider_find(v->valuestring,
+                                          ngx_strlen(v->valuestring))
+                   : NULL;
+
+        if (provider == NULL) {
             behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                             "provider must be one of elevenlabs, retell, "
-                             "vapi, standard");
+                             "provider must be one of %s",
+                             behave_provider_list());
             return NGX_ERROR;
         }
-
-        m->provider = behave_provider_name(provider);
     }
+
+    m->provider = provider->name;
 
     v = cJSON_GetObjectItemCaseSensitive(m->root, "auth");
 
@@ -379,14 +376,15 @@ ngx_http_behave_wh_create_check(ngx_http_request_t *r,
 
         } else if (cJSON_IsString(v)
                    && ngx_strcmp(v->valuestring, "shared_secret") == 0
-                   && provider == BEHAVE_PROVIDER_VAPI)
+                   && provider->shared_secret)
         {
             m->auth = "shared_secret";
 
         } else {
             behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                             "auth must be \"hmac\", or \"shared_secret\" "
-                             "with provider vapi");
+                             "auth must be \"hmac\"%s",
+                             provider->shared_secret
+                             ? ", or \"shared_secret\"" : "");
             return NGX_ERROR;
         }
     }
@@ -432,27 +430,11 @@ ngx_http_behave_wh_create_check(ngx_http_request_t *r,
         return NGX_ERROR;
     }
 
-    if (provider == BEHAVE_PROVIDER_STANDARD) {
-        raw = s->valuestring;
-
-        if (ngx_strncmp(raw, "whsec_", 6) == 0) {
-            raw += 6;
-        }
-
-        if (behave_base64_decode(raw, ngx_strlen(raw), key, sizeof(key),
-                                 &dlen, 0)
-            != 0
-            || dlen < NGX_HTTP_BEHAVE_WH_SECRET_MIN)
-        {
-            ngx_explicit_memzero(key, sizeof(key));
-            behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                             "a standard secret must be \"whsec_\" and the "
-                             "base64 of at least %d bytes",
-                             NGX_HTTP_BEHAVE_WH_SECRET_MIN);
-            return NGX_ERROR;
-        }
-
-        ngx_explicit_memzero(key, sizeof(key));
+    /* a provider's own rule for its secrets (the standard's: base64) */
+    if (provider->secret_check != NULL
+        && provider->secret_check(s->valuestring, len, err) != BEHAVE_OK)
+    {
+        return NGX_ERROR;
     }
 
     *secret = s;
@@ -463,34 +445,32 @@ ngx_http_behave_wh_create_check(ngx_http_request_t *r,
 }
 
 
-/* "signature": Vapi's HMAC options, kept in their stored form */
+/* "signature": the provider's options (Vapi's HMAC plan), stored form */
 
 static ngx_int_t
 ngx_http_behave_wh_signature(ngx_http_behave_wh_mgmt_t *m,
-    behave_provider_e provider, behave_error_t *err)
+    const behave_provider_t *provider, behave_error_t *err)
 {
-    cJSON              *v;
-    behave_sig_vapi_t   vapi;
+    cJSON  *v;
 
     m->signature[0] = '\0';
 
     v = cJSON_GetObjectItemCaseSensitive(m->root, "signature");
 
-    if (provider != BEHAVE_PROVIDER_VAPI) {
+    if (provider->options_make == NULL) {
         if (v != NULL && !cJSON_IsNull(v)) {
             behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                             "signature options are for provider vapi "
-                             "only");
+                             "provider %s takes no signature options",
+                             provider->name);
             return NGX_ERROR;
         }
 
         return NGX_OK;
     }
 
-    if (behave_endpoint_vapi_parse(v, &vapi, err) != BEHAVE_OK
-        || behave_sig_vapi_format(&vapi, m->signature,
-                                  sizeof(m->signature))
-           != 0)
+    if (provider->options_make(cJSON_IsNull(v) ? NULL : v, m->signature,
+                               sizeof(m->signature), err)
+        != BEHAVE_OK)
     {
         return NGX_ERROR;
     }

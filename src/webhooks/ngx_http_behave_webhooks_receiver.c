@@ -48,7 +48,7 @@
 #include "behave_request.h"
 #include "behave_review.h"
 #include "behave_secretbox.h"
-#include "behave_signature.h"
+#include "behave_provider.h"
 #include "behave_webhook_parse.h"
 
 
@@ -63,8 +63,8 @@ typedef struct {
 
     char                       *tenant;
     char                       *endpoint_id;
-    behave_provider_e           provider;
-    behave_sig_vapi_t           vapi;           /* Vapi's options */
+    const behave_provider_t    *provider;
+    behave_provider_opts_t      opts;           /* the endpoint's options */
     unsigned                    shared_secret:1;
     unsigned                    active:1;
 
@@ -135,8 +135,6 @@ static ngx_int_t ngx_http_behave_wh_verified(ngx_http_request_t *r,
 static void ngx_http_behave_wh_free_call(void *ptr);
 static void ngx_http_behave_wh_headers(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, behave_sig_headers_t *h);
-static void ngx_http_behave_wh_header(ngx_http_request_t *r,
-    const char *name, behave_sig_str_t *slot);
 static ngx_int_t ngx_http_behave_wh_process(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
 static void ngx_http_behave_wh_slice(ngx_event_t *ev);
@@ -504,7 +502,9 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
 
     e = reply->element[NGX_HTTP_BEHAVE_WH_R_PROVIDER];
 
-    if (behave_provider_from_name(e->str, e->len, &rv->provider) != 0) {
+    rv->provider = behave_provider_find(e->str, e->len);
+
+    if (rv->provider == NULL) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: webhook endpoint %s has an unknown provider",
                       rv->endpoint_id);
@@ -518,10 +518,10 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
 
     e = reply->element[NGX_HTTP_BEHAVE_WH_R_OPTIONS];
 
-    if (e->type != REDIS_REPLY_STRING
-        || behave_sig_vapi_parse(e->str, e->len, &rv->vapi) != 0)
-    {
-        behave_sig_vapi_default(&rv->vapi);
+    if (rv->provider->options_load != NULL) {
+        rv->provider->options_load(e->type == REDIS_REPLY_STRING ? e->str
+                                                                 : NULL,
+                                   e->len, &rv->opts);
     }
     rv->active = reply->element[NGX_HTTP_BEHAVE_WH_R_ACTIVE]->str[0] == '1';
 
@@ -531,7 +531,7 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     ngx_log_debug4(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
                    "behave webhook: endpoint %s of \"%s\", provider %s, %s",
                    rv->endpoint_id, rv->tenant,
-                   behave_provider_name(rv->provider),
+                   rv->provider->name,
                    rv->active ? "active" : "paused");
 
     step = ngx_http_behave_wh_open(r, rv,
@@ -614,7 +614,9 @@ ngx_http_behave_wh_verify(void *data)
                                    rv->secret, rv->secret_len,
                                    rv->shared_secret
                                    ? BEHAVE_SIG_ALLOW_SHARED_SECRET : 0,
-                                   &rv->vapi, rv->now_ms, NULL);
+                                   rv->provider->options_load ? &rv->opts
+                                                              : NULL,
+                                   rv->now_ms, NULL);
 
     ngx_explicit_memzero(rv->secret, rv->secret_cap);
 
@@ -675,97 +677,38 @@ ngx_http_behave_wh_verified(ngx_http_request_t *r, void *data)
 }
 
 
+/* the headers the endpoint's provider signs with: the first of each */
+
 static void
 ngx_http_behave_wh_headers(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, behave_sig_headers_t *h)
 {
-    ngx_uint_t         i, k;
-    ngx_list_part_t   *part;
-    ngx_table_elt_t   *e;
-    behave_sig_str_t  *slot;
-
-    static const struct {
-        const char  *name;
-        size_t       off;
-    }  names[] = {
-        { "elevenlabs-signature",
-          offsetof(behave_sig_headers_t, elevenlabs_signature) },
-        { "x-retell-signature",
-          offsetof(behave_sig_headers_t, retell_signature) },
-        { "x-vapi-secret", offsetof(behave_sig_headers_t, vapi_secret) },
-        { "webhook-id", offsetof(behave_sig_headers_t, webhook_id) },
-        { "webhook-timestamp",
-          offsetof(behave_sig_headers_t, webhook_timestamp) },
-        { "webhook-signature",
-          offsetof(behave_sig_headers_t, webhook_signature) },
-        { "svix-id", offsetof(behave_sig_headers_t, svix_id) },
-        { "svix-timestamp", offsetof(behave_sig_headers_t, svix_timestamp) },
-        { "svix-signature", offsetof(behave_sig_headers_t, svix_signature) },
-    };
+    size_t            i, n;
+    ngx_str_t         key;
+    const char       *names[BEHAVE_SIG_HEADERS_MAX];
+    ngx_table_elt_t  *e;
 
     ngx_memzero(h, sizeof(behave_sig_headers_t));
 
-    part = &r->headers_in.headers.part;
-    e = part->elts;
+    n = rv->provider->headers(rv->provider->options_load ? &rv->opts : NULL,
+                              names);
 
-    for (i = 0; /* void */; i++) {
+    for (i = 0; i < n; i++) {
+        key.data = (u_char *) names[i];
+        key.len = ngx_strlen(names[i]);
 
-        if (i >= part->nelts) {
-            if (part->next == NULL) {
-                break;
-            }
+        e = ngx_http_behave_find_header(r, &key);
 
-            part = part->next;
-            e = part->elts;
-            i = 0;
-        }
-
-        for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-            if (e[i].key.len != ngx_strlen(names[k].name)
-                || ngx_strncasecmp(e[i].key.data, (u_char *) names[k].name,
-                                   e[i].key.len)
-                   != 0)
-            {
-                continue;
-            }
-
-            slot = (behave_sig_str_t *) ((u_char *) h + names[k].off);
-
-            /* the first of repeated headers counts */
-            if (slot->data == NULL) {
-                slot->data = (char *) e[i].value.data;
-                slot->len = e[i].value.len;
-            }
+        if (e != NULL) {
+            (void) behave_sig_header_set(h, names[i],
+                       (behave_sig_str_t) { (char *) e->value.data,
+                                            e->value.len });
         }
     }
 
-    /* Vapi's names are the endpoint's (x-signature, x-timestamp) */
-
-    if (rv->provider == BEHAVE_PROVIDER_VAPI) {
-        ngx_http_behave_wh_header(r, rv->vapi.header, &h->vapi_signature);
-        ngx_http_behave_wh_header(r, rv->vapi.timestamp_header,
-                                  &h->vapi_timestamp);
-    }
-}
-
-
-static void
-ngx_http_behave_wh_header(ngx_http_request_t *r, const char *name,
-    behave_sig_str_t *slot)
-{
-    ngx_str_t         key;
-    ngx_table_elt_t  *e;
-
-    key.data = (u_char *) name;
-    key.len = ngx_strlen(name);
-
-    e = ngx_http_behave_find_header(r, &key);
-
-    if (e != NULL) {
-        slot->data = (char *) e->value.data;
-        slot->len = e->value.len;
-    }
-
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: %uz of %uz %s signature headers found",
+                   h->n, n, rv->provider->name);
 }
 
 
@@ -994,7 +937,7 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
 
     m.status = "processed";
     m.delivery_id = rv->delivery_id;
-    m.provider = behave_provider_name(rv->provider);
+    m.provider = rv->provider->name;
     m.event_type = rv->call.event_type;
     m.call_id = rv->call.call_id;
     m.conversation_id = rv->call.conversation_id;

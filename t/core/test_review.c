@@ -90,12 +90,17 @@ test_query(void)
     behave_review_query_t  q;
     char                   c[BEHAVE_REVIEW_CURSOR_MAX], args[512];
 
-    ok(behave_review_query_parse("", 0, &q, &err) == BEHAVE_OK
+    /* what the glue passes: the table's names and "api" */
+    static const char *const  providers[] = {
+        "elevenlabs", "retell", "vapi", "standard", "api", NULL
+    };
+
+    ok(behave_review_query_parse("", 0, providers, &q, &err) == BEHAVE_OK
        && q.limit == BEHAVE_REVIEW_LIMIT && q.status == NULL
        && q.reviewed == -1 && q.from_ms == -1 && !q.has_cursor,
        "empty query: defaults");
 
-#define Q(s)  behave_review_query_parse(s, strlen(s), &q, &err)
+#define Q(s)  behave_review_query_parse(s, strlen(s), providers, &q, &err)
 
     ok(Q("status=escalated&provider=retell&limit=2&reviewed=false&x=1")
        == BEHAVE_OK && strcmp(q.status, "escalated") == 0

@@ -171,14 +171,19 @@ typedef struct {
     int                    has_cursor;
     int64_t                cursor_ms;
     char                   cursor_id[BEHAVE_REVIEW_ID_MAX + 1];
+    const char *const     *providers;       /* the filter's names */
 } behave_review_query_t;
 
 /*
  * Parses a query string (without '?'; percent-encoding and '+' decoded).
- * Unknown parameters are ignored.  BEHAVE_OK, or the error to answer.
+ * Unknown parameters are ignored.  providers: the names a "provider"
+ * filter may take, NULL-terminated (the glue's, from the table of
+ * behave_provider.h, and "api" for conversations).  BEHAVE_OK, or the
+ * error to answer.
  */
 behave_err_e behave_review_query_parse(const char *args, size_t len,
-    behave_review_query_t *q, behave_error_t *err);
+    const char *const *providers, behave_review_query_t *q,
+    behave_error_t *err);
 
 int behave_review_id_valid(const char *id, size_t len);
 

@@ -14,6 +14,7 @@
 #include "behave_annotate.h"
 #include "behave_json.h"
 #include "behave_callsum.h"
+#include "behave_provider.h"
 #include "behave_response.h"
 
 
@@ -589,129 +590,12 @@ behave_callsum_print(cJSON *obj, size_t *len)
 }
 
 
-/* the options as the record shows them, defaults filled in */
-static cJSON *
-behave_endpoint_vapi_json(const char *stored)
-{
-    cJSON              *o;
-    behave_sig_vapi_t   v;
-
-    if (stored == NULL
-        || behave_sig_vapi_parse(stored, strlen(stored), &v) != 0)
-    {
-        behave_sig_vapi_default(&v);
-    }
-
-    o = cJSON_CreateObject();
-    if (o == NULL) {
-        return NULL;
-    }
-
-    cJSON_AddStringToObject(o, "header", v.header);
-    cJSON_AddStringToObject(o, "timestamp_header", v.timestamp_header);
-    cJSON_AddStringToObject(o, "prefix", v.prefix);
-    cJSON_AddStringToObject(o, "encoding", v.base64 ? "base64" : "hex");
-    cJSON_AddStringToObject(o, "signed",
-                            v.body_only ? "body" : "timestamp.body");
-
-    return o;
-}
-
-
-behave_err_e
-behave_endpoint_vapi_parse(const cJSON *o, behave_sig_vapi_t *vapi,
-    behave_error_t *err)
-{
-    char         *dst;
-    size_t        i, len;
-    const cJSON  *m;
-    const char   *s;
-
-    behave_sig_vapi_default(vapi);
-
-    if (o == NULL || cJSON_IsNull(o)) {
-        return BEHAVE_OK;
-    }
-
-    if (!cJSON_IsObject(o)) {
-        return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                                "signature must be an object");
-    }
-
-    cJSON_ArrayForEach(m, o) {
-        s = cJSON_IsString(m) ? m->valuestring : NULL;
-        len = s ? strlen(s) : 0;
-
-        if (strcmp(m->string, "header") == 0
-            || strcmp(m->string, "timestamp_header") == 0)
-        {
-            if (s == NULL || !behave_sig_header_name_valid(s, len)) {
-                return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                           "signature.%s must be a header name of 1 to %d "
-                           "letters, digits or '-'", m->string,
-                           BEHAVE_SIG_NAME_MAX);
-            }
-
-            /* stored lowercase: header names are case-insensitive */
-            dst = (m->string[0] == 'h') ? vapi->header
-                                        : vapi->timestamp_header;
-
-            for (i = 0; i <= len; i++) {
-                dst[i] = (s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i];
-            }
-
-        } else if (strcmp(m->string, "prefix") == 0) {
-            for (i = 0; s != NULL && i < len; i++) {
-                if (s[i] <= 0x20 || s[i] >= 0x7f) {
-                    break;
-                }
-            }
-
-            if (s == NULL || i < len || len > BEHAVE_SIG_PREFIX_MAX) {
-                return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                           "signature.prefix must be a string of at most "
-                           "%d printable ASCII characters, no space",
-                           BEHAVE_SIG_PREFIX_MAX);
-            }
-
-            memcpy(vapi->prefix, s, len + 1);
-
-        } else if (strcmp(m->string, "encoding") == 0) {
-            if (s == NULL || (strcmp(s, "hex") && strcmp(s, "base64"))) {
-                return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                           "signature.encoding must be \"hex\" or "
-                           "\"base64\"");
-            }
-
-            vapi->base64 = s[0] == 'b';
-
-        } else if (strcmp(m->string, "signed") == 0) {
-            if (s == NULL
-                || (strcmp(s, "timestamp.body") && strcmp(s, "body")))
-            {
-                return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                           "signature.signed must be \"timestamp.body\" "
-                           "or \"body\"");
-            }
-
-            vapi->body_only = s[0] == 'b';
-
-        } else {
-            return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                       "signature: unknown member (header, "
-                       "timestamp_header, prefix, encoding, signed)");
-        }
-    }
-
-    return BEHAVE_OK;
-}
-
-
 cJSON *
 behave_endpoint_json(const behave_endpoint_t *e)
 {
-    char    ts[32];
-    cJSON  *o;
+    char                      ts[32];
+    cJSON                    *o;
+    const behave_provider_t  *p;
 
     o = cJSON_CreateObject();
     if (o == NULL) {
@@ -725,9 +609,12 @@ behave_endpoint_json(const behave_endpoint_t *e)
     cJSON_AddStringToObject(o, "provider", e->provider ? e->provider : "");
     cJSON_AddStringToObject(o, "auth", e->auth ? e->auth : "hmac");
 
-    if (e->provider != NULL && strcmp(e->provider, "vapi") == 0) {
-        cJSON_AddItemToObject(o, "signature",
-                              behave_endpoint_vapi_json(e->signature));
+    /* the provider's options, when it takes some (behave_provider.h) */
+    p = e->provider ? behave_provider_find(e->provider, strlen(e->provider))
+                    : NULL;
+
+    if (p != NULL && p->options_json != NULL) {
+        cJSON_AddItemToObject(o, "signature", p->options_json(e->signature));
     }
 
     cJSON_AddBoolToObject(o, "active", e->active);

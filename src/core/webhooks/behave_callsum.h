@@ -192,8 +192,9 @@ typedef struct {
     const char            *receiver_url;
     const char            *provider;
     const char            *auth;              /* "hmac", "shared_secret" */
-    const char            *signature;         /* Vapi's options, stored
-                                                 form; NULL: defaults */
+    const char            *signature;         /* the provider's options,
+                                                 stored form; NULL:
+                                                 defaults */
     const char            *description;
     int                    active;
     int64_t                created_at;        /* unix seconds */
@@ -202,14 +203,6 @@ typedef struct {
 
 cJSON *behave_endpoint_json(const behave_endpoint_t *e);
 
-/*
- * Vapi's HMAC options from the "signature" object of a registration
- * (NULL or null: the defaults): header, timestamp_header, prefix,
- * encoding (hex, base64), signed (timestamp.body, body).  Unknown members
- * are refused, so a typo does not silently leave a default in place.
- */
-behave_err_e behave_endpoint_vapi_parse(const cJSON *o,
-    behave_sig_vapi_t *vapi, behave_error_t *err);
 
 
 /*
