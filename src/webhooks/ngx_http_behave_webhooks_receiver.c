@@ -81,8 +81,8 @@ typedef struct {
     behave_turn_t              *turns;      /* analysed, for the review */
     double                      core_ms;
 
-    /* the summary as stored, without its closing brace: the answer */
-    ngx_str_t                   summary;
+    /* what the summary says besides the findings (rv->sum) */
+    behave_callsum_meta_t       meta;
 
     /* what the verification (and parse) that may run in a thread use */
     ngx_chain_t                *bufs;           /* the body's parts */
@@ -156,8 +156,9 @@ static void ngx_http_behave_wh_delivery(ngx_http_behave_wh_recv_t *rv,
     behave_delivery_t *d);
 static ngx_int_t ngx_http_behave_wh_processed(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *segment);
+static int64_t ngx_http_behave_wh_segment(redisReply *seg);
 static ngx_int_t ngx_http_behave_wh_duplicate(ngx_http_request_t *r,
-    ngx_http_behave_wh_recv_t *rv, redisReply *stored);
+    ngx_http_behave_wh_recv_t *rv, redisReply *segment, redisReply *stored);
 static ngx_int_t ngx_http_behave_wh_unauthorized(ngx_http_request_t *r);
 static void ngx_http_behave_wh_publish(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
@@ -902,11 +903,11 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
 {
     char                          *summary, *record;
     size_t                         summary_len, record_len;
-    u_char                        *segments;
+    u_char                        *p;
     ngx_int_t                      rc;
     ngx_str_t                     *key[3];
     behave_delivery_t              d;
-    behave_callsum_meta_t          m;
+    behave_callsum_meta_t         *m;
     ngx_http_behave_redis_args_t   a;
     char                           dedup[BEHAVE_CONVERSATION_ID_MAX + 32];
 
@@ -933,16 +934,17 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    ngx_memzero(&m, sizeof(behave_callsum_meta_t));
+    m = &rv->meta;
+    ngx_memzero(m, sizeof(behave_callsum_meta_t));
 
-    m.status = "processed";
-    m.delivery_id = rv->delivery_id;
-    m.provider = rv->provider->name;
-    m.event_type = rv->call.event_type;
-    m.call_id = rv->call.call_id;
-    m.conversation_id = rv->call.conversation_id;
-    m.conversation_id_from_var = rv->call.conversation_id_from_var;
-    m.latency_ms = rv->core_ms;
+    m->status = "processed";
+    m->delivery_id = rv->delivery_id;
+    m->provider = rv->provider->name;
+    m->event_type = rv->call.event_type;
+    m->call_id = rv->call.call_id;
+    m->conversation_id = rv->call.conversation_id;
+    m->conversation_id_from_var = rv->call.conversation_id_from_var;
+    m->latency_ms = rv->core_ms;
 
     ngx_http_behave_wh_delivery(rv, &d);
 
@@ -950,40 +952,32 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
     d.conversation_id = rv->call.conversation_id;
     d.review_status = behave_review_name(rv->sum.review_status);
 
-    summary = behave_callsum_json(&rv->sum, &m, &summary_len);
+    /* as stored: without what an answer adds (segment, billed) */
+    summary = behave_callsum_json(&rv->sum, m, &summary_len);
     record = behave_delivery_json(&d, &record_len);
 
-    /* kept for the answer, with room for the fields the answer adds */
-    rv->summary.data = (summary != NULL)
-                       ? ngx_pnalloc(r->pool, summary_len
-                                     + sizeof(NGX_HTTP_BEHAVE_WH_ANSWER_TAIL)
-                                     + 2 * NGX_INT64_LEN)
-                       : NULL;
+    /* "...call:<id>:segment" and "...conv:<id>:segments" */
+    p = ngx_pnalloc(r->pool, key[0]->len + sizeof(":segment")
+                             + key[1]->len + sizeof(":segments"));
 
-    /* the segment counter: "...conv:<id>:segments" */
-    segments = ngx_pnalloc(r->pool, key[1]->len + sizeof(":segments"));
-
-    if (summary == NULL || record == NULL || rv->summary.data == NULL
-        || segments == NULL)
-    {
+    if (summary == NULL || record == NULL || p == NULL) {
         free(summary);
         free(record);
         return ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                     "out of memory");
     }
 
-    /* behave_callsum_json() prints an object: without its '}' */
-    rv->summary.len = summary_len - 1;
-    ngx_memcpy(rv->summary.data, summary, rv->summary.len);
-
     ngx_http_behave_redis_args_script(&a, &ngx_http_behave_wh_commit_script);
 
     ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_CALL,
                                   key[0]);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_CALL_SEGMENT,
+                              (char *) p,
+                              ngx_sprintf(p, "%V:segment", key[0]) - p);
+    p += a.len[NGX_HTTP_BEHAVE_WH_COMMIT_KEY_CALL_SEGMENT];
     ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_SEGMENTS,
-                              (char *) segments,
-                              ngx_sprintf(segments, "%V:segments", key[1])
-                              - segments);
+                              (char *) p,
+                              ngx_sprintf(p, "%V:segments", key[1]) - p);
     ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_DELIVERIES,
                                   key[2]);
     ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_SUMMARY,
@@ -998,7 +992,7 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
     ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_KEEP,
                                   NGX_HTTP_BEHAVE_WH_DELIVERIES);
 
-    if (ngx_http_behave_wh_review_args(r, rv, &m, &a) != NGX_OK) {
+    if (ngx_http_behave_wh_review_args(r, rv, m, &a) != NGX_OK) {
         free(summary);
         free(record);
         return ngx_http_behave_webhooks_unavailable(r, "the receiver",
@@ -1045,7 +1039,8 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
         rc = ngx_http_behave_wh_processed(r, rv, reply->element[1]);
 
     } else if (outcome != NULL && reply->elements == 3) {
-        rc = ngx_http_behave_wh_duplicate(r, rv, reply->element[2]);
+        rc = ngx_http_behave_wh_duplicate(r, rv, reply->element[1],
+                                          reply->element[2]);
 
     } else {
         if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
@@ -1067,15 +1062,39 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
 
 
 /*
- * A new call: the answer is the summary built before the commit, with the
- * segment Redis gave it (as stored) and what was billed.
+ * The segment Redis gave the call: a number, or the text of one (read
+ * back with a stored summary); -1 for none
+ */
+
+static int64_t
+ngx_http_behave_wh_segment(redisReply *seg)
+{
+    ngx_int_t  n;
+
+    if (seg->type == REDIS_REPLY_INTEGER) {
+        return seg->integer;
+    }
+
+    if (seg->type == REDIS_REPLY_STRING) {
+        n = ngx_atoi((u_char *) seg->str, seg->len);
+        return n == NGX_ERROR ? -1 : n;
+    }
+
+    return -1;
+}
+
+
+/*
+ * A new call: the answer is its summary written from the analysis, with
+ * the segment Redis gave it and what was billed.
  */
 
 static ngx_int_t
 ngx_http_behave_wh_processed(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *segment)
 {
-    u_char  *p;
+    char    *out;
+    size_t   len;
 
     if (segment->type != REDIS_REPLY_INTEGER) {
         return ngx_http_behave_webhooks_unavailable(r, "the receiver",
@@ -1085,28 +1104,42 @@ ngx_http_behave_wh_processed(ngx_http_request_t *r,
     ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_PROCESSED);
     ngx_http_behave_wh_bill(r, rv, rv->sum.turns);
 
-    p = ngx_sprintf(rv->summary.data + rv->summary.len,
-                    NGX_HTTP_BEHAVE_WH_ANSWER_TAIL,
-                    (int64_t) segment->integer, (ngx_uint_t) rv->sum.turns);
+    rv->meta.segment = segment->integer;
+    rv->meta.with_segment = 1;
+    rv->meta.billed = (int64_t) rv->sum.turns;
+    rv->meta.with_billed = 1;
 
-    return ngx_http_behave_send_json(r, NGX_HTTP_OK, rv->summary.data,
-                                     p - rv->summary.data);
+    out = behave_callsum_json(&rv->sum, &rv->meta, &len);
+    if (out == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    return ngx_http_behave_send_malloced(r, NGX_HTTP_OK, out, len);
 }
 
 
-/* a call stored before: its stored summary, nothing billed */
+/*
+ * A call stored before: its stored summary, read back and written by the
+ * same writer as a first delivery's answer, as a duplicate, nothing billed
+ */
 
 static ngx_int_t
 ngx_http_behave_wh_duplicate(ngx_http_request_t *r,
-    ngx_http_behave_wh_recv_t *rv, redisReply *stored)
+    ngx_http_behave_wh_recv_t *rv, redisReply *segment, redisReply *stored)
 {
-    cJSON  *o;
+    char                   *out;
+    size_t                  len;
+    cJSON                  *tree;
+    int64_t                 seg;
+    behave_callsum_t        s;
+    behave_callsum_meta_t   m;
 
-    o = (stored->type == REDIS_REPLY_STRING)
-        ? cJSON_ParseWithLength(stored->str, stored->len) : NULL;
+    tree = NULL;
 
-    if (!cJSON_IsObject(o)) {
-        cJSON_Delete(o);
+    if (stored->type != REDIS_REPLY_STRING
+        || behave_callsum_read(stored->str, stored->len, &s, &m, &tree) != 0)
+    {
+        cJSON_Delete(tree);
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: stored summary of a call on endpoint %s "
                       "does not parse", rv->endpoint_id);
@@ -1116,11 +1149,26 @@ ngx_http_behave_wh_duplicate(ngx_http_request_t *r,
 
     ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_DUPLICATE);
 
-    cJSON_ReplaceItemInObjectCaseSensitive(o, "status",
-                                           cJSON_CreateString("duplicate"));
-    cJSON_AddNumberToObject(o, "billed_annotations", 0);
+    /* an older build's record has its segment in it: m has it then */
+    seg = ngx_http_behave_wh_segment(segment);
 
-    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o);
+    if (seg >= 0) {
+        m.segment = seg;
+        m.with_segment = 1;
+    }
+
+    m.status = "duplicate";
+    m.billed = 0;
+    m.with_billed = 1;
+
+    out = behave_callsum_json(&s, &m, &len);
+    cJSON_Delete(tree);
+
+    if (out == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    return ngx_http_behave_send_malloced(r, NGX_HTTP_OK, out, len);
 }
 
 

@@ -21,10 +21,6 @@
 #define NGX_HTTP_BEHAVE_WH_SEGMENT_TTL    (30 * 86400)
 #define NGX_HTTP_BEHAVE_WH_RETRY_AFTER    "5"
 
-/* closes a processed call's summary: segment, then billed annotations */
-#define NGX_HTTP_BEHAVE_WH_ANSWER_TAIL                                      \
-    ",\"segment\":%L,\"billed_annotations\":%ui}"
-
 /* the longest endpoint id and slug a URI may carry */
 #define NGX_HTTP_BEHAVE_WH_ID_MAX         64
 #define NGX_HTTP_BEHAVE_WH_SLUG_MAX       64

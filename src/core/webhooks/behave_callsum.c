@@ -34,6 +34,10 @@ static int behave_callsum_negative(const behave_turn_t *t);
 static void behave_callsum_trend_summary(behave_callsum_t *out);
 static cJSON *behave_callsum_trend_json(const behave_callsum_t *s);
 static char *behave_callsum_print(cJSON *obj, size_t *len);
+static const char *behave_callsum_str(const cJSON *o, const char *name);
+static double behave_callsum_num(const cJSON *o, const char *name);
+static int behave_callsum_bool(const cJSON *o, const char *name);
+static void behave_callsum_copy(char *dst, size_t cap, const char *src);
 
 
 static const char  *behave_trend_names[] = {
@@ -548,7 +552,154 @@ behave_callsum_json(const behave_callsum_t *s, const behave_callsum_meta_t *m,
     cJSON_AddBoolToObject(o, "verdict_disagreement", s->verdict_disagrees);
     cJSON_AddNumberToObject(o, "latency_ms", behave_round3(m->latency_ms));
 
+    if (m->with_segment) {
+        cJSON_AddNumberToObject(o, "segment", (double) m->segment);
+    }
+
+    if (m->with_billed) {
+        cJSON_AddNumberToObject(o, "billed_annotations", (double) m->billed);
+    }
+
     return behave_callsum_print(o, len);
+}
+
+
+/* a member's string, or NULL */
+static const char *
+behave_callsum_str(const cJSON *o, const char *name)
+{
+    const cJSON  *v;
+
+    v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+
+static double
+behave_callsum_num(const cJSON *o, const char *name)
+{
+    const cJSON  *v;
+
+    v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+
+static int
+behave_callsum_bool(const cJSON *o, const char *name)
+{
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, name));
+}
+
+
+static void
+behave_callsum_copy(char *dst, size_t cap, const char *src)
+{
+    snprintf(dst, cap, "%s", src ? src : "");
+}
+
+
+int
+behave_callsum_read(const char *json, size_t len, behave_callsum_t *s,
+    behave_callsum_meta_t *m, cJSON **tree)
+{
+    int          i;
+    cJSON       *o;
+    const cJSON *t, *v;
+    const char  *name;
+
+    memset(s, 0, sizeof(*s));
+    memset(m, 0, sizeof(*m));
+
+    o = cJSON_ParseWithLength(json, len);
+    *tree = o;
+
+    if (!cJSON_IsObject(o)) {
+        return -1;
+    }
+
+    m->status = behave_callsum_str(o, "status");
+    m->delivery_id = behave_callsum_str(o, "delivery_id");
+    m->conversation_id = behave_callsum_str(o, "conversation_id");
+    name = behave_callsum_str(o, "conversation_id_source");
+    m->conversation_id_from_var = name != NULL
+                                  && strcmp(name, "variable") == 0;
+    m->call_id = behave_callsum_str(o, "call_id");
+    m->provider = behave_callsum_str(o, "provider");
+    m->event_type = behave_callsum_str(o, "event_type");
+    m->latency_ms = behave_callsum_num(o, "latency_ms");
+
+    v = cJSON_GetObjectItemCaseSensitive(o, "segment");
+    if (cJSON_IsNumber(v)) {
+        m->segment = (int64_t) v->valuedouble;
+        m->with_segment = 1;
+    }
+
+    s->turns = (size_t) behave_callsum_num(o, "turns_analysed");
+    s->customer_turns = (size_t) behave_callsum_num(o, "customer_turns");
+    s->agent_turns = (size_t) behave_callsum_num(o, "agent_turns");
+    s->peak_severity = (int) behave_callsum_num(o, "peak_severity");
+    s->false_resolution = behave_callsum_bool(o, "false_resolution");
+    s->repeat_contact_risk = behave_callsum_bool(o, "repeat_contact_risk");
+    s->escalating = behave_callsum_bool(o, "escalating");
+    s->verdict_disagrees = behave_callsum_bool(o, "verdict_disagreement");
+
+    behave_callsum_copy(s->action_reason, sizeof(s->action_reason),
+                        behave_callsum_str(o, "suggested_action_reason"));
+    behave_callsum_copy(s->false_resolution_reason,
+                        sizeof(s->false_resolution_reason),
+                        behave_callsum_str(o, "false_resolution_reason"));
+
+    /* each name back to its value, by the names the writer prints */
+    name = behave_callsum_str(o, "review_status");
+    for (i = 0; name != NULL && i <= BEHAVE_REVIEW_ESCALATED; i++) {
+        if (strcmp(name, behave_review_name((behave_review_e) i)) == 0) {
+            s->review_status = (behave_review_e) i;
+            s->service_review = s->review_status;
+        }
+    }
+
+    name = behave_callsum_str(o, "suggested_action");
+    for (i = 0; name != NULL && i <= BEHAVE_ACTION_HANDOFF; i++) {
+        if (strcmp(name, behave_action_name((behave_action_e) i)) == 0) {
+            s->action = (behave_action_e) i;
+        }
+    }
+
+    for (i = 0; i < BEHAVE_VERDICT_LAST; i++) {
+        name = behave_verdict_name((behave_verdict_e) i);
+
+        if (behave_callsum_str(o, "provider_verdict") != NULL
+            && strcmp(behave_callsum_str(o, "provider_verdict"), name) == 0)
+        {
+            s->provider_verdict = (behave_verdict_e) i;
+        }
+
+        if (behave_callsum_str(o, "service_verdict") != NULL
+            && strcmp(behave_callsum_str(o, "service_verdict"), name) == 0)
+        {
+            s->service_verdict = (behave_verdict_e) i;
+        }
+    }
+
+    t = cJSON_GetObjectItemCaseSensitive(o, "sentiment_trend");
+    name = behave_callsum_str(t, "direction");
+
+    for (i = 0; name != NULL && i <= BEHAVE_TREND_VOLATILE; i++) {
+        if (strcmp(name, behave_trend_name((behave_trend_e) i)) == 0) {
+            s->direction = (behave_trend_e) i;
+        }
+    }
+
+    s->opened_at_valence = behave_callsum_num(t, "opened_at_valence");
+    s->current_valence = behave_callsum_num(t, "current_valence");
+    s->negative_streak = (int) behave_callsum_num(t, "negative_streak");
+    behave_callsum_copy(s->trend_summary, sizeof(s->trend_summary),
+                        behave_callsum_str(t, "summary"));
+
+    return 0;
 }
 
 
