@@ -44,7 +44,7 @@
 #include "behave_json.h"
 #include "behave_gateway.h"
 #include "behave_gw_session.h"        /* BEHAVE_GW_STATE_PREFIX */
-#include "behave_webhook_parse.h"     /* behave_sha256_hex */
+#include "behave_hash.h"             /* behave_sha256_hex */
 
 
 typedef struct {

@@ -1339,6 +1339,7 @@ ngx_http_behave_wh_review_args(ngx_http_request_t *r,
     size_t                       i;
     ngx_str_t                   *keys[4];
     behave_review_rec_t         *rec;
+    behave_review_call_t         c;
     ngx_http_behave_loc_conf_t  *blcf;
 
     if (!behave_review_wanted(rv->sum.review_status)
@@ -1354,8 +1355,24 @@ ngx_http_behave_wh_review_args(ngx_http_request_t *r,
         return NGX_ERROR;
     }
 
-    if (behave_review_rec_call(rec, &rv->sum, m, rv->call.call_id,
-                               (int) blcf->redact, rv->received_ms)
+    /* the queue's record of a call, from its summary */
+    c.provider = m->provider;
+    c.conversation_id = m->conversation_id;
+    c.review_status = rv->sum.review_status;
+    c.action = rv->sum.action;
+    c.action_reason = rv->sum.action_reason;
+    c.peak_severity = rv->sum.peak_severity;
+    c.turns = rv->sum.turns;
+    c.provider_verdict = behave_verdict_name(rv->sum.provider_verdict);
+    c.service_verdict = behave_verdict_name(rv->sum.service_verdict);
+    c.verdict_disagrees = rv->sum.verdict_disagrees;
+    c.false_resolution = rv->sum.false_resolution;
+    c.false_resolution_reason = rv->sum.false_resolution_reason;
+    c.escalating = rv->sum.escalating;
+    c.repeat_contact_risk = rv->sum.repeat_contact_risk;
+
+    if (behave_review_rec_call(rec, &c, rv->call.call_id, (int) blcf->redact,
+                               rv->received_ms)
         != 0)
     {
         /* an id too long for the queue: the call is stored all the same */

@@ -9,6 +9,7 @@
 
 #include "tap.h"
 #include "testdata.h"
+#include "behave_hash.h"
 #include "behave_provider.h"
 #include "behave_webhook_parse.h"
 

@@ -23,8 +23,7 @@
 #include "behave_json.h"
 #include "behave_gw_internal.h"
 #include "behave_gw_session.h"
-#include "behave_request.h"
-#include "behave_response.h"
+#include "behave_ids.h"
 
 
 #define BEHAVE_GW_T_MAX           9007199254740992.0
@@ -59,7 +58,6 @@ static int behave_gw_event_parse(const cJSON *item, behave_gw_event_t *e,
     const char *path, size_t i, behave_error_t *err);
 static int behave_gw_event_check(const cJSON *item, behave_gw_event_t *e,
     const char *p, behave_error_t *err);
-static int behave_gw_event_cmp(const void *a, const void *b);
 static cJSON *behave_gw_behavior_json(const char *session_id,
     const behave_gw_behavior_t *m, int64_t ts);
 static char *behave_gw_behavior_text(const char *session_id,
@@ -905,26 +903,6 @@ behave_gw_events_parse_lenient(const cJSON *events, behave_gw_event_t **ev,
 }
 
 
-/* by time, ties in the given order (seq) */
-void
-behave_gw_events_sort(behave_gw_event_t *ev, size_t n)
-{
-    size_t  i;
-
-    for (i = 0; i < n; i++) {
-        ev[i].seq = i;
-    }
-
-    for (i = 1; i < n && ev[i - 1].t <= ev[i].t; i++) {
-        /* already in order: the usual case */
-    }
-
-    if (i < n) {
-        qsort(ev, n, sizeof(behave_gw_event_t), behave_gw_event_cmp);
-    }
-}
-
-
 /*
  * An event is checked first without its path (formatting "path[i]" for
  * every event of every call cost more than the checks): only an event
@@ -1006,20 +984,6 @@ bad_type:
                      "pause, click, hover, scroll, focus, blur, submit, "
                      "error", p);
     return -1;
-}
-
-
-
-static int
-behave_gw_event_cmp(const void *a, const void *b)
-{
-    const behave_gw_event_t  *x = a, *y = b;
-
-    if (x->t != y->t) {
-        return x->t < y->t ? -1 : 1;
-    }
-
-    return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }
 
 

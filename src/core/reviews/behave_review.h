@@ -30,7 +30,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_callsum.h"
 #include "behave_conversation.h"
 #include "behave_error.h"
 #include "behave_turn.h"
@@ -77,13 +76,35 @@ typedef struct behave_review_rec_s {
 
 
 /*
- * The record of a webhook call (its summary and meta) or of a flagged
- * conversation turn (its block, the turns so far); now_ms is the time of
- * the finding.  0, or -1 when an id does not fit.
+ * What a webhook call's record says: the webhooks glue fills it from the
+ * call's summary (the queue reads no surface of the core but its own)
+ */
+typedef struct {
+    const char            *provider;
+    const char            *conversation_id;
+    behave_review_e        review_status;
+    behave_action_e        action;
+    const char            *action_reason;
+    int                    peak_severity;
+    size_t                 turns;
+    const char            *provider_verdict;   /* names */
+    const char            *service_verdict;
+    int                    verdict_disagrees;
+    int                    false_resolution;
+    const char            *false_resolution_reason;
+    int                    escalating;
+    int                    repeat_contact_risk;
+} behave_review_call_t;
+
+
+/*
+ * The record of a webhook call or of a flagged conversation turn (its
+ * block, the turns so far); now_ms is the time of the finding.  0, or -1
+ * when an id does not fit.
  */
 int behave_review_rec_call(behave_review_rec_t *rec,
-    const behave_callsum_t *s, const behave_callsum_meta_t *m,
-    const char *call_id, int redacted, int64_t now_ms);
+    const behave_review_call_t *c, const char *call_id, int redacted,
+    int64_t now_ms);
 int behave_review_rec_conv(behave_review_rec_t *rec,
     const behave_conv_result_t *res, const char *conversation_id,
     size_t turns, int redacted, int64_t now_ms);

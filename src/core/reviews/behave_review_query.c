@@ -13,6 +13,7 @@
 
 #include "behave_json.h"
 #include "behave_review.h"
+#include "behave_time.h"
 #include "behave_utf8.h"
 
 

@@ -15,7 +15,8 @@
 #include "behave_json.h"
 #include "behave_callsum.h"
 #include "behave_provider.h"
-#include "behave_response.h"
+#include "behave_round.h"
+#include "behave_time.h"
 
 
 static void behave_callsum_start(behave_callsum_t *out, size_t n,
@@ -829,20 +830,3 @@ behave_delivery_json(const behave_delivery_t *d, size_t *len)
 }
 
 
-void
-behave_iso8601_ms(int64_t ms, char *buf, size_t cap)
-{
-    time_t     sec;
-    struct tm  tm;
-
-    if (ms < 0) {
-        ms = 0;
-    }
-
-    sec = (time_t) (ms / 1000);
-    gmtime_r(&sec, &tm);
-
-    snprintf(buf, cap, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-             tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-             tm.tm_min, tm.tm_sec, (int) (ms % 1000));
-}

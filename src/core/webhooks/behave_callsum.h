@@ -241,8 +241,5 @@ typedef struct {
 
 char *behave_delivery_json(const behave_delivery_t *d, size_t *len);
 
-/* "2026-01-01T00:00:45.123Z" into buf (at least 25 bytes) */
-void behave_iso8601_ms(int64_t ms, char *buf, size_t cap);
-
 
 #endif /* BEHAVE_CALLSUM_H */

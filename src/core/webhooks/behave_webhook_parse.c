@@ -14,8 +14,9 @@
 #include <strings.h>
 
 #include "behave_webhook_parse.h"
-#include "behave_keys.h"           /* behave_key_hash */
-#include "behave_request.h"
+#include "behave_ids.h"
+#include "behave_json_parse.h"
+#include "behave_turn.h"            /* BEHAVE_SPEAKER_* */
 
 
 static void behave_call_classify(behave_call_t *call, const char *transcript,
@@ -128,34 +129,6 @@ behave_verdict_name(behave_verdict_e verdict)
     }
 
     return behave_verdict_names[verdict];
-}
-
-
-/*
- * analyze-behavior hashes every call's session id into its key: the
- * low-level hash behave_key_hash() uses gives the same digest without
- * EVP_Digest()'s look-up of the algorithm on every call (~6k instructions
- * a call, more than the hash of a short id).
- */
-int
-behave_sha256_hex(const char *data, size_t len,
-    char out[BEHAVE_SHA256_HEX_SIZE])
-{
-    size_t         i;
-    unsigned char  md[32];
-
-    static const char  hex[] = "0123456789abcdef";
-
-    behave_key_hash(data, len, md);
-
-    for (i = 0; i < 32; i++) {
-        out[2 * i] = hex[md[i] >> 4];
-        out[2 * i + 1] = hex[md[i] & 0x0f];
-    }
-
-    out[64] = '\0';
-
-    return 0;
 }
 
 

@@ -90,9 +90,6 @@
 /* a call with more turns is refused (413): an hour of talk is ~600 */
 #define BEHAVE_CALL_MAX_TURNS      5000
 
-/* buffer for behave_sha256_hex(): 64 hex digits and a NUL */
-#define BEHAVE_SHA256_HEX_SIZE     65
-
 
 typedef enum {
     BEHAVE_EVENT_TRANSCRIPT = 0,   /* a finished call to analyse */
@@ -195,10 +192,6 @@ const char *behave_event_kind_name(behave_event_kind_e kind);
 
 /* "success", "failure", "unknown" (spec 2.6 provider_verdict) */
 const char *behave_verdict_name(behave_verdict_e verdict);
-
-/* lowercase hex SHA-256 of data[0..len) into out; returns 0, or -1 */
-int behave_sha256_hex(const char *data, size_t len,
-    char out[BEHAVE_SHA256_HEX_SIZE]);
 
 
 #endif /* BEHAVE_WEBHOOK_PARSE_H */

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "behave_provider.h"
-#include "behave_request.h"            /* BEHAVE_CONVERSATION_VAR */
 
 
 static size_t behave_elevenlabs_headers(const void *opts,

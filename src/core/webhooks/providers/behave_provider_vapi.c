@@ -26,7 +26,6 @@
 
 #include "behave_provider.h"
 #include "behave_provider_vapi.h"
-#include "behave_request.h"            /* BEHAVE_CONVERSATION_VAR */
 #include "behave_secretbox.h"          /* behave_base64_decode */
 
 
