@@ -22,6 +22,7 @@
 #include "ngx_http_behave_metrics.h"
 #include "ngx_http_behave_offload.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_script.h"
 #include "ngx_http_behave_stats.h"
 #include "ngx_http_behave_trace.h"
 #include "ngx_http_behave_analyze.h"
@@ -882,13 +883,7 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
     /* before any thread of behave_thread_pool runs the core */
     behave_gw_init();
 
-    ngx_http_behave_limits_init();
-    ngx_http_behave_behavior_init();
-    ngx_http_behave_conversation_init();
-    ngx_http_behave_agents_init();
-    ngx_http_behave_traces_init();
-    ngx_http_behave_webhooks_init();
-    ngx_http_behave_reviews_init();
+    ngx_http_behave_redis_scripts_init();
 
     return NGX_OK;
 }

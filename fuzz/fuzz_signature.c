@@ -4,10 +4,12 @@
  * The signature headers of every provider.  Input:
  *
  *     flags byte, [an options line when flags & 0x80], then 11 lines (the
- *     headers of behave_sig_headers_t in order; a line "-" is an absent
- *     header), then the body
+ *     headers of fuzz_names below in order; a line "-" is an absent
+ *     header), then the body; the provider's own (its headers()) are
+ *     passed, as the glue does
  *
- * flags & 3 picks the provider, & 4 allows the shared secret, & 8 has
+ * flags & 3 picks the provider (behave_providers[]), & 4 allows the
+ * shared secret, & 8 has
  * the harness sign: it appends the right MAC for the timestamp text the
  * fuzzer wrote, so that the paths after the MAC (the replay window, the
  * idempotency key) are reached too.
@@ -27,7 +29,8 @@
 #include <openssl/hmac.h>
 
 #include "fuzz.h"
-#include "behave_signature.h"
+#include "behave_provider.h"
+#include "behave_provider_vapi.h"
 #include "behave_secretbox.h"
 
 
@@ -36,14 +39,24 @@
 #define FUZZ_STD_SECRET  "whsec_ZnV6ei1zdGFuZGFyZC1rZXktYnl0ZXMh"
 #define FUZZ_STD_KEY     "fuzz-standard-key-bytes!"
 #define FUZZ_HDR_MAX     2048
-#define FUZZ_NHDRS       (sizeof(behave_sig_headers_t)                     \
-                          / sizeof(behave_sig_str_t))
+#define FUZZ_NHDRS       11
 
-/* indexes into behave_sig_headers_t */
+/* indexes into fuzz_names */
 #define FUZZ_H_VAPI_TS   2
 #define FUZZ_H_VAPI_SIG  3
+#define FUZZ_H_VAPI_SEC  4
 #define FUZZ_H_STD       5
 #define FUZZ_H_SVIX      8
+
+#define FUZZ_IS(p, n)     (strcmp((p)->name, n) == 0)
+
+
+/* the lines of the input, in order (Vapi's first two: its endpoint's) */
+static const char  *fuzz_names[FUZZ_NHDRS] = {
+    "elevenlabs-signature", "x-retell-signature", "x-timestamp",
+    "x-signature", "x-vapi-secret", "webhook-id", "webhook-timestamp",
+    "webhook-signature", "svix-id", "svix-timestamp", "svix-signature"
+};
 
 
 typedef struct {
@@ -55,7 +68,7 @@ typedef struct {
 
 static const behave_sig_vapi_t *fuzz_sig_vapi(unsigned flags,
     const uint8_t **data, size_t *size, behave_sig_vapi_t *vapi);
-static void fuzz_sig_sign(behave_provider_e provider,
+static void fuzz_sig_sign(const behave_provider_t *provider,
     const behave_sig_vapi_t *vapi, fuzz_hdrs_t *h, const char *body,
     size_t len);
 static void fuzz_sig_base64(const uint8_t *data, size_t size);
@@ -68,12 +81,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned               flags;
     const char            *secret;
     fuzz_hdrs_t            h;
-    behave_sig_str_t      *hs;
+    size_t                 k, nnames;
+    const char            *names[BEHAVE_SIG_HEADERS_MAX];
+    behave_sig_str_t       hs[FUZZ_NHDRS];
     behave_sig_err_e       rc;
     behave_sig_info_t      info;
-    behave_provider_e      provider;
     behave_sig_headers_t   headers;
     behave_sig_str_t       id;
+    const behave_provider_t  *provider;
     behave_sig_vapi_t      vopt;
     const behave_sig_vapi_t  *vapi;
 
@@ -84,14 +99,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_sig_base64(data, size);
 
     flags = data[0];
-    provider = (behave_provider_e) (flags & 3);
+    provider = behave_providers[flags & 3];
     data++;
     size--;
 
     vapi = fuzz_sig_vapi(flags, &data, &size, &vopt);
 
     memset(&headers, 0, sizeof(headers));
-    hs = (behave_sig_str_t *) &headers;
+    memset(hs, 0, sizeof(hs));
 
     for (i = 0; i < FUZZ_NHDRS; i++) {
         n = fuzz_line(data, size, &rest);
@@ -117,8 +132,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
 
-    secret = provider == BEHAVE_PROVIDER_STANDARD ? FUZZ_STD_SECRET
-                                                  : FUZZ_SECRET;
+    /* the provider's headers, by name; Vapi's first two by place */
+    nnames = provider->headers(vapi, names);
+
+    for (k = 0; k < nnames; k++) {
+        for (i = 0; i < FUZZ_NHDRS; i++) {
+            if (FUZZ_IS(provider, "vapi")
+                ? (k == 0 ? i == FUZZ_H_VAPI_SIG
+                   : k == 1 ? i == FUZZ_H_VAPI_TS : i == FUZZ_H_VAPI_SEC)
+                : strcmp(names[k], fuzz_names[i]) == 0)
+            {
+                FUZZ_CHECK(behave_sig_header_set(&headers, names[k], hs[i])
+                           == 0);
+                break;
+            }
+        }
+    }
+
+    secret = FUZZ_IS(provider, "standard") ? FUZZ_STD_SECRET : FUZZ_SECRET;
 
     rc = behave_sig_verify(provider, &headers, (const char *) data, size,
                            secret, strlen(secret),
@@ -131,11 +162,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (rc == BEHAVE_SIG_OK && info.idempotency_key != NULL) {
         /* the webhook-* set when any of it came, else the svix-* one */
-        id = (headers.webhook_id.data || headers.webhook_timestamp.data
-              || headers.webhook_signature.data)
-             ? headers.webhook_id : headers.svix_id;
+        id = (hs[FUZZ_H_STD].data || hs[FUZZ_H_STD + 1].data
+              || hs[FUZZ_H_STD + 2].data)
+             ? hs[FUZZ_H_STD] : hs[FUZZ_H_SVIX];
 
-        FUZZ_CHECK(provider == BEHAVE_PROVIDER_STANDARD);
+        FUZZ_CHECK(FUZZ_IS(provider, "standard"));
         FUZZ_CHECK(info.idempotency_key_len > 0);
         FUZZ_CHECK(info.idempotency_key_len <= BEHAVE_SIG_WEBHOOK_ID_MAX);
         FUZZ_CHECK(info.idempotency_key >= id.data
@@ -144,7 +175,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     /* the body alone signs no time: nothing to report */
-    if (rc == BEHAVE_SIG_OK && provider == BEHAVE_PROVIDER_VAPI
+    if (rc == BEHAVE_SIG_OK && FUZZ_IS(provider, "vapi")
         && vapi != NULL && vapi->body_only && !info.shared_secret)
     {
         FUZZ_CHECK(info.signed_at_ms == 0);
@@ -266,8 +297,9 @@ fuzz_pair(const char *s, size_t len, const char *name, size_t *vlen)
 
 
 static void
-fuzz_sig_sign(behave_provider_e provider, const behave_sig_vapi_t *vapi,
-    fuzz_hdrs_t *h, const char *body, size_t len)
+fuzz_sig_sign(const behave_provider_t *provider,
+    const behave_sig_vapi_t *vapi, fuzz_hdrs_t *h, const char *body,
+    size_t len)
 {
     char                hex[2 * EVP_MAX_MD_SIZE + 1], *out, *id;
     size_t              tlen, n, s;
@@ -275,9 +307,7 @@ fuzz_sig_sign(behave_provider_e provider, const behave_sig_vapi_t *vapi,
     unsigned char       mac[EVP_MAX_MD_SIZE];
     behave_sig_vapi_t   defaults;
 
-    switch (provider) {
-
-    case BEHAVE_PROVIDER_ELEVENLABS:
+    if (FUZZ_IS(provider, "elevenlabs")) {
         t = fuzz_pair(h->buf[0], h->len[0], "t=", &tlen);
         if (t == NULL) {
             return;
@@ -287,8 +317,9 @@ fuzz_sig_sign(behave_provider_e provider, const behave_sig_vapi_t *vapi,
         h->len[0] += sprintf(h->buf[0] + h->len[0], ",v0=%s", hex);
         h->present[0] = 1;
         return;
+    }
 
-    case BEHAVE_PROVIDER_RETELL:
+    if (FUZZ_IS(provider, "retell")) {
         t = fuzz_pair(h->buf[1], h->len[1], "v=", &tlen);
         if (t == NULL) {
             return;
@@ -298,8 +329,9 @@ fuzz_sig_sign(behave_provider_e provider, const behave_sig_vapi_t *vapi,
         h->len[1] += sprintf(h->buf[1] + h->len[1], ",d=%s", hex);
         h->present[1] = 1;
         return;
+    }
 
-    case BEHAVE_PROVIDER_VAPI:
+    if (FUZZ_IS(provider, "vapi")) {
         if (vapi == NULL) {
             behave_sig_vapi_default(&defaults);
             vapi = &defaults;
@@ -331,8 +363,9 @@ fuzz_sig_sign(behave_provider_e provider, const behave_sig_vapi_t *vapi,
         h->len[FUZZ_H_VAPI_SIG] = s;
         h->present[FUZZ_H_VAPI_SIG] = 1;
         return;
+    }
 
-    default:
+    {
         /* the webhook-* set when any of it came, else svix-* (the core's
          * rule), signed as "<id>.<t>." then the body */
         n = (h->present[FUZZ_H_STD] || h->present[FUZZ_H_STD + 1]
@@ -360,7 +393,6 @@ fuzz_sig_sign(behave_provider_e provider, const behave_sig_vapi_t *vapi,
         out += behave_base64_encode(mac, s, out, 0);
         h->len[n] = out - h->buf[n];
         h->present[n] = 1;
-        return;
     }
 }
 

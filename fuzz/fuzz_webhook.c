@@ -8,6 +8,7 @@
  */
 
 #include "fuzz.h"
+#include "behave_provider.h"
 #include "behave_webhook_parse.h"
 #include "behave_callsum.h"
 #include "behave_request.h"
@@ -22,17 +23,21 @@ static void fuzz_webhook_sliced(const behave_call_t *call,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    size_t              i;
-    behave_err_e        rc;
-    behave_call_t       call;
-    behave_error_t      err;
-    behave_provider_e   provider;
+    size_t                    i, n;
+    behave_err_e              rc;
+    behave_call_t             call;
+    behave_error_t            err;
+    const behave_provider_t  *provider;
 
     if (size == 0) {
         return 0;
     }
 
-    provider = (behave_provider_e) (data[0] % BEHAVE_PROVIDER_LAST);
+    for (n = 0; behave_providers[n] != NULL; n++) {
+        /* void */
+    }
+
+    provider = behave_providers[data[0] % n];
 
     memset(&err, 0, sizeof(err));
     rc = behave_call_parse(&call, provider, (const char *) data + 1,
@@ -95,7 +100,7 @@ fuzz_webhook_transcript(const behave_call_t *call)
     memset(&meta, 0, sizeof(meta));
     meta.status = "processed";
     meta.delivery_id = "dlv_0123456789abcdef0123456789abcdef";
-    meta.provider = behave_provider_name(call->provider);
+    meta.provider = call->provider->name;
     meta.event_type = call->event_type;
     meta.call_id = call->call_id;
     meta.conversation_id = call->conversation_id;

@@ -17,7 +17,10 @@ is($?, 0, 'the tree: no include cycle, no forbidden edge') or diag($out);
 like($out, qr/no cycle, no forbidden edge/, 'the checker says what it checked');
 
 # a tree with a cycle (a <-> b in the gateway), a gateway file including
-# the analyze surface, infra including the gateway and the core nginx
+# the analyze surface, infra including the gateway and the core nginx;
+# inside the core, a surface folder including another and base/ including
+# text/ (the core's layers), next to what is allowed: a surface folder
+# including base/, text/ and conversation/
 my $dir = tempdir('behave-inc-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my %files = (
     'src/gateway/ngx_a.c' => qq{#include "ngx_a.h"\n#include "ngx_b.h"\n},
@@ -27,6 +30,12 @@ my %files = (
     'src/analyze/ngx_c.h' => '',
     'src/infra/ngx_d.c'   => qq{#include "ngx_a.h"\n},
     'src/core/base/behave_e.c' => qq{#include <ngx_core.h>\n},
+    'src/core/gateway/behave_f.c' => qq{#include "behave_g.h"\n#include "behave_k.h"\n#include "behave_l.h"\n#include "behave_m.h"\n},
+    'src/core/analyze/behave_g.h' => '',
+    'src/core/base/behave_h.c'    => qq{#include "behave_l.h"\n},
+    'src/core/base/behave_k.h'    => '',
+    'src/core/text/behave_l.h'    => '',
+    'src/core/conversation/behave_m.h' => '',
 );
 for my $f (keys %files) {
     (my $d = "$dir/$f") =~ s{/[^/]+$}{};
@@ -43,5 +52,11 @@ like($out, qr{ngx_b\.c includes src/analyze/ngx_c\.h: gateway may not include an
 like($out, qr{ngx_d\.c includes src/gateway/ngx_a\.h: infra may not include gateway},
      'infra including a surface is named');
 like($out, qr{behave_e\.c: the core includes nginx}, 'the core including nginx is named');
+like($out, qr{behave_f\.c includes src/core/analyze/behave_g\.h: core/gateway may not include core/analyze},
+     'a surface folder of the core including another is named');
+like($out, qr{behave_h\.c includes src/core/text/behave_l\.h: core/base may not include core/text},
+     'base/ including text/ is named');
+unlike($out, qr{behave_f\.c includes src/core/(base|text|conversation)/},
+       'a surface folder may include base/, text/ and conversation/');
 
 done_testing();

@@ -35,155 +35,14 @@
 
 #include "ngx_http_behave_conversation.h"
 #include "ngx_http_behave_redis.h"
-#include "ngx_http_behave_redis_args.h"
 #include "ngx_http_behave_redis_keys.h"
+#include "ngx_http_behave_redis_script.h"
 #include "ngx_http_behave_review_index.h"
+#include "ngx_http_behave_conv_turn_lua.h"      /* conv_turn.lua */
 
 #include "behave_request.h"          /* BEHAVE_CONVERSATION_ID_MAX */
 #include "behave_review.h"
 #include "behave_turn_log.h"
-
-
-#define ngx_http_behave_str(x)      ngx_http_behave_str2(x)
-#define ngx_http_behave_str2(x)     #x
-
-
-/*
- * KEYS: log, state.  ARGV: 1 the turn's log record, 2 ttl, 3 "c"
- * customer or "a" agent, 4 severity, 5 "1" when the turn denies a
- * settled issue, 6 an agent turn's claim (0 none), 7 a customer turn's
- * record, 8 its meaning signature, 9 turns of text the log keeps, 10 a
- * seed state or "".  Returns the state before the turn, its tail (the
- * review's mark) included ("" for a new conversation), or { log } when
- * only an older build's log (or an older build's state) exists.
- *
- * The push is behave_conv_state_push() on behave_conv_state.h's stored
- * form: keep the two in step.  A turn is written in place (SETRANGE: the
- * header, and a customer turn's meaning and record in their slots), so
- * that the script never makes a long string but the one it returns; a
- * tail moves to the new end when the records grow.  A new conversation's
- * state is written whole, in one SET, as slot 0 of each.  The log is
- * written first, the state last: a write that fails (a key of another
- * type) leaves the state as it was.  Counters wrap at 2^32, as in C.
- * Past max + max / 2
- * turns the log's front is cut to the newest max, behind the header
- * "d<turns dropped>" 0xff; records the log should hold and does not (cut
- * short by hand) count as dropped, so that a damaged log is not
- * rewritten again at every turn.
- */
-static ngx_http_behave_redis_script_t  ngx_http_behave_conv_script = {
-    "redis.conversation-turn",
-
-    "local V = '" BEHAVE_CONV_STATE_VERSION "'\n"
-    "local M, R, NM, NR = " ngx_http_behave_str(BEHAVE_MEANING_DIM) ", "
-    ngx_http_behave_str(BEHAVE_CONV_REC_SIZE) ", "
-    ngx_http_behave_str(BEHAVE_CONV_MEANINGS) ", "
-    ngx_http_behave_str(BEHAVE_CONV_RING) "\n"
-    "local W = 4294967296\n"
-    "if ARGV[3] == 'c' and (#ARGV[7] ~= R or #ARGV[8] ~= M) then\n"
-    "  return redis.error_reply('bad turn record')\n"
-    "end\n"
-    "local st = redis.call('GET', KEYS[2])\n"
-    "local prev = st\n"
-    "local fresh, body = false, ''\n"
-    "if not st or string.sub(st, 1, 2) ~= V then\n"
-    "  if ARGV[10] ~= '' then\n"
-    "    local tail = ''\n"
-    "    if st and string.sub(st, 1, 2) == 's1' then\n"
-    "      local r1 = tonumber(string.sub(st, 51, 51), 16)\n"
-    "      local m1 = tonumber(string.sub(st, 52, 52), 16)\n"
-    "      if r1 and m1 then\n"
-    "        tail = string.sub(st, 53 + m1 * M + r1 * (4 + R))\n"
-    "      end\n"
-    "    end\n"
-    "    st = ARGV[10] .. tail\n"
-    "    prev = st\n"
-    "    redis.call('SET', KEYS[2], st, 'EX', ARGV[2])\n"
-    "  else\n"
-    "    local log = redis.call('GET', KEYS[1])\n"
-    "    if log then return { log } end\n"
-    "    st = V .. '0000000000000000' .. '00ffffffff00'"
-    " .. '00ffffffff00' .. '0000000000'\n"
-    "    prev, fresh = '', true\n"
-    "  end\n"
-    "end\n"
-    "local function size(r)\n"
-    "  if r == 0 then return 52 end\n"
-    "  return 52 + NM * M + r * (4 + R)\n"
-    "end\n"
-    "local n = tonumber(string.sub(st, 3, 10), 16)\n"
-    "local cu = string.sub(st, 11, 18)\n"
-    "local cur, old = string.sub(st, 19, 30), string.sub(st, 31, 42)\n"
-    "local dr = tonumber(string.sub(st, 43, 50), 16)\n"
-    "local nr, nm = string.sub(st, 51, 51), string.sub(st, 52, 52)\n"
-    "local r0 = tonumber(nr, 16)\n"
-    "if #st < 52 or not n or not dr or not r0 or #st < size(r0) then\n"
-    "  return redis.error_reply('bad conversation state')\n"
-    "end\n"
-    "local n1 = n + 1\n"
-    "redis.call('APPEND', KEYS[1], ARGV[1])\n"
-    "local max = tonumber(ARGV[9])\n"
-    "if max > 0 and n1 - dr > max + math.floor(max / 2) then\n"
-    "  local log = redis.call('GET', KEYS[1])\n"
-    "  local pos = 1\n"
-    "  if string.sub(log, 1, 1) == 'd' then\n"
-    "    pos = (string.find(log, '\\255', 1, true) or 0) + 1\n"
-    "  end\n"
-    "  for i = 1, n1 - dr - max do\n"
-    "    local e = string.find(log, '\\255', pos, true)\n"
-    "    if not e then break end\n"
-    "    pos = e + 1\n"
-    "  end\n"
-    "  dr = n1 - max\n"
-    "  redis.call('SET', KEYS[1],"
-    " 'd' .. dr .. '\\255' .. string.sub(log, pos))\n"
-    "end\n"
-    "redis.call('EXPIRE', KEYS[1], ARGV[2])\n"
-    "if ARGV[3] == 'c' then\n"
-    "  local c = tonumber(cu, 16)\n"
-    "  local m, r = tonumber(nm, 16), r0\n"
-    "  local pk, fr = string.sub(cur, 1, 1), string.sub(cur, 2, 2)\n"
-    "  if ARGV[4] > pk then pk = ARGV[4] end\n"
-    "  if ARGV[5] == '1' and string.sub(cur, 3, 10) ~= 'ffffffff' then\n"
-    "    fr = '1'\n"
-    "  end\n"
-    "  old, cur = cur, pk .. fr .. 'ffffffff00'\n"
-    "  cu = string.format('%08x', (c + 1) % W)\n"
-    "  if m < NM then m = m + 1 end\n"
-    "  if r < NR then r = r + 1 end\n"
-    "  nr, nm = string.format('%x', r), string.format('%x', m)\n"
-    "  local rec = string.char(n % 256, math.floor(n / 256) % 256,"
-    " math.floor(n / 65536) % 256, math.floor(n / 16777216)) .. ARGV[7]\n"
-    "  local tail = string.sub(st, size(r0) + 1)\n"
-    "  if r0 == 0 then\n"
-    "    body = ARGV[8] .. string.rep('\\0', (NM - 1) * M) .. rec\n"
-    "    if not fresh then\n"
-    "      redis.call('SETRANGE', KEYS[2], 52, body)\n"
-    "    end\n"
-    "  else\n"
-    "    redis.call('SETRANGE', KEYS[2], 52 + (c % NM) * M, ARGV[8])\n"
-    "    redis.call('SETRANGE', KEYS[2], 52 + NM * M + (c % NR) * (4 + R),"
-    " rec)\n"
-    "  end\n"
-    "  if r ~= r0 and tail ~= '' then\n"
-    "    redis.call('SETRANGE', KEYS[2], size(r), tail)\n"
-    "  end\n"
-    "elseif ARGV[6] ~= '0' then\n"
-    "  cur = string.sub(cur, 1, 2) .. string.format('%08x%02x', n,"
-    " tonumber(ARGV[6]))\n"
-    "end\n"
-    "local head = V .. string.format('%08x', n1 % W) .. cu .. cur .. old"
-    " .. string.format('%08x', dr % W) .. nr .. nm\n"
-    "if fresh then\n"
-    "  redis.call('SET', KEYS[2], head .. body, 'EX', ARGV[2])\n"
-    "else\n"
-    "  redis.call('SETRANGE', KEYS[2], 0, head)\n"
-    "  redis.call('EXPIRE', KEYS[2], ARGV[2])\n"
-    "end\n"
-    "return prev\n",
-
-    ""
-};
 
 
 static void ngx_http_behave_conversation_reply(ngx_http_request_t *r,
@@ -200,13 +59,6 @@ static behave_conv_result_t *ngx_http_behave_conversation_block(
     ngx_http_request_t *r, const char *reason);
 static void ngx_http_behave_conversation_review(ngx_http_request_t *r,
     ngx_http_behave_conv_t *conv, const behave_conv_result_t *res);
-
-
-void
-ngx_http_behave_conversation_init(void)
-{
-    ngx_http_behave_redis_script_init(&ngx_http_behave_conv_script);
-}
 
 
 ngx_int_t
@@ -292,28 +144,46 @@ ngx_http_behave_conversation_send(ngx_http_request_t *r,
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
     customer = conv->rec.customer;
 
-    ngx_http_behave_redis_args_init(&a);
-    ngx_http_behave_redis_arg_ngx(&a, &conv->key);
-    ngx_http_behave_redis_arg_ngx(&a, &conv->state_key);
-    ngx_http_behave_redis_arg_ngx(&a, &conv->log_record);
-    ngx_http_behave_redis_arg_num(&a, blcf->conversation_ttl);
-    ngx_http_behave_redis_arg(&a, customer ? "c" : "a", 1);
-    ngx_http_behave_redis_arg_num(&a, conv->rec.severity);
-    ngx_http_behave_redis_arg(&a, (conv->rec.flags & BEHAVE_CONV_F_DENIES)
-                                  ? "1" : "0", 1);
-    ngx_http_behave_redis_arg_num(&a, conv->rec.claim);
-    ngx_http_behave_redis_arg(&a, (const char *) conv->rec_enc,
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_conv_turn_script);
+
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_CONV_TURN_KEY_LOG,
+                                  &conv->key);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_CONV_TURN_KEY_STATE,
+                                  &conv->state_key);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_CONV_TURN_ARG_RECORD,
+                                  &conv->log_record);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_CONV_TURN_ARG_TTL,
+                                  blcf->conversation_ttl);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_CONV_TURN_ARG_SPEAKER,
+                              customer ? "c" : "a", 1);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_CONV_TURN_ARG_SEVERITY,
+                                  conv->rec.severity);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_CONV_TURN_ARG_DENIES,
+                              (conv->rec.flags & BEHAVE_CONV_F_DENIES)
+                              ? "1" : "0", 1);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_CONV_TURN_ARG_CLAIM,
+                                  conv->rec.claim);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_CONV_TURN_ARG_REC,
+                              (const char *) conv->rec_enc,
                               customer ? BEHAVE_CONV_REC_SIZE : 0);
-    ngx_http_behave_redis_arg(&a, (const char *) conv->rec.meaning,
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_CONV_TURN_ARG_MEANING,
+                              (const char *) conv->rec.meaning,
                               customer ? BEHAVE_MEANING_DIM : 0);
-    ngx_http_behave_redis_arg_num(&a, blcf->conversation_max_turns);
-    ngx_http_behave_redis_arg(&a, conv->seeded ? conv->seed : "",
+    ngx_http_behave_redis_put_num(&a,
+                                  NGX_HTTP_BEHAVE_CONV_TURN_ARG_MAX_TURNS,
+                                  blcf->conversation_max_turns);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_CONV_TURN_ARG_SEED,
+                              conv->seeded ? conv->seed : "",
                               conv->seeded ? conv->seed_len : 0);
 
-    return ngx_http_behave_redis_eval(r, &ngx_http_behave_conv_script, 2,
-                                      a.argc, a.argv, a.len,
-                                      ngx_http_behave_conversation_reply,
-                                      conv, reason);
+    ngx_log_debug4(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave conversation: \"%V\" %s turn, severity %d%s",
+                   &conv->state_key, customer ? "customer" : "agent",
+                   conv->rec.severity, conv->seeded ? ", seeded" : "");
+
+    return ngx_http_behave_redis_run(r, &a,
+                                     ngx_http_behave_conversation_reply,
+                                     conv, reason);
 }
 
 

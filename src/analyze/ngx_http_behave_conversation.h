@@ -59,8 +59,5 @@ struct ngx_http_behave_conv_s {
 ngx_int_t ngx_http_behave_conversation_start(ngx_http_request_t *r,
     ngx_http_behave_conv_t *conv);
 
-/* at init: the script's SHA1 */
-void ngx_http_behave_conversation_init(void);
-
 
 #endif /* NGX_HTTP_BEHAVE_CONVERSATION_H */

@@ -8,7 +8,8 @@
 
 .DEFAULT_GOAL := all
 
-DIRS      := base text conversation analyze webhooks gateway reviews
+DIRS      := base text conversation analyze webhooks webhooks/providers \
+             gateway reviews
 CORE_INCS := $(addprefix -I$(TOP)/src/core/,$(DIRS)) -I$(OUT)/gen
 LDLIBS    := -lcjson -lutf8proc -lcrypto -lm
 
@@ -21,6 +22,12 @@ RISK      := $(TOP)/src/core/text/model/risk.tsv
 GENR      := $(OUT)/gen/behave_risk_data.c
 PHRASES   := $(sort $(wildcard $(TOP)/src/core/conversation/phrases/*.tsv))
 GENP      := $(OUT)/gen/behave_conv_phrases_data.c
+# the descriptions the Redis scripts share with the core (generated headers)
+DESCR     := $(sort $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.layout \
+                                                  $(TOP)/src/core/$(d)/*.fields)))
+GENH      := $(OUT)/gen/behave_conv_state_layout.h \
+             $(OUT)/gen/behave_gw_hot_layout.h \
+             $(OUT)/gen/behave_review_fields.h
 CORE_SRCS := $(sort $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.c)))
 CORE_HDRS := $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.h))
 CORE_OBJS := $(patsubst $(TOP)/%.c,$(OUT)/obj/%.o,$(CORE_SRCS)) \
@@ -43,3 +50,8 @@ $(GENR): $(RISK) $(TOP)/scripts/gen-risk
 $(GENP): $(PHRASES) $(TOP)/scripts/gen-phrases
 	@mkdir -p $(dir $@)
 	perl $(TOP)/scripts/gen-phrases $@ $(PHRASES)
+
+# the core's share of scripts/gen-redis-scripts: its headers, no script
+$(GENH) &: $(DESCR) $(TOP)/scripts/gen-redis-scripts
+	@mkdir -p $(OUT)/gen
+	perl $(TOP)/scripts/gen-redis-scripts $(OUT)/gen $(DESCR)

@@ -14,7 +14,9 @@
 #include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_keys.h"
+#include "ngx_http_behave_redis_script.h"
 #include "ngx_http_behave_stats.h"
+#include "ngx_http_behave_fleet_read_lua.h"        /* fleet_read.lua */
 
 #include "behave_json.h"
 #include "behave_response.h"
@@ -34,13 +36,6 @@ typedef struct {
 } ngx_http_behave_fleet_t;
 
 
-static ngx_http_behave_redis_script_t  ngx_http_behave_fleet_script = {
-    "redis.fleet-read",
-    "return redis.call('HGETALL', KEYS[1])\n",
-    ""
-};
-
-
 static cJSON *ngx_http_behave_node_json(ngx_http_behave_stats_t *st,
     int64_t now_ms);
 static void ngx_http_behave_fleet_add_node(ngx_http_behave_fleet_t *fl,
@@ -58,13 +53,6 @@ static ngx_event_t  ngx_http_behave_heartbeat_ev;
 
 /* the node's name: behave_node_name or "<host>:<port>" (stats.c) */
 #define ngx_http_behave_node  ngx_http_behave_stats_node()
-
-
-void
-ngx_http_behave_agents_init(void)
-{
-    ngx_http_behave_redis_script_init(&ngx_http_behave_fleet_script);
-}
 
 
 void
@@ -202,10 +190,9 @@ ngx_http_behave_node_json(ngx_http_behave_stats_t *st, int64_t now_ms)
 ngx_int_t
 ngx_http_behave_agents_status(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 {
-    cJSON       *filter;
-    const char  *reason;
-    const char  *argv[1];
-    size_t       len[1];
+    cJSON                         *filter;
+    const char                    *reason;
+    ngx_http_behave_redis_args_t   a;
 
     filter = cJSON_GetObjectItemCaseSensitive(gw->req, "filter");
 
@@ -219,12 +206,12 @@ ngx_http_behave_agents_status(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
         return ngx_http_behave_fleet_respond(r, gw, NULL);
     }
 
-    argv[0] = NGX_HTTP_BEHAVE_KEY_FLEET;
-    len[0] = sizeof(NGX_HTTP_BEHAVE_KEY_FLEET) - 1;
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_fleet_read_script);
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_FLEET_READ_KEY_FLEET,
+                                  NGX_HTTP_BEHAVE_KEY_FLEET);
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_fleet_script, 1, 1,
-                                   argv, len, ngx_http_behave_fleet_reply,
-                                   gw, &reason)
+    if (ngx_http_behave_redis_run(r, &a, ngx_http_behave_fleet_reply, gw,
+                                  &reason)
         != NGX_OK)
     {
         return ngx_http_behave_fleet_respond(r, gw, NULL);

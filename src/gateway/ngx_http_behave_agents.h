@@ -10,7 +10,6 @@
 #include "ngx_http_behave_gw.h"
 
 
-void ngx_http_behave_agents_init(void);
 ngx_int_t ngx_http_behave_agents_status(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw);
 void ngx_http_behave_agents_init_process(ngx_cycle_t *cycle);

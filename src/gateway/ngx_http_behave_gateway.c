@@ -106,6 +106,10 @@ ngx_http_behave_gateway_handler(ngx_http_request_t *r)
     gw->op = op;
     ctx->surface = gw;
 
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: operation \"%V\"",
+                   &ngx_http_behave_gw_routes[op].path);
+
     if (ngx_http_behave_authenticate(r, blcf->keys, BEHAVE_SCOPE_GATEWAY,
                                      &gw->key, &err)
         != NGX_OK)
@@ -114,6 +118,9 @@ ngx_http_behave_gateway_handler(ngx_http_request_t *r)
     }
 
     ctx->key = gw->key;
+
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: key of tenant \"%s\"", gw->key->tenant);
 
     /* a GET may come without a body; a body must be JSON either way */
     if ((r->method == NGX_HTTP_POST || r->headers_in.content_length_n > 0
@@ -250,6 +257,10 @@ ngx_http_behave_gw_parsed(ngx_http_request_t *r, void *data)
                       "behave: short read of the request body temp file");
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: body of %uz bytes %s", gw->body.len,
+                   gw->req ? "parsed" : "refused");
 
     if (gw->req == NULL) {
         return gw->oom ? NGX_HTTP_INTERNAL_SERVER_ERROR
@@ -398,6 +409,12 @@ ngx_http_behave_gw_decided(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
     u_char          *p;
     behave_error_t   err;
 
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: limits (%s): %s, %ui left",
+                   gw->limit.source ? gw->limit.source : "none",
+                   gw->limit.reason ? gw->limit.reason : "allowed",
+                   gw->limit.remaining);
+
     if (ngx_http_behave_limits_headers(r, gw) != NGX_OK) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
@@ -487,6 +504,10 @@ ngx_http_behave_gw_computed(ngx_http_request_t *r, void *data)
 {
     char                  *out;
     ngx_http_behave_gw_t  *gw = data;
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: computed, rc %d, %uz bytes", gw->rc,
+                   gw->out ? gw->out_len : 0);
 
     if (gw->out == NULL) {
         return gw->oom || gw->rc == BEHAVE_OK

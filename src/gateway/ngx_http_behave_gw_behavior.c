@@ -36,17 +36,20 @@
 #include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_keys.h"
+#include "ngx_http_behave_redis_script.h"
+#include "ngx_http_behave_beh_append_lua.h"        /* beh_append.lua */
+#include "ngx_http_behave_beh_hot_rewrite_lua.h"   /* beh_hot_rewrite.lua */
+#include "ngx_http_behave_beh_rewrite_lua.h"       /* beh_rewrite.lua */
 
 #include "behave_json.h"
 #include "behave_gateway.h"
 #include "behave_gw_session.h"        /* BEHAVE_GW_STATE_PREFIX */
-#include "behave_webhook_parse.h"     /* behave_sha256_hex */
+#include "behave_hash.h"             /* behave_sha256_hex */
 
 
 typedef struct {
     ngx_http_behave_gw_t   *gw;
-    const char             *argv[9];
-    size_t                  len[9];
+    ngx_http_behave_redis_args_t  args;     /* beh_append.lua's */
     char                    last_t[8];
     size_t                  last_t_len;     /* 8, or 0: no event */
     u_char                 *batch;
@@ -69,104 +72,6 @@ typedef struct {
     char                   *out;            /* the answer, malloc()ed */
     size_t                  out_len;
 } ngx_http_behave_beh_t;
-
-
-/*
- * KEYS: state, older list, hot state.  ARGV: 1 the state's TTL
- * (behave_conversation_ttl and its slack), 2 this call's batch, 3 the
- * state to start with (empty, or seeded from the older list), 4 "1" when
- * 3 is a seed, 5 the batch's latest t ("" without events), 6 "1" when
- * the state's TTL is due to be set again (ngx_http_behave_beh_ttl_due()).
- * Returns 0, having stored nothing, when there
- * is no state and 3 is empty (the glue sends a new session's state only
- * then, not with every call); {1, the hot state before the batch}
- * when the batch passes the hot state's gate (BEHAVE_GW_HOT_HEAD: room
- * at byte 2, gate at 6, the full state's limit at 18, the frontier at
- * 22; the batch's first event's t at its byte 6): it fits in the room
- * and comes after the gate, or before the frontier (all late), else the
- * state before the batch (the hot one is dropped), or the older list
- * when there is no state and no seed yet.
- */
-static ngx_http_behave_redis_script_t  ngx_http_behave_beh_script = {
-    "redis.behavior-append",
-    "local h = redis.call('GET', KEYS[3])\n"
-    "if h then\n"
-    "  local room, gate = struct.unpack('<I4d', h, 2)\n"
-    "  if #h + #ARGV[2] <= room and (#ARGV[5] < 8\n"
-    "      or struct.unpack('<d', ARGV[2], 6) >= gate\n"
-    "      or struct.unpack('<d', ARGV[5]) < struct.unpack('<d', h, 22))\n"
-    "  then\n"
-    "    local n = redis.call('APPEND', KEYS[1], ARGV[2])\n"
-    "    if n > #ARGV[2] then\n"
-    "      if ARGV[6] == '1' then\n"
-    "        redis.call('EXPIRE', KEYS[1], ARGV[1])\n"
-    "      end\n"
-    "      if n <= struct.unpack('<I4', h, 18) then\n"
-    "        redis.call('APPEND', KEYS[3], ARGV[2])\n"
-    "        return {1, h}\n"
-    "      end\n"
-    "      redis.call('DEL', KEYS[3])\n"
-    "      return redis.call('GETRANGE', KEYS[1], 0, n - #ARGV[2] - 1)\n"
-    "    end\n"
-    "    redis.call('DEL', KEYS[1])\n"
-    "  end\n"
-    "  redis.call('DEL', KEYS[3])\n"
-    "end\n"
-    "local s = redis.call('GET', KEYS[1])\n"
-    "if not s then\n"
-    "  if ARGV[4] ~= '1' and redis.call('EXISTS', KEYS[2]) == 1 then\n"
-    "    return redis.call('LRANGE', KEYS[2], 0, -1)\n"
-    "  end\n"
-    "  if #ARGV[3] == 0 then return 0 end\n"
-    "  s = ARGV[3]\n"
-    "  redis.call('SET', KEYS[1], s .. ARGV[2], 'EX', ARGV[1])\n"
-    "  if ARGV[4] == '1' then redis.call('DEL', KEYS[2]) end\n"
-    "  return s\n"
-    "end\n"
-    "redis.call('APPEND', KEYS[1], ARGV[2])\n"
-    "if ARGV[6] == '1' then\n"
-    "  redis.call('EXPIRE', KEYS[1], ARGV[1])\n"
-    "end\n"
-    "return s\n",
-    ""
-};
-
-
-/*
- * The background rewrite.  KEYS: state, hot state.  ARGV: 1 the first
- * bytes of the state as read, 2 how many bytes the new blob replaces, 3
- * the blob, 4 the hot state ("": none).  The hot state is stored only
- * when no batch came since the state was read (they did not pass its
- * gate), and expires no later than the state.
- */
-static const char  ngx_http_behave_beh_rewrite[] =
-    "local s = redis.call('GET', KEYS[1])\n"
-    "local n = tonumber(ARGV[2])\n"
-    "if not s or #s < n or string.sub(s, 1, #ARGV[1]) ~= ARGV[1] then\n"
-    "  return 0\n"
-    "end\n"
-    "redis.call('SET', KEYS[1], ARGV[3] .. string.sub(s, n + 1), 'KEEPTTL')\n"
-    "local ttl = redis.call('PTTL', KEYS[1])\n"
-    "if #ARGV[4] > 0 and #s == n and ttl > 0 then\n"
-    "  redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)\n"
-    "end\n"
-    "return 1\n";
-
-
-/*
- * The hot state's rewrite.  KEYS: hot state.  ARGV: 1 its first bytes
- * as read, 2 its length then, 3 the new one: only while nothing was
- * appended to it since (a batch appended passed the old gate, maybe not
- * the new one).
- */
-static const char  ngx_http_behave_beh_hot_rewrite[] =
-    "local h = redis.call('GET', KEYS[1])\n"
-    "if not h or #h ~= tonumber(ARGV[2])\n"
-    "   or string.sub(h, 1, #ARGV[1]) ~= ARGV[1] then\n"
-    "  return 0\n"
-    "end\n"
-    "redis.call('SET', KEYS[1], ARGV[3], 'KEEPTTL')\n"
-    "return 1\n";
 
 
 /*
@@ -217,18 +122,9 @@ static void ngx_http_behave_beh_rewrite_send(ngx_http_behave_beh_t *b,
     behave_gw_rewrite_t *rw);
 static void ngx_http_behave_beh_hot_send(ngx_http_behave_beh_t *b,
     behave_gw_rewrite_t *rw);
-static void ngx_http_behave_beh_eval_bg(const char *script, size_t script_len,
-    const char *nkeys, int argc, const char **argv, size_t *len);
 static void ngx_http_behave_beh_drop_hot(ngx_http_behave_beh_t *b);
 static void ngx_http_behave_beh_cleanup(void *data);
 static void ngx_http_behave_beh_noop(redisReply *reply, void *data);
-
-
-void
-ngx_http_behave_behavior_init(void)
-{
-    ngx_http_behave_redis_script_init(&ngx_http_behave_beh_script);
-}
 
 
 /*
@@ -285,12 +181,13 @@ ngx_http_behave_beh_batched(ngx_http_request_t *r, void *data)
     ngx_http_behave_beh_t  *b = data;
 
     char                        digest[BEHAVE_SHA256_HEX_SIZE];
-    u_char                      *p;
+    u_char                      *p, *q;
     cJSON                       *sid;
     ngx_int_t                    rc;
     const char                  *reason;
     ngx_http_behave_gw_t        *gw;
     ngx_http_behave_loc_conf_t  *blcf;
+    ngx_http_behave_redis_args_t  *a;
 
     gw = b->gw;
 
@@ -326,42 +223,46 @@ ngx_http_behave_beh_batched(ngx_http_request_t *r, void *data)
     behave_sha256_hex(sid->valuestring, ngx_strlen(sid->valuestring),
                       digest);
 
-    b->argv[0] = (char *) p;
-    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_BEHAVIOR_STATE, gw->key->tenant,
+    a = &b->args;
+    ngx_http_behave_redis_args_script(a, &ngx_http_behave_beh_append_script);
+
+    q = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_BEHAVIOR_STATE, gw->key->tenant,
                     (size_t) 16, digest);
-    b->len[0] = p - (u_char *) b->argv[0];
+    ngx_http_behave_redis_put(a, NGX_HTTP_BEHAVE_BEH_APPEND_KEY_STATE,
+                              (char *) p, q - p);
 
-    b->argv[1] = (char *) p;
-    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_BEHAVIOR, gw->key->tenant,
+    p = q;
+    q = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_BEHAVIOR, gw->key->tenant,
                     (size_t) 16, digest);
-    b->len[1] = p - (u_char *) b->argv[1];
+    ngx_http_behave_redis_put(a, NGX_HTTP_BEHAVE_BEH_APPEND_KEY_LIST,
+                              (char *) p, q - p);
 
-    b->argv[2] = (char *) p;
-    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_BEHAVIOR_HOT, gw->key->tenant,
+    p = q;
+    q = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_BEHAVIOR_HOT, gw->key->tenant,
                     (size_t) 16, digest);
-    b->len[2] = p - (u_char *) b->argv[2];
+    ngx_http_behave_redis_put(a, NGX_HTTP_BEHAVE_BEH_APPEND_KEY_HOT, (char *) p,
+                              q - p);
 
-    b->argv[3] = (char *) p;
-    p = ngx_sprintf(p, "%T",
-                    blcf->conversation_ttl + blcf->conversation_ttl / 64);
-    b->len[3] = p - (u_char *) b->argv[3];
-
-    b->argv[4] = (char *) b->batch;
-    b->len[4] = b->batch_len;
+    ngx_http_behave_redis_put_num(a, NGX_HTTP_BEHAVE_BEH_APPEND_ARG_TTL,
+                                  blcf->conversation_ttl
+                                  + blcf->conversation_ttl / 64);
+    ngx_http_behave_redis_put(a, NGX_HTTP_BEHAVE_BEH_APPEND_ARG_BATCH,
+                              (char *) b->batch, b->batch_len);
 
     /* a new session's state: only when the script finds none */
-    b->argv[5] = "";
-    b->len[5] = 0;
+    ngx_http_behave_redis_put(a, NGX_HTTP_BEHAVE_BEH_APPEND_ARG_SEED, "", 0);
+    ngx_http_behave_redis_put(a, NGX_HTTP_BEHAVE_BEH_APPEND_ARG_SEEDED, "0", 1);
+    ngx_http_behave_redis_put(a, NGX_HTTP_BEHAVE_BEH_APPEND_ARG_LAST_T,
+                              b->last_t, b->last_t_len);
+    ngx_http_behave_redis_put(a, NGX_HTTP_BEHAVE_BEH_APPEND_ARG_TTL_DUE,
+                              ngx_http_behave_beh_ttl_due(b,
+                                                   blcf->conversation_ttl)
+                              ? "1" : "0", 1);
 
-    b->argv[6] = "0";
-    b->len[6] = 1;
-
-    b->argv[7] = b->last_t;
-    b->len[7] = b->last_t_len;
-
-    b->argv[8] = ngx_http_behave_beh_ttl_due(b, blcf->conversation_ttl)
-                 ? "1" : "0";
-    b->len[8] = 1;
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: behavior batch of %uz bytes for "
+                   "\"%s\"%s", b->batch_len, gw->key->tenant,
+                   b->last_t_len ? "" : ", no event");
 
     rc = ngx_http_behave_beh_send(r, b, &reason);
 
@@ -384,9 +285,9 @@ ngx_http_behave_beh_ttl_due(ngx_http_behave_beh_t *b, time_t ttl)
 
     /* FNV-1a of the state's key (its tenant and session digest) */
     h = 0xcbf29ce484222325ULL;
-    k = (const u_char *) b->argv[0];
+    k = (const u_char *) b->args.argv[NGX_HTTP_BEHAVE_BEH_APPEND_KEY_STATE];
 
-    for (i = 0; i < b->len[0]; i++) {
+    for (i = 0; i < b->args.len[NGX_HTTP_BEHAVE_BEH_APPEND_KEY_STATE]; i++) {
         h = (h ^ k[i]) * 0x100000001b3ULL;
     }
 
@@ -414,7 +315,7 @@ ngx_http_behave_beh_ttl_set(ngx_http_behave_beh_t *b)
 {
     ngx_http_behave_beh_ttl_t  *e;
 
-    if (b->argv[8][0] != '1') {
+    if (b->args.argv[NGX_HTTP_BEHAVE_BEH_APPEND_ARG_TTL_DUE][0] != '1') {
         return;
     }
 
@@ -431,9 +332,8 @@ ngx_http_behave_beh_send(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
     const char **reason)
 {
     /* the command copies its arguments */
-    return ngx_http_behave_redis_eval(r, &ngx_http_behave_beh_script, 3, 9,
-                                      b->argv, b->len,
-                                      ngx_http_behave_beh_reply, b, reason);
+    return ngx_http_behave_redis_run(r, &b->args, ngx_http_behave_beh_reply,
+                                     b, reason);
 }
 
 
@@ -449,11 +349,22 @@ ngx_http_behave_beh_reply(ngx_http_request_t *r, void *data,
         && reply->element[0]->type == REDIS_REPLY_INTEGER
         && reply->element[1]->type == REDIS_REPLY_STRING)
     {
+        ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "behave gateway: behavior from the hot state, %uz "
+                       "bytes", reply->element[1]->len);
         ngx_http_behave_beh_ttl_set(b);
         ngx_http_behave_finish(r,
             ngx_http_behave_beh_compute(r, b, reply->element[1], "session"));
         return;
     }
+
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: behavior reply type %d%s%s",
+                   reply ? reply->type : -1,
+                   reply && reply->type == REDIS_REPLY_INTEGER
+                   ? ": a new session" : "",
+                   reply && reply->type == REDIS_REPLY_ARRAY
+                   ? ": an older build's list" : "");
 
     if (reply != NULL && reply->type == REDIS_REPLY_INTEGER && !b->fresh
         && !b->seeded)
@@ -517,8 +428,8 @@ ngx_http_behave_beh_send_state(ngx_http_request_t *r,
     ngx_memcpy(p, blob, len);
     free(blob);
 
-    b->argv[5] = (char *) p;
-    b->len[5] = len;
+    ngx_http_behave_redis_put(&b->args, NGX_HTTP_BEHAVE_BEH_APPEND_ARG_SEED,
+                              (char *) p, len);
 
     if (ngx_http_behave_beh_send(r, b, &reason) != NGX_OK) {
         ngx_http_behave_redis_log_degraded(r, "analyze-behavior", reason);
@@ -559,7 +470,8 @@ ngx_http_behave_beh_seed(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
     blob = prior ? behave_gw_behavior_seed(prior, b->epoch, &len) : NULL;
     cJSON_Delete(prior);
 
-    b->argv[6] = "1";
+    ngx_http_behave_redis_put(&b->args, NGX_HTTP_BEHAVE_BEH_APPEND_ARG_SEEDED,
+                              "1", 1);
     b->seeded = 1;
 
     return ngx_http_behave_beh_send_state(r, b, blob, len);
@@ -619,6 +531,12 @@ ngx_http_behave_beh_computed(ngx_http_request_t *r, void *data)
         return ngx_http_behave_send_error(r, &b->err);
     }
 
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: behavior computed, rewrite: %s%s%s",
+                   b->state && b->rw.blob ? "state " : "",
+                   b->state && b->rw.hot ? "hot " : "",
+                   b->state && b->rw.drop_hot ? "drop-hot" : "");
+
     if (b->state != NULL && b->rw.blob != NULL) {
         ngx_http_behave_beh_rewrite_send(b, &b->rw);
 
@@ -645,26 +563,30 @@ static void
 ngx_http_behave_beh_rewrite_send(ngx_http_behave_beh_t *b,
     behave_gw_rewrite_t *rw)
 {
-    u_char       num[NGX_SIZE_T_LEN];
-    size_t       len[9];
-    const char  *argv[9];
+    ngx_http_behave_redis_args_t  a, *sent;
 
-    argv[3] = b->argv[0];
-    len[3] = b->len[0];
-    argv[4] = b->argv[2];
-    len[4] = b->len[2];
-    argv[5] = (char *) b->state;
-    len[5] = ngx_min(b->state_len, BEHAVE_GW_STATE_PREFIX);
-    argv[6] = (char *) num;
-    len[6] = ngx_sprintf(num, "%uz", rw->consumed) - num;
-    argv[7] = rw->blob;
-    len[7] = rw->len;
-    argv[8] = rw->hot ? rw->hot : "";
-    len[8] = rw->hot ? rw->hot_len : 0;
+    sent = &b->args;  /* the append's: its keys */
 
-    ngx_http_behave_beh_eval_bg(ngx_http_behave_beh_rewrite,
-                                sizeof(ngx_http_behave_beh_rewrite) - 1,
-                                "2", 9, argv, len);
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_beh_rewrite_script);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_BEH_REWRITE_KEY_STATE,
+                              sent->argv[NGX_HTTP_BEHAVE_BEH_APPEND_KEY_STATE],
+                              sent->len[NGX_HTTP_BEHAVE_BEH_APPEND_KEY_STATE]);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_BEH_REWRITE_KEY_HOT,
+                              sent->argv[NGX_HTTP_BEHAVE_BEH_APPEND_KEY_HOT],
+                              sent->len[NGX_HTTP_BEHAVE_BEH_APPEND_KEY_HOT]);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_BEH_REWRITE_ARG_PREFIX,
+                              (char *) b->state,
+                              ngx_min(b->state_len, BEHAVE_GW_STATE_PREFIX));
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_BEH_REWRITE_ARG_CONSUMED,
+                                  rw->consumed);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_BEH_REWRITE_ARG_BLOB,
+                              rw->blob, rw->len);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_BEH_REWRITE_ARG_HOT_STATE,
+                              rw->hot ? rw->hot : "",
+                              rw->hot ? rw->hot_len : 0);
+
+    /* shed when Redis is behind: the next call tries again */
+    (void) ngx_http_behave_redis_run_bg(&a, ngx_http_behave_beh_noop, NULL);
 }
 
 
@@ -672,43 +594,26 @@ static void
 ngx_http_behave_beh_hot_send(ngx_http_behave_beh_t *b,
     behave_gw_rewrite_t *rw)
 {
-    u_char       num[NGX_SIZE_T_LEN];
-    size_t       len[7];
-    const char  *argv[7];
+    ngx_http_behave_redis_args_t  a, *sent;
 
-    argv[3] = b->argv[2];
-    len[3] = b->len[2];
-    argv[4] = (char *) b->state;
-    len[4] = ngx_min(b->state_len, BEHAVE_GW_HOT_PREFIX);
-    argv[5] = (char *) num;
-    len[5] = ngx_sprintf(num, "%uz", rw->hot_consumed) - num;
-    argv[6] = rw->hot;
-    len[6] = rw->hot_len;
+    sent = &b->args;  /* the append's: its keys */
 
-    ngx_http_behave_beh_eval_bg(ngx_http_behave_beh_hot_rewrite,
-                                sizeof(ngx_http_behave_beh_hot_rewrite) - 1,
-                                "1", 7, argv, len);
-}
+    ngx_http_behave_redis_args_script(&a,
+                                      &ngx_http_behave_beh_hot_rewrite_script);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_BEH_HOT_REWRITE_KEY_HOT,
+                              sent->argv[NGX_HTTP_BEHAVE_BEH_APPEND_KEY_HOT],
+                              sent->len[NGX_HTTP_BEHAVE_BEH_APPEND_KEY_HOT]);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_BEH_HOT_REWRITE_ARG_PREFIX,
+                              (char *) b->state,
+                              ngx_min(b->state_len, BEHAVE_GW_HOT_PREFIX));
+    ngx_http_behave_redis_put_num(&a,
+                                  NGX_HTTP_BEHAVE_BEH_HOT_REWRITE_ARG_LENGTH,
+                                  rw->hot_consumed);
+    ngx_http_behave_redis_put(&a,
+                              NGX_HTTP_BEHAVE_BEH_HOT_REWRITE_ARG_HOT_STATE,
+                              rw->hot, rw->hot_len);
 
-
-/*
- * A rewrite script sent in the background: the caller fills argv[3] on
- * (its keys, then its arguments); the command's head is filled here
- */
-static void
-ngx_http_behave_beh_eval_bg(const char *script, size_t script_len,
-    const char *nkeys, int argc, const char **argv, size_t *len)
-{
-    argv[0] = "EVAL";
-    len[0] = 4;
-    argv[1] = script;
-    len[1] = script_len;
-    argv[2] = nkeys;
-    len[2] = 1;
-
-    /* shed when Redis is behind: the next call tries again */
-    (void) ngx_http_behave_redis_command_bg(argc, argv, len,
-                                            ngx_http_behave_beh_noop, NULL);
+    (void) ngx_http_behave_redis_run_bg(&a, ngx_http_behave_beh_noop, NULL);
 }
 
 
@@ -722,8 +627,8 @@ ngx_http_behave_beh_drop_hot(ngx_http_behave_beh_t *b)
 
     argv[0] = "DEL";
     len[0] = 3;
-    argv[1] = b->argv[2];
-    len[1] = b->len[2];
+    argv[1] = b->args.argv[NGX_HTTP_BEHAVE_BEH_APPEND_KEY_HOT];
+    len[1] = b->args.len[NGX_HTTP_BEHAVE_BEH_APPEND_KEY_HOT];
 
     (void) ngx_http_behave_redis_command_bg(2, argv, len,
                                             ngx_http_behave_beh_noop, NULL);

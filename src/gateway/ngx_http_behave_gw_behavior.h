@@ -10,7 +10,6 @@
 #include "ngx_http_behave_gw.h"
 
 
-void ngx_http_behave_behavior_init(void);
 ngx_int_t ngx_http_behave_behavior_start(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw);
 

@@ -16,54 +16,19 @@
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_util.h"
 #include "ngx_http_behave_redis.h"
-#include "ngx_http_behave_redis_args.h"
 #include "ngx_http_behave_redis_keys.h"
+#include "ngx_http_behave_redis_script.h"
+#include "ngx_http_behave_gw_limits_lua.h"         /* gw_limits.lua */
 
 
 /* a day's token count outlives its UTC day by one, for late readers */
-#define NGX_HTTP_BEHAVE_TOKENS_TTL  "172800"    /* 2 * NGX_HTTP_BEHAVE_DAY */
+#define NGX_HTTP_BEHAVE_TOKENS_TTL  (2 * NGX_HTTP_BEHAVE_DAY)
 
 
-/*
- * KEYS[1] the GCRA theoretical arrival time, KEYS[2] today's tokens;
- * ARGV: now_ms, rpm, tokens_per_day (0: none), cost, tokens TTL.
- * Returns {allowed, remaining, reset_s, retry_after_s, tokens_used, why}.
- */
 typedef struct {
     ngx_http_request_t         *request;
     u_char                      id[24];
 } ngx_http_behave_release_t;
-
-
-static ngx_http_behave_redis_script_t  ngx_http_behave_limits_script = {
-    "redis.gateway-limits",
-    "local now = tonumber(ARGV[1])\n"
-    "local rpm = tonumber(ARGV[2])\n"
-    "local tl = tonumber(ARGV[3])\n"
-    "local cost = tonumber(ARGV[4])\n"
-    "local period = 60000\n"
-    "local t = period / rpm\n"
-    "local tat = tonumber(redis.call('GET', KEYS[1]) or now)\n"
-    "if tat < now then tat = now end\n"
-    "local new_tat = tat + t\n"
-    "local used = tonumber(redis.call('GET', KEYS[2]) or '0')\n"
-    "local reset = math.ceil((tat - now) / 1000)\n"
-    "if new_tat - period > now then\n"
-    "  return {0, 0, reset, math.ceil((new_tat - period - now) / 1000),\n"
-    "          used, 'rpm'}\n"
-    "end\n"
-    "if tl > 0 and used + cost > tl then\n"
-    "  return {0, math.floor((now + period - tat) / t), reset,\n"
-    "          tonumber(ARGV[5]), used, 'tokens_per_day'}\n"
-    "end\n"
-    "redis.call('SET', KEYS[1], string.format('%.0f', new_tat), 'PX',\n"
-    "           math.ceil(new_tat - now) + 1000)\n"
-    "used = redis.call('INCRBY', KEYS[2], cost)\n"
-    "redis.call('EXPIRE', KEYS[2], " NGX_HTTP_BEHAVE_TOKENS_TTL ")\n"
-    "return {1, math.floor((now + period - new_tat) / t),\n"
-    "        math.ceil((new_tat - now) / 1000), 0, used, ''}\n",
-    ""
-};
 
 
 static void ngx_http_behave_limits_reply(ngx_http_request_t *r, void *data,
@@ -71,13 +36,6 @@ static void ngx_http_behave_limits_reply(ngx_http_request_t *r, void *data,
 static void ngx_http_behave_limits_local(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw);
 static void ngx_http_behave_limits_release(void *data);
-
-
-void
-ngx_http_behave_limits_init(void)
-{
-    ngx_http_behave_redis_script_init(&ngx_http_behave_limits_script);
-}
 
 
 /*
@@ -143,27 +101,41 @@ ngx_http_behave_limits_check(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
     tp = ngx_timeofday();
     now = tp->sec;
 
-    ngx_http_behave_redis_args_init(&a);
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_gw_limits_script);
 
     q = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_RATE, gw->limit_id);
-    ngx_http_behave_redis_arg(&a, (char *) p, q - p);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_GW_LIMITS_KEY_RATE,
+                              (char *) p, q - p);
 
     p = ngx_sprintf(q, NGX_HTTP_BEHAVE_KEY_TOKENS, gw->limit_id,
                     now / NGX_HTTP_BEHAVE_DAY);
-    ngx_http_behave_redis_arg(&a, (char *) q, p - q);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_GW_LIMITS_KEY_TOKENS,
+                              (char *) q, p - q);
 
-    ngx_http_behave_redis_arg_num(&a, (int64_t) now * 1000 + tp->msec);
-    ngx_http_behave_redis_arg_num(&a, gw->limit.rpm);
-    ngx_http_behave_redis_arg_num(&a, gw->limit.tokens_per_day);
-    ngx_http_behave_redis_arg_num(&a, gw->limit.cost);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_GW_LIMITS_ARG_NOW,
+                                  (int64_t) now * 1000 + tp->msec);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_GW_LIMITS_ARG_RPM,
+                                  gw->limit.rpm);
+    ngx_http_behave_redis_put_num(&a,
+                                  NGX_HTTP_BEHAVE_GW_LIMITS_ARG_TOKENS_PER_DAY,
+                                  gw->limit.tokens_per_day);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_GW_LIMITS_ARG_COST,
+                                  gw->limit.cost);
 
     /* when refused for tokens: the seconds to UTC midnight */
-    ngx_http_behave_redis_arg_num(&a, NGX_HTTP_BEHAVE_DAY
-                                      - now % NGX_HTTP_BEHAVE_DAY);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_GW_LIMITS_ARG_TO_MIDNIGHT,
+                                  NGX_HTTP_BEHAVE_DAY
+                                  - now % NGX_HTTP_BEHAVE_DAY);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_GW_LIMITS_ARG_TOKENS_TTL,
+                                  NGX_HTTP_BEHAVE_TOKENS_TTL);
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_limits_script, 2,
-                                   a.argc, a.argv, a.len,
-                                   ngx_http_behave_limits_reply, gw, &reason)
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: limits of \"%s\": %ui rpm, cost %ui",
+                   gw->limit_id, (ngx_uint_t) gw->limit.rpm,
+                   (ngx_uint_t) gw->limit.cost);
+
+    if (ngx_http_behave_redis_run(r, &a, ngx_http_behave_limits_reply, gw,
+                                  &reason)
         != NGX_OK)
     {
         ngx_http_behave_limits_local(r, gw);

@@ -10,7 +10,6 @@
 #include "ngx_http_behave_gw.h"
 
 
-void ngx_http_behave_limits_init(void);
 ngx_int_t ngx_http_behave_limits_check(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw);
 ngx_int_t ngx_http_behave_limits_headers(ngx_http_request_t *r,

@@ -9,24 +9,15 @@
 #include "ngx_http_behave_traces.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_keys.h"
+#include "ngx_http_behave_redis_script.h"
 #include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_traces_read_lua.h"       /* traces_read.lua */
 
 #include "behave_json.h"
 #include "behave_response.h"
 
 
 #define NGX_HTTP_BEHAVE_TRACE_READ  2000      /* entries read per query */
-
-
-static ngx_http_behave_redis_script_t  ngx_http_behave_trace_script = {
-    "redis.traces-read",
-    "if ARGV[1] == '' then\n"
-    "  return redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', ARGV[3])\n"
-    "end\n"
-    "return redis.call('XREVRANGE', KEYS[1], ARGV[2], ARGV[1],\n"
-    "                  'COUNT', ARGV[3])\n",
-    ""
-};
 
 
 static void ngx_http_behave_traces_reply(ngx_http_request_t *r, void *data,
@@ -43,20 +34,13 @@ static void ngx_http_behave_trace_breakdown(cJSON *bd, cJSON *deps,
 static void ngx_http_behave_trace_averages(cJSON *obj, const char *count);
 
 
-void
-ngx_http_behave_traces_init(void)
-{
-    ngx_http_behave_redis_script_init(&ngx_http_behave_trace_script);
-}
-
-
 ngx_int_t
 ngx_http_behave_traces_query(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
 {
-    u_char       *p;
-    cJSON        *range, *from, *to, *tid, *svc;
-    size_t        len[4];
-    const char   *argv[4], *reason;
+    u_char                        *p, *q;
+    cJSON                         *range, *from, *to, *tid, *svc;
+    const char                    *reason;
+    ngx_http_behave_redis_args_t   a;
 
     tid = cJSON_GetObjectItemCaseSensitive(gw->req, "trace_id");
     svc = cJSON_GetObjectItemCaseSensitive(gw->req, "service_filter");
@@ -77,34 +61,38 @@ ngx_http_behave_traces_query(ngx_http_request_t *r, ngx_http_behave_gw_t *gw)
         return ngx_http_behave_traces_respond(r, gw, NULL);
     }
 
-    p = ngx_pnalloc(r->pool, 128 + 3 * NGX_INT64_LEN);
+    p = ngx_pnalloc(r->pool, NGX_HTTP_BEHAVE_KEY_TRACES_SIZE);
     if (p == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    argv[0] = (char *) p;
-    p = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_TRACES, gw->key->tenant);
-    len[0] = p - (u_char *) argv[0];
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_traces_read_script);
+
+    q = ngx_sprintf(p, NGX_HTTP_BEHAVE_KEY_TRACES, gw->key->tenant);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_TRACES_READ_KEY_STREAM,
+                              (char *) p, q - p);
 
     /* stream ids are Redis's milliseconds: a range is an id range */
-    argv[1] = (char *) p;
     if (range != NULL) {
-        p = ngx_sprintf(p, "%L", from ? (int64_t) from->valuedouble : 0);
+        ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_TRACES_READ_ARG_FROM,
+                                      from ? (int64_t) from->valuedouble : 0);
+    } else {
+        ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_TRACES_READ_ARG_FROM,
+                                      "");
     }
-    len[1] = p - (u_char *) argv[1];
 
-    argv[2] = (char *) p;
-    p = ngx_sprintf(p, "%L", to ? (int64_t) to->valuedouble
-                                : (int64_t) 9007199254740991LL);
-    len[2] = p - (u_char *) argv[2];
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_TRACES_READ_ARG_TO,
+                                  to ? (int64_t) to->valuedouble
+                                     : (int64_t) 9007199254740991LL);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_TRACES_READ_ARG_COUNT,
+                                  NGX_HTTP_BEHAVE_TRACE_READ);
 
-    argv[3] = (char *) p;
-    p = ngx_sprintf(p, "%d", NGX_HTTP_BEHAVE_TRACE_READ);
-    len[3] = p - (u_char *) argv[3];
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave gateway: traces of \"%s\"%s",
+                   gw->key->tenant, range ? " in a time range" : "");
 
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_trace_script, 1, 4,
-                                   argv, len, ngx_http_behave_traces_reply,
-                                   gw, &reason)
+    if (ngx_http_behave_redis_run(r, &a, ngx_http_behave_traces_reply, gw,
+                                  &reason)
         != NGX_OK)
     {
         return ngx_http_behave_fail(r, BEHAVE_ERR_UNAVAILABLE,

@@ -404,6 +404,10 @@ ngx_http_behave_redis_auth(ngx_http_behave_redis_node_t *node)
         return;
     }
 
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis.log, 0,
+                   "behave redis: AUTH queued to \"%s\"%s", node->addr,
+                   user->len ? " with a user" : "");
+
     if (user->len) {
         (void) redisAsyncCommand(node->ac, ngx_http_behave_redis_on_auth,
                                  node, "AUTH %b %b", user->data, user->len,
@@ -423,6 +427,9 @@ ngx_http_behave_redis_on_auth(redisAsyncContext *ac, void *r, void *privdata)
     ngx_http_behave_redis_node_t  *node = privdata;
 
     if (reply == NULL || reply->type != REDIS_REPLY_ERROR) {
+        ngx_log_debug2(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis.log, 0,
+                       "behave redis: AUTH to \"%s\": %s", node->addr,
+                       reply ? "accepted" : "no reply");
         return;
     }
 
@@ -465,6 +472,11 @@ ngx_http_behave_redis_on_connect(const redisAsyncContext *ac, int status)
     node->state = NGX_HTTP_BEHAVE_REDIS_CONNECTED;
     node->backoff = NGX_HTTP_BEHAVE_REDIS_BACKOFF_MIN;
 
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, rd->log, 0,
+                   "behave redis: \"%s\" up, %s", node->addr,
+                   node->role == NGX_HTTP_BEHAVE_REDIS_ROLE_DATA
+                   ? "data" : "sentinel");
+
     ngx_http_behave_redis_update_state();
     ngx_http_behave_redis_node_up(node);
 }
@@ -486,6 +498,10 @@ ngx_http_behave_redis_on_disconnect(const redisAsyncContext *ac, int status)
                       ac->errstr[0] ? ac->errstr : "closed by peer");
     }
 
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, rd->log, 0,
+                   "behave redis: \"%s\" disconnected, status %d",
+                   node->addr, status);
+
     node->ac = NULL;
     node->state = NGX_HTTP_BEHAVE_REDIS_OFF;
     ngx_http_behave_redis_schedule(node);
@@ -496,7 +512,12 @@ ngx_http_behave_redis_on_disconnect(const redisAsyncContext *ac, int status)
 static void
 ngx_http_behave_redis_connect_timeout(ngx_event_t *ev)
 {
-    ngx_http_behave_redis_node_drop(ev->data, "connect timed out");
+    ngx_http_behave_redis_node_t  *node = ev->data;
+
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, ev->log, 0,
+                   "behave redis: connect to \"%s\" timed out", node->addr);
+
+    ngx_http_behave_redis_node_drop(node, "connect timed out");
 }
 
 
@@ -568,6 +589,10 @@ ngx_http_behave_redis_schedule(ngx_http_behave_redis_node_t *node)
     {
         return;
     }
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, rd->log, 0,
+                   "behave redis: reconnect to \"%s\" in %M ms",
+                   node->addr, node->backoff);
 
     ngx_add_timer(&node->reconnect, node->backoff);
 

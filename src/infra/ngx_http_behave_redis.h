@@ -30,10 +30,21 @@ typedef void (*ngx_http_behave_redis_pt)(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason);
 
 
+/*
+ * A Redis script: each is a .lua file beside the C that runs it, compiled
+ * in by scripts/gen-redis-scripts, which also gives its keys and
+ * arguments their slots (ngx_http_behave_<stem>_lua.h): keys first, then
+ * the arguments, then any rest.
+ */
 typedef struct {
-    const char                 *name;
+    const char                 *name;         /* the trace span's */
     const char                 *source;
     char                        sha1[41];
+    int                         nkeys;
+    int                         nkeys_min;    /* the rest are optional */
+    int                         slots;        /* keys and named arguments */
+    uint64_t                    optional;     /* a bit a slot */
+    unsigned                    rest:1;       /* more arguments may follow */
 } ngx_http_behave_redis_script_t;
 
 
@@ -109,8 +120,6 @@ void ngx_http_behave_redis_log_degraded(ngx_http_request_t *r,
 ngx_uint_t ngx_http_behave_redis_configured(ngx_http_request_t *r);
 /* any data connection up (cluster: at least one master) */
 ngx_uint_t ngx_http_behave_redis_connected(void);
-
-void ngx_http_behave_redis_script_init(ngx_http_behave_redis_script_t *s);
 
 
 #endif /* NGX_HTTP_BEHAVE_REDIS_H */

@@ -24,8 +24,6 @@
  */
 
 
-#include <openssl/sha.h>
-
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_node.h"
 #include "ngx_http_behave_stats.h"
@@ -33,6 +31,11 @@
 
 
 #define NGX_HTTP_BEHAVE_REDIS_LOG_INTERVAL  10
+
+/* a command's debug lines go to its request's log, if it has one */
+#define ngx_http_behave_redis_cmd_log(cmd)                                    \
+    ((cmd)->request ? (cmd)->request->connection->log                          \
+                    : ngx_http_behave_redis.log)
 #define NGX_HTTP_BEHAVE_REDIS_REDIRECTS     8
 #define NGX_HTTP_BEHAVE_REDIS_AT_ONCE       2
 #define NGX_HTTP_BEHAVE_REDIS_TRYAGAIN      20
@@ -114,16 +117,6 @@ static u_char *ngx_http_behave_redis_format(u_char *buf, int argc,
 static int ngx_http_behave_redis_argv(redisAsyncContext *ac,
     redisCallbackFn *fn, void *privdata, int argc, const char **argv,
     const size_t *argvlen);
-
-
-void
-ngx_http_behave_redis_script_init(ngx_http_behave_redis_script_t *s)
-{
-    u_char  md[SHA_DIGEST_LENGTH];
-
-    SHA1((const u_char *) s->source, ngx_strlen(s->source), md);
-    *ngx_hex_dump((u_char *) s->sha1, md, SHA_DIGEST_LENGTH) = '\0';
-}
 
 
 /*
@@ -468,6 +461,9 @@ ngx_http_behave_redis_start(ngx_http_behave_redis_cmd_t *cmd,
            : ngx_http_behave_redis_route(NULL, 0);
 
     if (node == NULL || node->ac == NULL) {
+        ngx_log_debug1(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis_cmd_log(cmd),
+                       0, "behave redis: \"%s\": no node up for its key",
+                       cmd->name ? cmd->name : "-");
         *reason = "redis unavailable";
         return NGX_DECLINED;
     }
@@ -475,6 +471,9 @@ ngx_http_behave_redis_start(ngx_http_behave_redis_cmd_t *cmd,
     if (cmd->bg_done != NULL
         && node->bg_pending >= NGX_HTTP_BEHAVE_REDIS_BG_MAX)
     {
+        ngx_log_debug2(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis.log, 0,
+                       "behave redis: background command shed, \"%s\" has "
+                       "%ui unanswered", node->addr, node->bg_pending);
         ngx_http_behave_stats_redis_bg_shed();
         *reason = "background budget";
         return NGX_DECLINED;
@@ -510,7 +509,7 @@ ngx_http_behave_redis_send(ngx_http_behave_redis_cmd_t *cmd)
     }
 
     /* the command's name, never its arguments (they may hold texts) */
-    ngx_log_debug4(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis.log, 0,
+    ngx_log_debug4(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis_cmd_log(cmd), 0,
                    "behave redis: send \"%s\" to \"%s\", %d arguments%s",
                    cmd->name ? cmd->name : "-", cmd->node->addr, cmd->argc,
                    cmd->asking ? ", after ASKING" : "");
@@ -746,7 +745,7 @@ ngx_http_behave_redis_reply(redisAsyncContext *ac, void *r, void *privdata)
     redisReply                   *reply = r;
     ngx_http_behave_redis_cmd_t  *cmd = privdata;
 
-    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis.log, 0,
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis_cmd_log(cmd), 0,
                    "behave redis: reply to \"%s\": type %d%s",
                    cmd->name ? cmd->name : "-", reply ? reply->type : -1,
                    cmd->request == NULL && cmd->bg_done == NULL
@@ -775,6 +774,9 @@ ngx_http_behave_redis_reply(redisAsyncContext *ac, void *r, void *privdata)
         && ngx_strncmp(err, "NOSCRIPT", 8) == 0)
     {
         /* the script cache was flushed or Redis restarted: load it again */
+        ngx_log_debug1(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis_cmd_log(cmd),
+                       0, "behave redis: NOSCRIPT for \"%s\", sent by EVAL",
+                       cmd->name ? cmd->name : "-");
         cmd->eval = 1;
 
         if (ngx_http_behave_redis_send(cmd) == NGX_OK) {
@@ -793,6 +795,9 @@ ngx_http_behave_redis_reply(redisAsyncContext *ac, void *r, void *privdata)
 
     if (ngx_strncmp(err, "READONLY", 8) == 0) {
         /* a replica now: the sentinels know the new master */
+        ngx_log_debug1(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis_cmd_log(cmd),
+                       0, "behave redis: \"%s\" is read-only now",
+                       cmd->node->addr);
         ngx_http_behave_redis_readonly();
     }
 
@@ -822,6 +827,9 @@ ngx_http_behave_redis_redirect(ngx_http_behave_redis_cmd_t *cmd, u_char *err,
 
     if (len >= 8 && ngx_strncmp(err, "TRYAGAIN", 8) == 0) {
         /* the same node again, as it was asked (ASKING or not) */
+        ngx_log_debug2(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis_cmd_log(cmd),
+                       0, "behave redis: TRYAGAIN for \"%s\", redirect %ui",
+                       cmd->name ? cmd->name : "-", cmd->redirects + 1);
         cmd->redirects++;
         cmd->asking = cmd->asked;
         ngx_add_timer(&cmd->retry, NGX_HTTP_BEHAVE_REDIS_TRYAGAIN);
@@ -865,6 +873,12 @@ ngx_http_behave_redis_redirect(ngx_http_behave_redis_cmd_t *cmd, u_char *err,
         node = ngx_http_behave_redis_moved(slot, addr, last - addr);
     }
 
+    ngx_log_debug4(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis_cmd_log(cmd), 0,
+                   "behave redis: %s slot %i to \"%s\"%s",
+                   ask ? "ASK" : "MOVED", slot,
+                   node ? node->addr : (u_char *) "-",
+                   node && node->ac ? "" : ", not connected");
+
     if (node == NULL || node->ac == NULL) {
         return NGX_DECLINED;
     }
@@ -897,6 +911,11 @@ ngx_http_behave_redis_retry_handler(ngx_event_t *ev)
         ngx_http_behave_redis_cmd_free(cmd);
         return;
     }
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis_cmd_log(cmd), 0,
+                   "behave redis: \"%s\" sent again, to \"%s\"",
+                   cmd->name ? cmd->name : "-",
+                   cmd->node->ac ? cmd->node->addr : (u_char *) "the map");
 
     /* to the node the redirect named, or to whatever the map says now */
     if (cmd->node->ac != NULL) {
@@ -956,6 +975,12 @@ ngx_http_behave_redis_answer(ngx_http_behave_redis_cmd_t *cmd,
                          : (reply->type == REDIS_REPLY_ERROR ? "redis error"
                                                              : NULL));
 
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave redis: \"%s\" answered in %.3f ms%s",
+                   cmd->name ? cmd->name : "-",
+                   ngx_http_behave_now_ms() - cmd->started_ms,
+                   reason ? ", without a reply" : "");
+
     c = r->connection;
     cmd->handler(r, cmd->data, reply, reason);
     ngx_http_run_posted_requests(c);
@@ -990,6 +1015,10 @@ ngx_http_behave_redis_request_gone(void *data)
     ngx_http_behave_redis_cmd_t  *cmd = data;
 
     /* the reply, when it comes, is dropped */
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, ngx_http_behave_redis.log, 0,
+                   "behave redis: the request of \"%s\" is gone",
+                   cmd->name ? cmd->name : "-");
+
     cmd->request = NULL;
     cmd->cln = NULL;
     cmd->answered = 1;

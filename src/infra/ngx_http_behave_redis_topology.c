@@ -184,6 +184,9 @@ ngx_http_behave_redis_moved(ngx_uint_t slot, u_char *addr, size_t len)
 
     rd->slots[slot] = (uint8_t) (node->index + 1);
 
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, rd->log, 0,
+                   "behave redis: slot %ui now on \"%s\"", slot, node->addr);
+
     ngx_http_behave_redis_refresh();
 
     return node;
@@ -308,6 +311,10 @@ ngx_http_behave_redis_refresh(void)
 
         rd->next_asked = node->index + 1;
 
+        ngx_log_debug1(NGX_LOG_DEBUG_HTTP, rd->log, 0,
+                       "behave redis: CLUSTER SLOTS asked of \"%s\"",
+                       node->addr);
+
         if (redisAsyncCommand(node->ac, ngx_http_behave_redis_on_slots, node,
                               "CLUSTER SLOTS")
             == REDIS_OK)
@@ -407,6 +414,10 @@ ngx_http_behave_redis_on_slots(redisAsyncContext *ac, void *r,
                       "behave: redis cluster: %uz slot ranges over %ui "
                       "nodes", reply->elements, rd->nnodes);
     }
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, rd->log, 0,
+                   "behave redis: slot map of %uz ranges, %ui nodes known",
+                   reply->elements, rd->nnodes);
 
     ngx_memcpy(rd->slots, map, sizeof(map));
     rd->mapped = 1;
@@ -544,6 +555,10 @@ ngx_http_behave_redis_ask_master(void)
 
     name = &rd->bmcf->redis_master;
 
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, rd->log, 0,
+                   "behave redis: sentinel \"%s\" asked for master \"%V\"",
+                   s->addr, name);
+
     if (redisAsyncCommand(s->ac, ngx_http_behave_redis_on_master, s,
                           "SENTINEL get-master-addr-by-name %b",
                           name->data, name->len)
@@ -591,6 +606,10 @@ ngx_http_behave_redis_on_master(redisAsyncContext *ac, void *r,
                     reply->element[1]->len, reply->element[1]->str);
 
     master = &rd->nodes[0];
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, rd->log, 0,
+                   "behave redis: sentinel names master %*s",
+                   (size_t) (p - addr), addr);
 
     if (master->addr_len == (size_t) (p - addr)
         && ngx_strncmp(master->addr, addr, p - addr) == 0)

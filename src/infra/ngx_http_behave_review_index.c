@@ -10,12 +10,9 @@
 #include "ngx_http_behave_review_index.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_keys.h"
-
-#include "behave_conv_state.h"
-
-
-#define ngx_http_behave_str(x)      ngx_http_behave_str2(x)
-#define ngx_http_behave_str2(x)     #x
+#include "ngx_http_behave_redis_script.h"
+#include "ngx_http_behave_review_file_lua.h"     /* review_file.lua */
+#include "ngx_http_behave_review_mark_lua.h"     /* review_mark.lua */
 
 
 /*
@@ -23,65 +20,21 @@
  * the conversation's mark, written once the filing succeeded
  */
 typedef struct {
-    int          argc;
-    const char  *argv[10 + BEHAVE_REVIEW_PAIRS_MAX];
-    size_t       len[10 + BEHAVE_REVIEW_PAIRS_MAX];
-    unsigned     resent:1;
-    char        *state_key;
-    size_t       state_key_len;
-    char         mark[BEHAVE_REVIEW_MARK_LEN + 1];
-    char         bytes[1];
+    ngx_http_behave_redis_args_t  args;
+    unsigned                      resent:1;
+    char                         *state_key;
+    size_t                        state_key_len;
+    char                          mark[BEHAVE_REVIEW_MARK_LEN + 1];
+    char                          bytes[1];
 } ngx_http_behave_review_bg_t;
 
 
-static void ngx_http_behave_review_send(int argc, const char **argv,
-    const size_t *len, ngx_str_t *state_key, const char *mark);
+static void ngx_http_behave_review_send(ngx_http_behave_redis_args_t *a,
+    ngx_str_t *state_key, const char *mark);
+static ngx_int_t ngx_http_behave_review_eval(ngx_http_behave_review_bg_t *bg,
+    ngx_http_behave_redis_args_t *a, ngx_uint_t eval);
 static void ngx_http_behave_review_filed(redisReply *reply, void *data);
 static void ngx_http_behave_review_marked(redisReply *reply, void *data);
-
-
-/*
- * A flagged conversation turn, sent in the background: at every turn of
- * a flagged conversation, so by EVALSHA (EVAL would make Redis hash the
- * script's text each time), EVAL after a NOSCRIPT.
- * KEYS: index, record, history.  ARGV: id, now (ms), TTL (s), reopened
- * entry, then the record's field/value pairs.
- */
-static const char  ngx_http_behave_review_index_script[] =
-    "local rv_idx, rv_rec, rv_hist = KEYS[1], KEYS[2], KEYS[3]\n"
-    "local rv_id, rv_now, rv_ttl, rv_reopen = ARGV[1], ARGV[2], ARGV[3],\n"
-    "    ARGV[4]\n"
-    "local rv_pairs = {unpack(ARGV, 5)}\n"
-    BEHAVE_REVIEW_LUA_INDEX
-    "return 1\n";
-
-static ngx_http_behave_redis_script_t  ngx_http_behave_review_script = {
-    "redis.review-file", ngx_http_behave_review_index_script, ""
-};
-
-
-/*
- * A conversation's mark, put after its state (the tail the turn script
- * carries over), or taken off ("").  KEYS: state.  ARGV: the mark.  Run
- * by EVAL: once a filing or a PATCH, not once a turn.
- */
-static const char  ngx_http_behave_review_mark_script[] =
-    "local st = redis.call('GET', KEYS[1])\n"
-    "if not st or #st < " ngx_http_behave_str(BEHAVE_CONV_HEADER_SIZE)
-    " or string.sub(st, 1, 2) ~= '" BEHAVE_CONV_STATE_VERSION "' then\n"
-    "  return 0\n"
-    "end\n"
-    "local nr = tonumber(string.sub(st, 51, 51), 16)\n"
-    "if not nr then return 0 end\n"
-    "local n = " ngx_http_behave_str(BEHAVE_CONV_HEADER_SIZE) "\n"
-    "if nr > 0 then\n"
-    "  n = n + " ngx_http_behave_str(BEHAVE_CONV_MEANINGS)
-    " * " ngx_http_behave_str(BEHAVE_MEANING_DIM)
-    " + nr * (4 + " ngx_http_behave_str(BEHAVE_CONV_REC_SIZE) ")\n"
-    "end\n"
-    "if #st < n or string.sub(st, n + 1) == ARGV[1] then return 0 end\n"
-    "redis.call('SET', KEYS[1], string.sub(st, 1, n) .. ARGV[1], 'KEEPTTL')\n"
-    "return 1\n";
 
 
 /* "behave:rv:{<tenant>}:<what><id>" in the request pool, NUL-terminated */
@@ -131,57 +84,44 @@ ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
     behave_review_rec_t *rec, time_t ttl, ngx_str_t *state_key,
     const char *mark)
 {
-    u_char      *p;
-    size_t       i, len[10 + BEHAVE_REVIEW_PAIRS_MAX];
-    ngx_str_t   *keys[4];
-    ngx_time_t  *tp;
-    const char  *argv[10 + BEHAVE_REVIEW_PAIRS_MAX];
+    size_t                         i;
+    ngx_str_t                     *keys[4];
+    ngx_time_t                    *tp;
+    ngx_http_behave_redis_args_t   a;
 
     if (ngx_http_behave_review_keys(r, tenant, rec->id, keys) != NGX_OK) {
         return;
     }
 
-    p = ngx_pnalloc(r->pool, 2 * NGX_INT64_LEN);
-    if (p == NULL) {
-        return;
-    }
-
     tp = ngx_timeofday();
 
-    if (ngx_http_behave_review_script.sha1[0] == '\0') {
-        ngx_http_behave_redis_script_init(&ngx_http_behave_review_script);
-    }
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_review_file_script);
 
-    argv[0] = "EVALSHA";
-    argv[1] = ngx_http_behave_review_script.sha1;
-    argv[2] = "3";
-    argv[3] = (char *) keys[0]->data;
-    argv[4] = (char *) keys[1]->data;
-    argv[5] = (char *) keys[2]->data;
-    argv[6] = rec->id;
-    argv[7] = (char *) p;
-    len[7] = ngx_sprintf(p, "%L", (int64_t) tp->sec * 1000 + tp->msec) - p;
-    p += len[7];
-    argv[8] = (char *) p;
-    len[8] = ngx_sprintf(p, "%T", ttl) - p;
-
-    len[0] = 7;
-    len[1] = 40;
-    len[2] = 1;
-    len[3] = keys[0]->len;
-    len[4] = keys[1]->len;
-    len[5] = keys[2]->len;
-    len[6] = ngx_strlen(rec->id);
-
-    argv[9] = rec->reopened;
-    len[9] = ngx_strlen(rec->reopened);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_REVIEW_FILE_KEY_INDEX,
+                                  keys[0]);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_REVIEW_FILE_KEY_RECORD,
+                                  keys[1]);
+    ngx_http_behave_redis_put_ngx(&a,
+                                  NGX_HTTP_BEHAVE_REVIEW_FILE_KEY_HISTORY,
+                                  keys[2]);
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_REVIEW_FILE_ARG_ID,
+                                  rec->id);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_REVIEW_FILE_ARG_NOW,
+                                  (int64_t) tp->sec * 1000 + tp->msec);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_REVIEW_FILE_ARG_TTL,
+                                  ttl);
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_REVIEW_FILE_ARG_REOPEN,
+                                  rec->reopened);
 
     for (i = 0; i < rec->n; i++) {
-        argv[10 + i] = rec->argv[i];
-        len[10 + i] = rec->len[i];
+        ngx_http_behave_redis_arg(&a, rec->argv[i], rec->len[i]);
     }
 
-    ngx_http_behave_review_send(10 + rec->n, argv, len, state_key, mark);
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave review: filing \"%s\" of tenant \"%s\"",
+                   rec->id, tenant);
+
+    ngx_http_behave_review_send(&a, state_key, mark);
 }
 
 
@@ -191,7 +131,7 @@ ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
  */
 
 static void
-ngx_http_behave_review_send(int argc, const char **argv, const size_t *len,
+ngx_http_behave_review_send(ngx_http_behave_redis_args_t *a,
     ngx_str_t *state_key, const char *mark)
 {
     int                           i;
@@ -199,39 +139,55 @@ ngx_http_behave_review_send(int argc, const char **argv, const size_t *len,
     size_t                        size;
     ngx_http_behave_review_bg_t  *bg;
 
-    size = sizeof(ngx_http_behave_review_bg_t);
+    size = sizeof(ngx_http_behave_review_bg_t) + state_key->len;
 
-    for (i = 2; i < argc; i++) {
-        size += len[i];
+    for (i = 0; i < a->argc; i++) {
+        size += a->len[i];
     }
-
-    size += state_key->len;
 
     bg = ngx_alloc(size, ngx_cycle->log);
 
-    if (bg != NULL) {
-        bg->argc = argc;
-        bg->resent = 0;
-        q = bg->bytes;
-
-        for (i = 2; i < argc; i++) {
-            bg->argv[i] = q;
-            bg->len[i] = len[i];
-            q = (char *) ngx_cpymem(q, argv[i], len[i]);
-        }
-
-        bg->state_key = q;
-        bg->state_key_len = state_key->len;
-        ngx_memcpy(q, state_key->data, state_key->len);
-        ngx_cpystrn((u_char *) bg->mark, (u_char *) mark, sizeof(bg->mark));
+    if (bg == NULL) {
+        (void) ngx_http_behave_review_eval(NULL, a, 0);
+        return;
     }
 
-    if (ngx_http_behave_redis_command_bg(argc, argv, len,
-                                         ngx_http_behave_review_filed, bg)
-        != NGX_OK)
-    {
+    bg->args = *a;
+    bg->resent = 0;
+    q = bg->bytes;
+
+    for (i = 0; i < a->argc; i++) {
+        bg->args.argv[i] = q;
+        q = (char *) ngx_cpymem(q, a->argv[i], a->len[i]);
+    }
+
+    bg->state_key = q;
+    bg->state_key_len = state_key->len;
+    ngx_memcpy(q, state_key->data, state_key->len);
+    ngx_cpystrn((u_char *) bg->mark, (u_char *) mark, sizeof(bg->mark));
+
+    if (ngx_http_behave_review_eval(bg, &bg->args, 0) != NGX_OK) {
         ngx_free(bg);
     }
+}
+
+
+/*
+ * At every turn of a flagged conversation, so by EVALSHA (EVAL would
+ * make Redis hash the script's text each time), EVAL after a NOSCRIPT
+ */
+
+static ngx_int_t
+ngx_http_behave_review_eval(ngx_http_behave_review_bg_t *bg,
+    ngx_http_behave_redis_args_t *a, ngx_uint_t eval)
+{
+    if (eval) {
+        return ngx_http_behave_redis_run_bg(a, ngx_http_behave_review_filed,
+                                            bg);
+    }
+
+    return ngx_http_behave_redis_run_sha_bg(a, ngx_http_behave_review_filed,
+                                            bg);
 }
 
 
@@ -245,17 +201,12 @@ ngx_http_behave_review_filed(redisReply *reply, void *data)
         && ngx_strncmp(reply->str, "NOSCRIPT", 8) == 0)
     {
         /* Redis restarted or another node: load it with this filing */
-        bg->argv[0] = "EVAL";
-        bg->len[0] = 4;
-        bg->argv[1] = ngx_http_behave_review_index_script;
-        bg->len[1] = ngx_strlen(ngx_http_behave_review_index_script);
+        ngx_log_debug0(NGX_LOG_DEBUG_HTTP, ngx_cycle->log, 0,
+                       "behave review: NOSCRIPT, filing again by EVAL");
+
         bg->resent = 1;
 
-        if (ngx_http_behave_redis_command_bg(bg->argc, bg->argv, bg->len,
-                                             ngx_http_behave_review_filed,
-                                             bg)
-            == NGX_OK)
-        {
+        if (ngx_http_behave_review_eval(bg, &bg->args, 1) == NGX_OK) {
             return;
         }
     }
@@ -281,24 +232,16 @@ void
 ngx_http_behave_review_mark(const char *state_key, size_t key_len,
     const char *mark)
 {
-    size_t       len[5];
-    const char  *argv[5];
+    ngx_http_behave_redis_args_t  a;
 
-    argv[0] = "EVAL";
-    argv[1] = ngx_http_behave_review_mark_script;
-    argv[2] = "1";
-    argv[3] = state_key;
-    argv[4] = mark;
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_review_mark_script);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_REVIEW_MARK_KEY_STATE,
+                              state_key, key_len);
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_REVIEW_MARK_ARG_MARK,
+                                  mark);
 
-    len[0] = 4;
-    len[1] = sizeof(ngx_http_behave_review_mark_script) - 1;
-    len[2] = 1;
-    len[3] = key_len;
-    len[4] = ngx_strlen(mark);
-
-    (void) ngx_http_behave_redis_command_bg(5, argv, len,
-                                            ngx_http_behave_review_marked,
-                                            NULL);
+    (void) ngx_http_behave_redis_run_bg(&a, ngx_http_behave_review_marked,
+                                        NULL);
 }
 
 

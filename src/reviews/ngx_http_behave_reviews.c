@@ -13,15 +13,6 @@
 #include "ngx_http_behave_reviews.h"
 
 
-void
-ngx_http_behave_reviews_init(void)
-{
-    ngx_http_behave_redis_script_init(&ngx_http_behave_rv_list_script);
-    ngx_http_behave_redis_script_init(&ngx_http_behave_rv_get_script);
-    ngx_http_behave_redis_script_init(&ngx_http_behave_rv_patch_script);
-}
-
-
 ngx_int_t
 ngx_http_behave_reviews_handler(ngx_http_request_t *r)
 {
@@ -115,7 +106,7 @@ ngx_http_behave_reviews_handler(ngx_http_request_t *r)
 }
 
 
-/* the HMGET answer of BEHAVE_REVIEW_LUA_FIELDS */
+/* the HMGET answer of behave_review.fields' fields, in their order */
 
 void
 ngx_http_behave_reviews_fields(redisReply *reply, behave_review_fields_t *f)

@@ -15,6 +15,7 @@
 
 #include "ngx_http_behave_common.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_script.h"
 #include "ngx_http_behave_review_index.h"
 #include "ngx_http_behave_auth.h"
 #include "ngx_http_behave_body.h"
@@ -27,11 +28,6 @@
 #define NGX_HTTP_BEHAVE_RV_PATH  "/v1/reviews"
 
 
-extern ngx_http_behave_redis_script_t  ngx_http_behave_rv_list_script;
-extern ngx_http_behave_redis_script_t  ngx_http_behave_rv_get_script;
-extern ngx_http_behave_redis_script_t  ngx_http_behave_rv_patch_script;
-
-
 /* ngx_http_behave_reviews_read.c */
 ngx_int_t ngx_http_behave_reviews_list(ngx_http_request_t *r);
 ngx_int_t ngx_http_behave_reviews_get(ngx_http_request_t *r, ngx_str_t *id);
@@ -42,7 +38,6 @@ ngx_int_t ngx_http_behave_reviews_patch(ngx_http_request_t *r,
 
 /* ngx_http_behave_reviews.c */
 ngx_int_t ngx_http_behave_reviews_handler(ngx_http_request_t *r);
-void ngx_http_behave_reviews_init(void);
 void ngx_http_behave_reviews_fields(redisReply *reply,
     behave_review_fields_t *f);
 ngx_int_t ngx_http_behave_reviews_unavailable(ngx_http_request_t *r,

@@ -12,6 +12,7 @@
 
 #include "ngx_http_behave_reviews.h"
 #include "ngx_http_behave_redis_keys.h"
+#include "ngx_http_behave_rv_patch_lua.h"           /* rv_patch.lua */
 
 #include "behave_json_parse.h"
 
@@ -121,16 +122,16 @@ static ngx_int_t
 ngx_http_behave_reviews_patch_send(ngx_http_request_t *r,
     ngx_http_behave_rv_patch_t *pt)
 {
-    u_char                 *p;
-    char                   *entry;
-    size_t                  len[7], elen;
-    int64_t                 now;
-    ngx_str_t              *rec, *hist;
-    ngx_time_t             *tp;
-    const char             *argv[7], *reason;
-    behave_error_t          err;
-    behave_review_patch_t   patch;
-    ngx_http_behave_ctx_t  *ctx;
+    char                          *entry;
+    size_t                         elen;
+    int64_t                        now;
+    ngx_str_t                     *rec, *hist;
+    ngx_time_t                    *tp;
+    const char                    *reason;
+    behave_error_t                 err;
+    behave_review_patch_t          patch;
+    ngx_http_behave_ctx_t         *ctx;
+    ngx_http_behave_redis_args_t   a;
 
     if (behave_review_patch_parse(pt->root, &patch, &err) != BEHAVE_OK) {
         return ngx_http_behave_send_error(r, &err);
@@ -142,9 +143,8 @@ ngx_http_behave_reviews_patch_send(ngx_http_request_t *r,
                                       (char *) pt->id.data, pt->id.len);
     hist = ngx_http_behave_review_key(r, ctx->key->tenant, "h:",
                                        (char *) pt->id.data, pt->id.len);
-    p = ngx_pnalloc(r->pool, NGX_INT64_LEN);
 
-    if (rec == NULL || hist == NULL || p == NULL) {
+    if (rec == NULL || hist == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
@@ -156,26 +156,28 @@ ngx_http_behave_reviews_patch_send(ngx_http_request_t *r,
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    argv[0] = (char *) rec->data;
-    len[0] = rec->len;
-    argv[1] = (char *) hist->data;
-    len[1] = hist->len;
-    argv[2] = patch.reviewed ? "1" : "0";
-    len[2] = 1;
-    argv[3] = patch.by;
-    len[3] = ngx_strlen(patch.by);
-    argv[4] = patch.note;
-    len[4] = ngx_strlen(patch.note);
-    argv[5] = (char *) p;
-    len[5] = ngx_sprintf(p, "%L", now) - p;
-    argv[6] = entry;
-    len[6] = elen;
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_rv_patch_script);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_RV_PATCH_KEY_RECORD,
+                                  rec);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_RV_PATCH_KEY_HISTORY,
+                                  hist);
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_RV_PATCH_ARG_REVIEWED,
+                                  patch.reviewed ? "1" : "0");
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_RV_PATCH_ARG_BY,
+                                  patch.by);
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_RV_PATCH_ARG_NOTE,
+                                  patch.note);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_RV_PATCH_ARG_NOW, now);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_RV_PATCH_ARG_ENTRY, entry,
+                              elen);
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave reviews: \"%V\" marked reviewed %d",
+                   &pt->id, patch.reviewed);
 
     /* the arguments are copied: the entry can go at once */
-    if (ngx_http_behave_redis_eval(r, &ngx_http_behave_rv_patch_script, 2, 7,
-                                   argv, len,
-                                   ngx_http_behave_reviews_patch_reply, pt,
-                                   &reason)
+    if (ngx_http_behave_redis_run(r, &a, ngx_http_behave_reviews_patch_reply,
+                                  pt, &reason)
         != NGX_OK)
     {
         free(entry);

@@ -9,7 +9,11 @@
 
 
 #include "ngx_http_behave_reviews.h"
+#include "ngx_http_behave_rv_get_lua.h"             /* rv_get.lua */
+#include "ngx_http_behave_rv_list_lua.h"            /* rv_list.lua */
 
+#include "behave_callsum.h"           /* BEHAVE_CALLSUM_WINDOW */
+#include "behave_provider.h"
 #include "behave_turn_log.h"
 
 
@@ -24,9 +28,9 @@ typedef struct {
 } ngx_http_behave_rv_get_t;
 
 
+static const char *const *ngx_http_behave_reviews_providers(void);
 static ngx_int_t ngx_http_behave_reviews_read(ngx_http_request_t *r,
-    ngx_http_behave_redis_script_t *script, int nkeys, int argc,
-    const char **argv, const size_t *len, ngx_http_behave_redis_pt handler,
+    ngx_http_behave_redis_args_t *a, ngx_http_behave_redis_pt handler,
     void *data);
 static void ngx_http_behave_reviews_list_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
@@ -46,18 +50,17 @@ static cJSON *ngx_http_behave_reviews_detail(ngx_http_request_t *r,
 ngx_int_t
 ngx_http_behave_reviews_list(ngx_http_request_t *r)
 {
-    u_char                 *p;
-    size_t                  len[11];
-    int64_t                 max;
-    ngx_str_t              *index, *prefix;
-    const char             *argv[11];
-    behave_error_t          err;
-    behave_review_query_t   q;
-    ngx_http_behave_ctx_t  *ctx;
+    int64_t                        max;
+    ngx_str_t                     *index, *prefix;
+    behave_error_t                 err;
+    ngx_http_behave_redis_args_t   a;
+    behave_review_query_t          q;
+    ngx_http_behave_ctx_t         *ctx;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
-    if (behave_review_query_parse((char *) r->args.data, r->args.len, &q,
+    if (behave_review_query_parse((char *) r->args.data, r->args.len,
+                                  ngx_http_behave_reviews_providers(), &q,
                                   &err)
         != BEHAVE_OK)
     {
@@ -66,9 +69,8 @@ ngx_http_behave_reviews_list(ngx_http_request_t *r)
 
     index = ngx_http_behave_review_key(r, ctx->key->tenant, "index", "", 0);
     prefix = ngx_http_behave_review_key(r, ctx->key->tenant, "r:", "", 0);
-    p = ngx_pnalloc(r->pool, 4 * NGX_INT64_LEN + 8);
 
-    if (index == NULL || prefix == NULL || p == NULL) {
+    if (index == NULL || prefix == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
@@ -78,47 +80,85 @@ ngx_http_behave_reviews_list(ngx_http_request_t *r)
         max = q.cursor_ms;
     }
 
-    argv[0] = (char *) index->data;
-    len[0] = index->len;
-    argv[1] = (char *) prefix->data;
-    len[1] = prefix->len;
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_rv_list_script);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_RV_LIST_KEY_INDEX,
+                                  index);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_RV_LIST_ARG_PREFIX,
+                                  prefix);
 
-    argv[2] = (char *) p;
-    p = (max >= 0) ? ngx_sprintf(p, "%L", max) : ngx_cpymem(p, "+inf", 4);
-    len[2] = p - (u_char *) argv[2];
+    if (max >= 0) {
+        ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_RV_LIST_ARG_MAX,
+                                      max);
+    } else {
+        ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_RV_LIST_ARG_MAX,
+                                      "+inf");
+    }
 
-    argv[3] = (char *) p;
-    p = (q.from_ms >= 0) ? ngx_sprintf(p, "%L", q.from_ms)
-                         : ngx_cpymem(p, "-inf", 4);
-    len[3] = p - (u_char *) argv[3];
+    if (q.from_ms >= 0) {
+        ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_RV_LIST_ARG_MIN,
+                                      q.from_ms);
+    } else {
+        ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_RV_LIST_ARG_MIN,
+                                      "-inf");
+    }
 
-    argv[4] = (char *) p;
-    p = q.has_cursor ? ngx_sprintf(p, "%L", q.cursor_ms) : p;
-    len[4] = p - (u_char *) argv[4];
+    if (q.has_cursor) {
+        ngx_http_behave_redis_put_num(&a,
+                                      NGX_HTTP_BEHAVE_RV_LIST_ARG_CURSOR_SCORE,
+                                      q.cursor_ms);
+    } else {
+        ngx_http_behave_redis_put_str(&a,
+                                      NGX_HTTP_BEHAVE_RV_LIST_ARG_CURSOR_SCORE,
+                                      "");
+    }
 
     /* the arguments are copied when the command is sent */
-    argv[5] = q.cursor_id;
-    len[5] = ngx_strlen(q.cursor_id);
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_RV_LIST_ARG_CURSOR_ID,
+                                  q.cursor_id);
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_RV_LIST_ARG_STATUS,
+                                  q.status ? q.status : "");
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_RV_LIST_ARG_PROVIDER,
+                                  q.provider ? q.provider : "");
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_RV_LIST_ARG_REVIEWED,
+                                  (q.reviewed < 0) ? ""
+                                  : (q.reviewed ? "1" : "0"));
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_RV_LIST_ARG_LIMIT,
+                                  q.limit);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_RV_LIST_ARG_SCAN_CAP,
+                                  BEHAVE_REVIEW_SCAN_MAX);
 
-    argv[6] = q.status ? q.status : "";
-    len[6] = ngx_strlen(argv[6]);
-    argv[7] = q.provider ? q.provider : "";
-    len[7] = ngx_strlen(argv[7]);
-    argv[8] = (q.reviewed < 0) ? "" : (q.reviewed ? "1" : "0");
-    len[8] = ngx_strlen(argv[8]);
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave reviews: list of tenant \"%s\", limit %ui%s",
+                   ctx->key->tenant, (ngx_uint_t) q.limit,
+                   q.has_cursor ? ", from a cursor" : "");
 
-    argv[9] = (char *) p;
-    p = ngx_sprintf(p, "%ui", (ngx_uint_t) q.limit);
-    len[9] = p - (u_char *) argv[9];
-
-    argv[10] = (char *) p;
-    p = ngx_sprintf(p, "%d", BEHAVE_REVIEW_SCAN_MAX);
-    len[10] = p - (u_char *) argv[10];
-
-    return ngx_http_behave_reviews_read(r, &ngx_http_behave_rv_list_script,
-                                        1, 11, argv, len,
+    return ngx_http_behave_reviews_read(r, &a,
                                         ngx_http_behave_reviews_list_reply,
                                         NULL);
+}
+
+
+/* the filter's providers: the table's (behave_provider.h), and "api" */
+
+static const char *const *
+ngx_http_behave_reviews_providers(void)
+{
+    size_t                    n;
+    const behave_provider_t  *const *p;
+
+    static const char        *names[32];
+
+    if (names[0] == NULL) {
+        n = 0;
+
+        for (p = behave_providers; *p != NULL && n < 30; p++) {
+            names[n++] = (*p)->name;
+        }
+
+        names[n] = "api";
+    }
+
+    return names;
 }
 
 
@@ -129,15 +169,12 @@ ngx_http_behave_reviews_list(ngx_http_request_t *r)
 
 static ngx_int_t
 ngx_http_behave_reviews_read(ngx_http_request_t *r,
-    ngx_http_behave_redis_script_t *script, int nkeys, int argc,
-    const char **argv, const size_t *len, ngx_http_behave_redis_pt handler,
+    ngx_http_behave_redis_args_t *a, ngx_http_behave_redis_pt handler,
     void *data)
 {
     const char  *reason;
 
-    if (ngx_http_behave_redis_eval(r, script, nkeys, argc, argv, len,
-                                   handler, data, &reason)
-        != NGX_OK)
+    if (ngx_http_behave_redis_run(r, a, handler, data, &reason) != NGX_OK)
     {
         return ngx_http_behave_reviews_unavailable(r, reason);
     }
@@ -240,11 +277,10 @@ ngx_http_behave_reviews_list_json(redisReply *reply)
 ngx_int_t
 ngx_http_behave_reviews_get(ngx_http_request_t *r, ngx_str_t *id)
 {
-    size_t                     len[2];
-    ngx_str_t                 *rec, *hist;
-    const char                *argv[2];
-    ngx_http_behave_ctx_t     *ctx;
-    ngx_http_behave_rv_get_t  *g;
+    ngx_str_t                     *rec, *hist;
+    ngx_http_behave_ctx_t         *ctx;
+    ngx_http_behave_rv_get_t      *g;
+    ngx_http_behave_redis_args_t   a;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
 
@@ -260,13 +296,15 @@ ngx_http_behave_reviews_get(ngx_http_request_t *r, ngx_str_t *id)
 
     g->id = *id;
 
-    argv[0] = (char *) rec->data;
-    len[0] = rec->len;
-    argv[1] = (char *) hist->data;
-    len[1] = hist->len;
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_rv_get_script);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_RV_GET_KEY_RECORD, rec);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_RV_GET_KEY_HISTORY,
+                                  hist);
 
-    return ngx_http_behave_reviews_read(r, &ngx_http_behave_rv_get_script,
-                                        2, 2, argv, len,
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave reviews: reading \"%V\"", id);
+
+    return ngx_http_behave_reviews_read(r, &a,
                                         ngx_http_behave_reviews_get_reply, g);
 }
 

@@ -17,18 +17,7 @@
 #include "ngx_http_behave_trace.h"
 #include "ngx_http_behave_webhooks_mgmt.h"
 #include "ngx_http_behave_webhooks_receiver.h"
-#include "ngx_http_behave_webhooks_scripts.h"
 #include "ngx_http_behave_webhooks_util.h"
-
-
-void
-ngx_http_behave_webhooks_init(void)
-{
-    ngx_http_behave_redis_script_init(&ngx_http_behave_wh_create_script);
-    ngx_http_behave_redis_script_init(&ngx_http_behave_wh_list_script);
-    ngx_http_behave_redis_script_init(&ngx_http_behave_wh_patch_script);
-    ngx_http_behave_redis_script_init(&ngx_http_behave_wh_commit_script);
-}
 
 
 ngx_int_t

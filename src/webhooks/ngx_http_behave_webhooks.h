@@ -12,7 +12,6 @@
 #include "ngx_http_behave_common.h"
 
 
-void ngx_http_behave_webhooks_init(void);
 ngx_int_t ngx_http_behave_webhooks_handler(ngx_http_request_t *r);
 
 

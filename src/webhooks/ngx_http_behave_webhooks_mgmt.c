@@ -19,13 +19,16 @@
 #include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_util.h"
-#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_wh_create_lua.h"          /* wh_create.lua */
+#include "ngx_http_behave_wh_list_lua.h"            /* wh_list.lua */
+#include "ngx_http_behave_wh_patch_lua.h"           /* wh_patch.lua */
+#include "ngx_http_behave_wh_endpoint_fields.h"
 #include "ngx_http_behave_webhooks_util.h"
 
 #include "behave_callsum.h"
 #include "behave_json_parse.h"
 #include "behave_secretbox.h"
-#include "behave_signature.h"
+#include "behave_provider.h"
 
 
 typedef struct {
@@ -34,7 +37,7 @@ typedef struct {
     char                        slug[BEHAVE_SLUG_SIZE];
     const char                 *provider;
     const char                 *auth;
-    char                        signature[256]; /* Vapi's, stored form */
+    char                        signature[256]; /* options, stored form */
     const char                 *description;
     time_t                      created_at;
     ngx_http_behave_redis_args_t  create;   /* step 2's, kept for it */
@@ -51,7 +54,7 @@ static ngx_int_t ngx_http_behave_wh_create(ngx_http_request_t *r,
 static ngx_int_t ngx_http_behave_wh_create_check(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m, cJSON **secret, behave_error_t *err);
 static ngx_int_t ngx_http_behave_wh_signature(ngx_http_behave_wh_mgmt_t *m,
-    behave_provider_e provider, behave_error_t *err);
+    const behave_provider_t *provider, behave_error_t *err);
 static void ngx_http_behave_wh_slug_reply(ngx_http_request_t *r,
     void *data, redisReply *reply, const char *reason);
 static void ngx_http_behave_wh_create_reply(ngx_http_request_t *r,
@@ -70,6 +73,7 @@ static void ngx_http_behave_wh_storage_failed(ngx_http_request_t *r,
     const char *reason);
 static cJSON *ngx_http_behave_wh_record(ngx_http_request_t *r,
     redisReply *fields);
+static int64_t ngx_http_behave_wh_time(const char *v);
 static ngx_int_t ngx_http_behave_wh_id_valid(ngx_str_t *id);
 
 
@@ -196,7 +200,7 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
     behave_error_t                 err;
     ngx_http_behave_ctx_t         *ctx;
     ngx_http_behave_main_conf_t   *bmcf;
-    ngx_http_behave_redis_args_t   a;
+    ngx_http_behave_redis_args_t  *a, slug_args;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     bmcf = ngx_http_get_module_main_conf(r, ngx_http_behave_module);
@@ -245,18 +249,29 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    ngx_http_behave_redis_args_init(&m->create);
-    ngx_http_behave_redis_arg_ngx(&m->create, ep);
-    ngx_http_behave_redis_arg_ngx(&m->create, index);
-    ngx_http_behave_redis_arg_str(&m->create, ctx->key->tenant);
-    ngx_http_behave_redis_arg_str(&m->create, m->id);
-    ngx_http_behave_redis_arg_str(&m->create, m->slug);
-    ngx_http_behave_redis_arg_str(&m->create, m->provider);
-    ngx_http_behave_redis_arg_str(&m->create, m->auth);
-    ngx_http_behave_redis_arg_str(&m->create, m->description);
-    ngx_http_behave_redis_arg_num(&m->create, m->created_at);
-    ngx_http_behave_redis_arg(&m->create, sealed, sealed_len);
-    ngx_http_behave_redis_arg_str(&m->create, m->signature);
+    a = &m->create;
+    ngx_http_behave_redis_args_script(a, &ngx_http_behave_wh_create_script);
+    ngx_http_behave_redis_put_ngx(a, NGX_HTTP_BEHAVE_WH_CREATE_KEY_RECORD, ep);
+    ngx_http_behave_redis_put_ngx(a, NGX_HTTP_BEHAVE_WH_CREATE_KEY_INDEX,
+                                  index);
+    ngx_http_behave_redis_put_str(a, NGX_HTTP_BEHAVE_WH_CREATE_ARG_TENANT,
+                                  ctx->key->tenant);
+    ngx_http_behave_redis_put_str(a, NGX_HTTP_BEHAVE_WH_CREATE_ARG_ID, m->id);
+    ngx_http_behave_redis_put_str(a, NGX_HTTP_BEHAVE_WH_CREATE_ARG_SLUG,
+                                  m->slug);
+    ngx_http_behave_redis_put_str(a, NGX_HTTP_BEHAVE_WH_CREATE_ARG_PROVIDER,
+                                  m->provider);
+    ngx_http_behave_redis_put_str(a, NGX_HTTP_BEHAVE_WH_CREATE_ARG_AUTH,
+                                  m->auth);
+    ngx_http_behave_redis_put_str(a,
+                                  NGX_HTTP_BEHAVE_WH_CREATE_ARG_DESCRIPTION,
+                                  m->description);
+    ngx_http_behave_redis_put_num(a, NGX_HTTP_BEHAVE_WH_CREATE_ARG_CREATED_AT,
+                                  m->created_at);
+    ngx_http_behave_redis_put(a, NGX_HTTP_BEHAVE_WH_CREATE_ARG_SECRET,
+                              sealed, sealed_len);
+    ngx_http_behave_redis_put_str(a, NGX_HTTP_BEHAVE_WH_CREATE_ARG_OPTIONS,
+                                  m->signature);
 
     /*
      * Step 1: the slug, a global key in a slot of its own (the receiver
@@ -265,20 +280,26 @@ ngx_http_behave_wh_create(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
      * two leaves a slug whose record does not exist: the receiver answers
      * it as an unknown slug, and nobody knows it (it was never returned).
      */
-    ngx_http_behave_redis_args_init(&a);
-    ngx_http_behave_redis_arg_str(&a, "SET");
-    ngx_http_behave_redis_arg(&a, (char *) slug,
+    a = &slug_args;
+    ngx_http_behave_redis_args_init(a);
+    ngx_http_behave_redis_arg_str(a, "SET");
+    ngx_http_behave_redis_arg(a, (char *) slug,
                               ngx_sprintf(slug, NGX_HTTP_BEHAVE_KEY_WH_SLUG
                                           "%s", m->slug)
                               - slug);
-    ngx_http_behave_redis_arg(&a, (char *) owner,
+    ngx_http_behave_redis_arg(a, (char *) owner,
                               ngx_sprintf(owner, "%s %s", ctx->key->tenant,
                                           m->id)
                               - owner);
-    ngx_http_behave_redis_arg_str(&a, "NX");
+    ngx_http_behave_redis_arg_str(a, "NX");
 
-    if (ngx_http_behave_redis_command(r, "redis.webhook-slug", a.argc, a.argv,
-                                      a.len, ngx_http_behave_wh_slug_reply, m,
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhooks: claiming slug \"%s\" for endpoint %s",
+                   m->slug, m->id);
+
+    if (ngx_http_behave_redis_command(r, "redis.webhook-slug", a->argc,
+                                      a->argv, a->len,
+                                      ngx_http_behave_wh_slug_reply, m,
                                       &reason)
         != NGX_OK)
     {
@@ -311,11 +332,9 @@ ngx_http_behave_wh_slug_reply(ngx_http_request_t *r, void *data,
 
     /* NGX_DONE: the create script's reply holds the request on */
     ngx_http_behave_finish(r,
-        ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_create_script,
-                                      2, m->create.argc, m->create.argv,
-                                      m->create.len,
-                                      ngx_http_behave_wh_create_reply, m,
-                                      "storage"));
+        ngx_http_behave_webhooks_run(r, &m->create,
+                                     ngx_http_behave_wh_create_reply, m,
+                                     "storage"));
 }
 
 
@@ -323,34 +342,31 @@ static ngx_int_t
 ngx_http_behave_wh_create_check(ngx_http_request_t *r,
     ngx_http_behave_wh_mgmt_t *m, cJSON **secret, behave_error_t *err)
 {
-    size_t              len, dlen;
-    cJSON              *s, *v;
-    const char         *raw;
-    behave_provider_e   provider;
-    u_char              key[BEHAVE_SECRETBOX_PLAIN_MAX];
+    size_t                    len;
+    cJSON                    *s, *v;
+    const behave_provider_t  *provider;
 
-    m->provider = "elevenlabs";
+    provider = behave_provider_default();
     m->auth = "hmac";
     m->description = "";
-    provider = BEHAVE_PROVIDER_ELEVENLABS;
 
     v = cJSON_GetObjectItemCaseSensitive(m->root, "provider");
 
     if (v != NULL && !cJSON_IsNull(v)) {
-        if (!cJSON_IsString(v)
-            || behave_provider_from_name(v->valuestring,
-                                         ngx_strlen(v->valuestring),
-                                         &provider)
-               != 0)
-        {
+        provider = cJSON_IsString(v)
+                   ? behave_provider_find(v->valuestring,
+                                          ngx_strlen(v->valuestring))
+                   : NULL;
+
+        if (provider == NULL) {
             behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                             "provider must be one of elevenlabs, retell, "
-                             "vapi, standard");
+                             "provider must be one of %s",
+                             behave_provider_list());
             return NGX_ERROR;
         }
-
-        m->provider = behave_provider_name(provider);
     }
+
+    m->provider = provider->name;
 
     v = cJSON_GetObjectItemCaseSensitive(m->root, "auth");
 
@@ -360,14 +376,15 @@ ngx_http_behave_wh_create_check(ngx_http_request_t *r,
 
         } else if (cJSON_IsString(v)
                    && ngx_strcmp(v->valuestring, "shared_secret") == 0
-                   && provider == BEHAVE_PROVIDER_VAPI)
+                   && provider->shared_secret)
         {
             m->auth = "shared_secret";
 
         } else {
             behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                             "auth must be \"hmac\", or \"shared_secret\" "
-                             "with provider vapi");
+                             "auth must be \"hmac\"%s",
+                             provider->shared_secret
+                             ? ", or \"shared_secret\"" : "");
             return NGX_ERROR;
         }
     }
@@ -413,27 +430,11 @@ ngx_http_behave_wh_create_check(ngx_http_request_t *r,
         return NGX_ERROR;
     }
 
-    if (provider == BEHAVE_PROVIDER_STANDARD) {
-        raw = s->valuestring;
-
-        if (ngx_strncmp(raw, "whsec_", 6) == 0) {
-            raw += 6;
-        }
-
-        if (behave_base64_decode(raw, ngx_strlen(raw), key, sizeof(key),
-                                 &dlen, 0)
-            != 0
-            || dlen < NGX_HTTP_BEHAVE_WH_SECRET_MIN)
-        {
-            ngx_explicit_memzero(key, sizeof(key));
-            behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                             "a standard secret must be \"whsec_\" and the "
-                             "base64 of at least %d bytes",
-                             NGX_HTTP_BEHAVE_WH_SECRET_MIN);
-            return NGX_ERROR;
-        }
-
-        ngx_explicit_memzero(key, sizeof(key));
+    /* a provider's own rule for its secrets (the standard's: base64) */
+    if (provider->secret_check != NULL
+        && provider->secret_check(s->valuestring, len, err) != BEHAVE_OK)
+    {
+        return NGX_ERROR;
     }
 
     *secret = s;
@@ -444,34 +445,32 @@ ngx_http_behave_wh_create_check(ngx_http_request_t *r,
 }
 
 
-/* "signature": Vapi's HMAC options, kept in their stored form */
+/* "signature": the provider's options (Vapi's HMAC plan), stored form */
 
 static ngx_int_t
 ngx_http_behave_wh_signature(ngx_http_behave_wh_mgmt_t *m,
-    behave_provider_e provider, behave_error_t *err)
+    const behave_provider_t *provider, behave_error_t *err)
 {
-    cJSON              *v;
-    behave_sig_vapi_t   vapi;
+    cJSON  *v;
 
     m->signature[0] = '\0';
 
     v = cJSON_GetObjectItemCaseSensitive(m->root, "signature");
 
-    if (provider != BEHAVE_PROVIDER_VAPI) {
+    if (provider->options_make == NULL) {
         if (v != NULL && !cJSON_IsNull(v)) {
             behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                             "signature options are for provider vapi "
-                             "only");
+                             "provider %s takes no signature options",
+                             provider->name);
             return NGX_ERROR;
         }
 
         return NGX_OK;
     }
 
-    if (behave_endpoint_vapi_parse(v, &vapi, err) != BEHAVE_OK
-        || behave_sig_vapi_format(&vapi, m->signature,
-                                  sizeof(m->signature))
-           != 0)
+    if (provider->options_make(cJSON_IsNull(v) ? NULL : v, m->signature,
+                               sizeof(m->signature), err)
+        != BEHAVE_OK)
     {
         return NGX_ERROR;
     }
@@ -551,15 +550,16 @@ ngx_http_behave_wh_list(ngx_http_request_t *r)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    ngx_http_behave_redis_args_init(&a);
-    ngx_http_behave_redis_arg_ngx(&a, index);
-    ngx_http_behave_redis_arg_ngx(&a, prefix);
-    ngx_http_behave_redis_arg_num(&a, NGX_HTTP_BEHAVE_WH_DELIVERIES);
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_wh_list_script);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_WH_LIST_KEY_INDEX,
+                                  index);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_WH_LIST_ARG_PREFIX,
+                                  prefix);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_WH_LIST_ARG_DELIVERIES,
+                                  NGX_HTTP_BEHAVE_WH_DELIVERIES);
 
-    rc = ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_list_script, 1,
-                                       a.argc, a.argv, a.len,
-                                       ngx_http_behave_wh_list_reply, NULL,
-                                       "storage");
+    rc = ngx_http_behave_webhooks_run(r, &a, ngx_http_behave_wh_list_reply,
+                                      NULL, "storage");
 
     /* no body to read: the handler itself waits for Redis */
     return (rc == NGX_DONE) ? ngx_http_behave_wait(r) : rc;
@@ -670,19 +670,22 @@ ngx_http_behave_wh_patch(ngx_http_request_t *r, ngx_http_behave_wh_mgmt_t *m)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    ngx_http_behave_redis_args_init(&a);
-    ngx_http_behave_redis_arg_ngx(&a, key);
-    ngx_http_behave_redis_arg_str(&a, active == NULL ? ""
-                                      : cJSON_IsTrue(active) ? "1" : "0");
-    ngx_http_behave_redis_arg_str(&a, descr != NULL ? "1" : "0");
-    ngx_http_behave_redis_arg_str(&a, descr != NULL ? descr->valuestring
-                                                    : "");
-    ngx_http_behave_redis_arg_num(&a, ngx_time());
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_wh_patch_script);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_WH_PATCH_KEY_RECORD,
+                                  key);
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_WH_PATCH_ARG_ACTIVE,
+                                  active == NULL ? ""
+                                  : cJSON_IsTrue(active) ? "1" : "0");
+    ngx_http_behave_redis_put_str(&a,
+                                  NGX_HTTP_BEHAVE_WH_PATCH_ARG_SET_DESCRIPTION,
+                                  descr != NULL ? "1" : "0");
+    ngx_http_behave_redis_put_str(&a, NGX_HTTP_BEHAVE_WH_PATCH_ARG_DESCRIPTION,
+                                  descr != NULL ? descr->valuestring : "");
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_WH_PATCH_ARG_NOW,
+                                  ngx_time());
 
-    return ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_patch_script,
-                                         1, a.argc, a.argv, a.len,
-                                         ngx_http_behave_wh_patch_reply, m,
-                                         "storage");
+    return ngx_http_behave_webhooks_run(r, &a, ngx_http_behave_wh_patch_reply,
+                                        m, "storage");
 }
 
 
@@ -711,8 +714,6 @@ ngx_http_behave_wh_patch_reply(ngx_http_request_t *r, void *data,
 }
 
 
-/* the record from the fields of NGX_HTTP_BEHAVE_WH_FIELDS */
-
 /* a Redis step of the management API failed: 503, and the request ends */
 
 static void
@@ -724,42 +725,56 @@ ngx_http_behave_wh_storage_failed(ngx_http_request_t *r, const char *reason)
 }
 
 
+/* the record from the fields of wh_endpoint.fields, in their order */
+
 static cJSON *
 ngx_http_behave_wh_record(ngx_http_request_t *r, redisReply *f)
 {
     size_t              i;
-    char               *v[NGX_HTTP_BEHAVE_WH_NFIELDS];
+    char               *v[NGX_HTTP_BEHAVE_WH_F_LAST];
     behave_endpoint_t   e;
 
     if (f->type != REDIS_REPLY_ARRAY
-        || f->elements != NGX_HTTP_BEHAVE_WH_NFIELDS)
+        || f->elements != NGX_HTTP_BEHAVE_WH_F_LAST)
     {
         return NULL;
     }
 
-    for (i = 0; i < NGX_HTTP_BEHAVE_WH_NFIELDS; i++) {
+    for (i = 0; i < NGX_HTTP_BEHAVE_WH_F_LAST; i++) {
         v[i] = (f->element[i]->type == REDIS_REPLY_STRING)
                ? f->element[i]->str : NULL;
     }
 
-    if (v[0] == NULL || v[1] == NULL) {
+    if (v[NGX_HTTP_BEHAVE_WH_F_ID] == NULL
+        || v[NGX_HTTP_BEHAVE_WH_F_SLUG] == NULL)
+    {
         return NULL;
     }
 
     ngx_memzero(&e, sizeof(behave_endpoint_t));
 
-    e.id = v[0];
-    e.slug = v[1];
-    e.receiver_url = ngx_http_behave_webhooks_receiver_url(r, v[1]);
-    e.provider = v[2];
-    e.auth = v[3];
-    e.description = v[4];
-    e.created_at = v[5] ? strtoll(v[5], NULL, 10) : 0;
-    e.updated_at = v[6] ? strtoll(v[6], NULL, 10) : 0;
-    e.active = v[7] != NULL && v[7][0] == '1';
-    e.signature = v[8];
+    e.id = v[NGX_HTTP_BEHAVE_WH_F_ID];
+    e.slug = v[NGX_HTTP_BEHAVE_WH_F_SLUG];
+    e.receiver_url = ngx_http_behave_webhooks_receiver_url(r, e.slug);
+    e.provider = v[NGX_HTTP_BEHAVE_WH_F_PROVIDER];
+    e.auth = v[NGX_HTTP_BEHAVE_WH_F_AUTH];
+    e.description = v[NGX_HTTP_BEHAVE_WH_F_DESCRIPTION];
+    e.created_at = ngx_http_behave_wh_time(v[NGX_HTTP_BEHAVE_WH_F_CREATED_AT]);
+    e.updated_at = ngx_http_behave_wh_time(v[NGX_HTTP_BEHAVE_WH_F_UPDATED_AT]);
+    e.active = v[NGX_HTTP_BEHAVE_WH_F_ACTIVE] != NULL
+               && v[NGX_HTTP_BEHAVE_WH_F_ACTIVE][0] == '1';
+    e.signature = v[NGX_HTTP_BEHAVE_WH_F_OPTIONS];
 
     return behave_endpoint_json(&e);
+}
+
+
+/* a time field: unix seconds, 0 when absent */
+
+static int64_t
+ngx_http_behave_wh_time(const char *v)
+{
+    return v != NULL ? strtoll(v, NULL, 10) : 0;
 }
 
 

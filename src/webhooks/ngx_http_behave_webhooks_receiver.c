@@ -33,20 +33,22 @@
 #include "ngx_http_behave_meter.h"
 #include "ngx_http_behave_offload.h"
 #include "ngx_http_behave_redis.h"
-#include "ngx_http_behave_redis_args.h"
+#include "ngx_http_behave_redis_script.h"
 #include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_review_index.h"
 #include "ngx_http_behave_stats.h"
 #include "ngx_http_behave_util.h"
-#include "ngx_http_behave_webhooks_scripts.h"
+#include "ngx_http_behave_wh_commit_lua.h"         /* wh_commit.lua */
+#include "ngx_http_behave_wh_delivery_lua.h"       /* wh_delivery.lua */
+#include "ngx_http_behave_wh_resolve_fields.h"
 #include "ngx_http_behave_webhooks_util.h"
 
 #include "behave_callsum.h"
 #include "behave_request.h"
 #include "behave_review.h"
 #include "behave_secretbox.h"
-#include "behave_signature.h"
+#include "behave_provider.h"
 #include "behave_webhook_parse.h"
 
 
@@ -61,8 +63,8 @@ typedef struct {
 
     char                       *tenant;
     char                       *endpoint_id;
-    behave_provider_e           provider;
-    behave_sig_vapi_t           vapi;           /* Vapi's options */
+    const behave_provider_t    *provider;
+    behave_provider_opts_t      opts;           /* the endpoint's options */
     unsigned                    shared_secret:1;
     unsigned                    active:1;
 
@@ -79,8 +81,8 @@ typedef struct {
     behave_turn_t              *turns;      /* analysed, for the review */
     double                      core_ms;
 
-    /* the summary as stored, without its closing brace: the answer */
-    ngx_str_t                   summary;
+    /* what the summary says besides the findings (rv->sum) */
+    behave_callsum_meta_t       meta;
 
     /* what the verification (and parse) that may run in a thread use */
     ngx_chain_t                *bufs;           /* the body's parts */
@@ -133,8 +135,6 @@ static ngx_int_t ngx_http_behave_wh_verified(ngx_http_request_t *r,
 static void ngx_http_behave_wh_free_call(void *ptr);
 static void ngx_http_behave_wh_headers(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, behave_sig_headers_t *h);
-static void ngx_http_behave_wh_header(ngx_http_request_t *r,
-    const char *name, behave_sig_str_t *slot);
 static ngx_int_t ngx_http_behave_wh_process(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
 static void ngx_http_behave_wh_slice(ngx_event_t *ev);
@@ -156,15 +156,16 @@ static void ngx_http_behave_wh_delivery(ngx_http_behave_wh_recv_t *rv,
     behave_delivery_t *d);
 static ngx_int_t ngx_http_behave_wh_processed(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *segment);
+static int64_t ngx_http_behave_wh_segment(redisReply *seg);
 static ngx_int_t ngx_http_behave_wh_duplicate(ngx_http_request_t *r,
-    ngx_http_behave_wh_recv_t *rv, redisReply *stored);
+    ngx_http_behave_wh_recv_t *rv, redisReply *segment, redisReply *stored);
 static ngx_int_t ngx_http_behave_wh_unauthorized(ngx_http_request_t *r);
 static void ngx_http_behave_wh_publish(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv);
 static ngx_int_t ngx_http_behave_wh_slug_valid(ngx_str_t *slug);
 static ngx_int_t ngx_http_behave_wh_review_args(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, const behave_callsum_meta_t *m,
-    const char ***argv, size_t **len, int *nkeys, int *argc);
+    ngx_http_behave_redis_args_t *a);
 static void ngx_http_behave_wh_recv_cleanup(void *data);
 
 
@@ -225,6 +226,10 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
     rv->slug = *slug;
     rv->request = r;
     rv->blcf = blcf;
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: delivery to slug \"%V\", %O bytes "
+                   "announced", slug, r->headers_in.content_length_n);
 
     return ngx_http_behave_read_body(r, ngx_http_behave_wh_recv_body);
 }
@@ -351,6 +356,9 @@ ngx_http_behave_wh_lookup(ngx_http_request_t *r,
 
     rv->lookup = step;
 
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: %s", step->log);
+
     if (ngx_http_behave_redis_command(r, step->span, argc, argv, len,
                                       ngx_http_behave_wh_lookup_reply, rv,
                                       &reason)
@@ -383,6 +391,9 @@ ngx_http_behave_wh_lookup_reply(ngx_http_request_t *r, void *data,
                                                          : "redis error");
 
     } else if (reply->type != step->type) {
+        ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "behave webhook: %s: reply type %d, not found",
+                       step->log, reply->type);
         ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                       "behave: webhook refused: unknown slug");
         rc = ngx_http_behave_wh_unauthorized(r);
@@ -403,15 +414,12 @@ ngx_http_behave_wh_owner(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *owner)
 {
     char        *tenant, *sp;
-    size_t       len[9];
+    size_t       len[2 + NGX_HTTP_BEHAVE_WH_R_LAST];
     ngx_str_t   *key;
     ngx_uint_t   i;
-    const char  *argv[9];
+    const char  *argv[2 + NGX_HTTP_BEHAVE_WH_R_LAST];
 
-    /* the Vapi options last: nil on other endpoints and older records */
-    static const char  *fields[] = {
-        "tenant", "id", "provider", "auth", "active", "secret", "signature"
-    };
+    static const char  *fields[] = { NGX_HTTP_BEHAVE_WH_R_NAMES };
 
     sp = (char *) ngx_strlchr((u_char *) owner->str,
                               (u_char *) owner->str + owner->len, ' ');
@@ -442,20 +450,21 @@ ngx_http_behave_wh_owner(ngx_http_request_t *r,
     argv[1] = (char *) key->data;
     len[1] = key->len;
 
-    for (i = 0; i < 7; i++) {
+    for (i = 0; i < NGX_HTTP_BEHAVE_WH_R_LAST; i++) {
         argv[2 + i] = fields[i];
         len[2 + i] = ngx_strlen(fields[i]);
     }
 
     return ngx_http_behave_wh_lookup(r, rv, &ngx_http_behave_wh_resolve_step,
-                                     9, argv, len);
+                                     2 + NGX_HTTP_BEHAVE_WH_R_LAST, argv,
+                                     len);
 }
 
 
 /*
- * { tenant, id, provider, auth, active, sealed secret, Vapi options }:
- * the options are nil on endpoints of other providers and on endpoints
- * stored before they existed (the defaults apply).
+ * The fields of wh_resolve.fields: the options are nil on endpoints of
+ * other providers and on endpoints stored before they existed (the
+ * defaults apply); every other field is there.
  */
 
 static ngx_int_t
@@ -467,11 +476,15 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
     ngx_http_behave_ctx_t  *ctx;
     ngx_http_behave_step_t  step;
 
-    if (reply->elements != 7) {
+    if (reply->elements != NGX_HTTP_BEHAVE_WH_R_LAST) {
         return ngx_http_behave_wh_unauthorized(r);
     }
 
-    for (i = 0; i < 6; i++) {
+    for (i = 0; i < NGX_HTTP_BEHAVE_WH_R_LAST; i++) {
+        if (i == NGX_HTTP_BEHAVE_WH_R_OPTIONS) {
+            continue;
+        }
+
         if (reply->element[i]->type != REDIS_REPLY_STRING) {
             ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                           "behave: webhook refused: incomplete endpoint");
@@ -479,18 +492,20 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
         }
     }
 
-    e = reply->element[0];
+    e = reply->element[NGX_HTTP_BEHAVE_WH_R_TENANT];
     rv->tenant = ngx_http_behave_webhooks_pstrdup(r, e->str, e->len);
-    e = reply->element[1];
+    e = reply->element[NGX_HTTP_BEHAVE_WH_R_ID];
     rv->endpoint_id = ngx_http_behave_webhooks_pstrdup(r, e->str, e->len);
 
     if (rv->tenant == NULL || rv->endpoint_id == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    e = reply->element[2];
+    e = reply->element[NGX_HTTP_BEHAVE_WH_R_PROVIDER];
 
-    if (behave_provider_from_name(e->str, e->len, &rv->provider) != 0) {
+    rv->provider = behave_provider_find(e->str, e->len);
+
+    if (rv->provider == NULL) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: webhook endpoint %s has an unknown provider",
                       rv->endpoint_id);
@@ -498,22 +513,30 @@ ngx_http_behave_wh_endpoint(ngx_http_request_t *r,
                                                     "bad record");
     }
 
-    rv->shared_secret = ngx_strcmp(reply->element[3]->str, "shared_secret")
+    rv->shared_secret = ngx_strcmp(reply->element[NGX_HTTP_BEHAVE_WH_R_AUTH]
+                                   ->str, "shared_secret")
                         == 0;
 
-    e = reply->element[6];
+    e = reply->element[NGX_HTTP_BEHAVE_WH_R_OPTIONS];
 
-    if (e->type != REDIS_REPLY_STRING
-        || behave_sig_vapi_parse(e->str, e->len, &rv->vapi) != 0)
-    {
-        behave_sig_vapi_default(&rv->vapi);
+    if (rv->provider->options_load != NULL) {
+        rv->provider->options_load(e->type == REDIS_REPLY_STRING ? e->str
+                                                                 : NULL,
+                                   e->len, &rv->opts);
     }
-    rv->active = reply->element[4]->str[0] == '1';
+    rv->active = reply->element[NGX_HTTP_BEHAVE_WH_R_ACTIVE]->str[0] == '1';
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     ctx->tenant = rv->tenant;
 
-    step = ngx_http_behave_wh_open(r, rv, reply->element[5]);
+    ngx_log_debug4(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: endpoint %s of \"%s\", provider %s, %s",
+                   rv->endpoint_id, rv->tenant,
+                   rv->provider->name,
+                   rv->active ? "active" : "paused");
+
+    step = ngx_http_behave_wh_open(r, rv,
+                                   reply->element[NGX_HTTP_BEHAVE_WH_R_SECRET]);
     if (step.answered) {
         return step.rc;
     }
@@ -592,7 +615,9 @@ ngx_http_behave_wh_verify(void *data)
                                    rv->secret, rv->secret_len,
                                    rv->shared_secret
                                    ? BEHAVE_SIG_ALLOW_SHARED_SECRET : 0,
-                                   &rv->vapi, rv->now_ms, NULL);
+                                   rv->provider->options_load ? &rv->opts
+                                                              : NULL,
+                                   rv->now_ms, NULL);
 
     ngx_explicit_memzero(rv->secret, rv->secret_cap);
 
@@ -638,6 +663,10 @@ ngx_http_behave_wh_verified(ngx_http_request_t *r, void *data)
         return ngx_http_behave_wh_unauthorized(r);
     }
 
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: signature of %uz bytes verified for "
+                   "endpoint %s", rv->body.len, rv->endpoint_id);
+
     if (!rv->active) {
         ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_PAUSED);
         ngx_http_behave_wh_record(r, rv, "paused");
@@ -649,97 +678,38 @@ ngx_http_behave_wh_verified(ngx_http_request_t *r, void *data)
 }
 
 
+/* the headers the endpoint's provider signs with: the first of each */
+
 static void
 ngx_http_behave_wh_headers(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, behave_sig_headers_t *h)
 {
-    ngx_uint_t         i, k;
-    ngx_list_part_t   *part;
-    ngx_table_elt_t   *e;
-    behave_sig_str_t  *slot;
-
-    static const struct {
-        const char  *name;
-        size_t       off;
-    }  names[] = {
-        { "elevenlabs-signature",
-          offsetof(behave_sig_headers_t, elevenlabs_signature) },
-        { "x-retell-signature",
-          offsetof(behave_sig_headers_t, retell_signature) },
-        { "x-vapi-secret", offsetof(behave_sig_headers_t, vapi_secret) },
-        { "webhook-id", offsetof(behave_sig_headers_t, webhook_id) },
-        { "webhook-timestamp",
-          offsetof(behave_sig_headers_t, webhook_timestamp) },
-        { "webhook-signature",
-          offsetof(behave_sig_headers_t, webhook_signature) },
-        { "svix-id", offsetof(behave_sig_headers_t, svix_id) },
-        { "svix-timestamp", offsetof(behave_sig_headers_t, svix_timestamp) },
-        { "svix-signature", offsetof(behave_sig_headers_t, svix_signature) },
-    };
+    size_t            i, n;
+    ngx_str_t         key;
+    const char       *names[BEHAVE_SIG_HEADERS_MAX];
+    ngx_table_elt_t  *e;
 
     ngx_memzero(h, sizeof(behave_sig_headers_t));
 
-    part = &r->headers_in.headers.part;
-    e = part->elts;
+    n = rv->provider->headers(rv->provider->options_load ? &rv->opts : NULL,
+                              names);
 
-    for (i = 0; /* void */; i++) {
+    for (i = 0; i < n; i++) {
+        key.data = (u_char *) names[i];
+        key.len = ngx_strlen(names[i]);
 
-        if (i >= part->nelts) {
-            if (part->next == NULL) {
-                break;
-            }
+        e = ngx_http_behave_find_header(r, &key);
 
-            part = part->next;
-            e = part->elts;
-            i = 0;
-        }
-
-        for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-            if (e[i].key.len != ngx_strlen(names[k].name)
-                || ngx_strncasecmp(e[i].key.data, (u_char *) names[k].name,
-                                   e[i].key.len)
-                   != 0)
-            {
-                continue;
-            }
-
-            slot = (behave_sig_str_t *) ((u_char *) h + names[k].off);
-
-            /* the first of repeated headers counts */
-            if (slot->data == NULL) {
-                slot->data = (char *) e[i].value.data;
-                slot->len = e[i].value.len;
-            }
+        if (e != NULL) {
+            (void) behave_sig_header_set(h, names[i],
+                       (behave_sig_str_t) { (char *) e->value.data,
+                                            e->value.len });
         }
     }
 
-    /* Vapi's names are the endpoint's (x-signature, x-timestamp) */
-
-    if (rv->provider == BEHAVE_PROVIDER_VAPI) {
-        ngx_http_behave_wh_header(r, rv->vapi.header, &h->vapi_signature);
-        ngx_http_behave_wh_header(r, rv->vapi.timestamp_header,
-                                  &h->vapi_timestamp);
-    }
-}
-
-
-static void
-ngx_http_behave_wh_header(ngx_http_request_t *r, const char *name,
-    behave_sig_str_t *slot)
-{
-    ngx_str_t         key;
-    ngx_table_elt_t  *e;
-
-    key.data = (u_char *) name;
-    key.len = ngx_strlen(name);
-
-    e = ngx_http_behave_find_header(r, &key);
-
-    if (e != NULL) {
-        slot->data = (char *) e->value.data;
-        slot->len = e->value.len;
-    }
-
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: %uz of %uz %s signature headers found",
+                   h->n, n, rv->provider->name);
 }
 
 
@@ -758,6 +728,11 @@ ngx_http_behave_wh_process(ngx_http_request_t *r,
 
         return ngx_http_behave_send_error(r, err);
     }
+
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: event \"%s\" (%s), %uz turns",
+                   rv->call.event_type ? rv->call.event_type : "-",
+                   behave_event_kind_name(rv->call.kind), rv->call.nturns);
 
     if (rv->call.kind != BEHAVE_EVENT_TRANSCRIPT) {
         ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_IGNORED);
@@ -926,17 +901,15 @@ static ngx_int_t
 ngx_http_behave_wh_commit(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv)
 {
-    int                     nkeys, argc;
-    char                   *summary, *record;
-    size_t                  len8[8], *len;
-    ngx_int_t               rc;
-    ngx_str_t              *key[3];
-    const char             *argv8[8], **argv;
-    behave_delivery_t       d;
-    behave_callsum_meta_t   m;
-    char                    dedup[BEHAVE_CONVERSATION_ID_MAX + 32];
-    char                    ttl[NGX_INT_T_LEN + 1], segttl[NGX_INT_T_LEN + 1];
-    char                    keep[NGX_INT_T_LEN + 1];
+    char                          *summary, *record;
+    size_t                         summary_len, record_len;
+    u_char                        *p;
+    ngx_int_t                      rc;
+    ngx_str_t                     *key[3];
+    behave_delivery_t              d;
+    behave_callsum_meta_t         *m;
+    ngx_http_behave_redis_args_t   a;
+    char                           dedup[BEHAVE_CONVERSATION_ID_MAX + 32];
 
     if (behave_random_id("dlv", rv->delivery_id, sizeof(rv->delivery_id))
         != 0
@@ -961,21 +934,17 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    argv = argv8;
-    len = len8;
-    nkeys = 3;
-    argc = 8;
+    m = &rv->meta;
+    ngx_memzero(m, sizeof(behave_callsum_meta_t));
 
-    ngx_memzero(&m, sizeof(behave_callsum_meta_t));
-
-    m.status = "processed";
-    m.delivery_id = rv->delivery_id;
-    m.provider = behave_provider_name(rv->provider);
-    m.event_type = rv->call.event_type;
-    m.call_id = rv->call.call_id;
-    m.conversation_id = rv->call.conversation_id;
-    m.conversation_id_from_var = rv->call.conversation_id_from_var;
-    m.latency_ms = rv->core_ms;
+    m->status = "processed";
+    m->delivery_id = rv->delivery_id;
+    m->provider = rv->provider->name;
+    m->event_type = rv->call.event_type;
+    m->call_id = rv->call.call_id;
+    m->conversation_id = rv->call.conversation_id;
+    m->conversation_id_from_var = rv->call.conversation_id_from_var;
+    m->latency_ms = rv->core_ms;
 
     ngx_http_behave_wh_delivery(rv, &d);
 
@@ -983,70 +952,61 @@ ngx_http_behave_wh_commit(ngx_http_request_t *r,
     d.conversation_id = rv->call.conversation_id;
     d.review_status = behave_review_name(rv->sum.review_status);
 
-    summary = behave_callsum_json(&rv->sum, &m, &len[3]);
-    record = behave_delivery_json(&d, &len[4]);
+    /* as stored: without what an answer adds (segment, billed) */
+    summary = behave_callsum_json(&rv->sum, m, &summary_len);
+    record = behave_delivery_json(&d, &record_len);
 
-    /* kept for the answer, with room for the fields the answer adds */
-    rv->summary.data = (summary != NULL)
-                       ? ngx_pnalloc(r->pool, len[3]
-                                     + sizeof(NGX_HTTP_BEHAVE_WH_ANSWER_TAIL)
-                                     + 2 * NGX_INT64_LEN)
-                       : NULL;
+    /* "...call:<id>:segment" and "...conv:<id>:segments" */
+    p = ngx_pnalloc(r->pool, key[0]->len + sizeof(":segment")
+                             + key[1]->len + sizeof(":segments"));
 
-    if (summary == NULL || record == NULL || rv->summary.data == NULL) {
+    if (summary == NULL || record == NULL || p == NULL) {
         free(summary);
         free(record);
         return ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                     "out of memory");
     }
 
-    /* behave_callsum_json() prints an object: without its '}' */
-    rv->summary.len = len[3] - 1;
-    ngx_memcpy(rv->summary.data, summary, rv->summary.len);
+    ngx_http_behave_redis_args_script(&a, &ngx_http_behave_wh_commit_script);
 
-    /* the segment counter: "...conv:<id>:segments" */
-    argv[1] = ngx_pnalloc(r->pool, key[1]->len + sizeof(":segments"));
-    if (argv[1] == NULL) {
-        free(summary);
-        free(record);
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_CALL,
+                                  key[0]);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_CALL_SEGMENT,
+                              (char *) p,
+                              ngx_sprintf(p, "%V:segment", key[0]) - p);
+    p += a.len[NGX_HTTP_BEHAVE_WH_COMMIT_KEY_CALL_SEGMENT];
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_SEGMENTS,
+                              (char *) p,
+                              ngx_sprintf(p, "%V:segments", key[1]) - p);
+    ngx_http_behave_redis_put_ngx(&a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_DELIVERIES,
+                                  key[2]);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_SUMMARY,
+                              summary, summary_len);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_RECORD,
+                              record, record_len);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_CALL_TTL,
+                                  NGX_HTTP_BEHAVE_WH_CALL_TTL);
+    ngx_http_behave_redis_put_num(&a,
+                                  NGX_HTTP_BEHAVE_WH_COMMIT_ARG_SEGMENT_TTL,
+                                  NGX_HTTP_BEHAVE_WH_SEGMENT_TTL);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_KEEP,
+                                  NGX_HTTP_BEHAVE_WH_DELIVERIES);
 
-    len[1] = ngx_sprintf((u_char *) argv[1], "%V:segments", key[1])
-             - (u_char *) argv[1];
-
-    argv[0] = (char *) key[0]->data;
-    len[0] = key[0]->len;
-    argv[2] = (char *) key[2]->data;
-    len[2] = key[2]->len;
-    argv[3] = summary;
-    argv[4] = record;
-    argv[5] = ttl;
-    len[5] = ngx_sprintf((u_char *) ttl, "%d", NGX_HTTP_BEHAVE_WH_CALL_TTL)
-             - (u_char *) ttl;
-    argv[6] = segttl;
-    len[6] = ngx_sprintf((u_char *) segttl, "%d",
-                         NGX_HTTP_BEHAVE_WH_SEGMENT_TTL)
-             - (u_char *) segttl;
-    argv[7] = keep;
-    len[7] = ngx_sprintf((u_char *) keep, "%d",
-                         NGX_HTTP_BEHAVE_WH_DELIVERIES)
-             - (u_char *) keep;
-
-    if (ngx_http_behave_wh_review_args(r, rv, &m, &argv, &len, &nkeys,
-                                       &argc)
-        != NGX_OK)
-    {
+    if (ngx_http_behave_wh_review_args(r, rv, m, &a) != NGX_OK) {
         free(summary);
         free(record);
         return ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                     "out of memory");
     }
 
-    rc = ngx_http_behave_webhooks_eval(r, &ngx_http_behave_wh_commit_script,
-                                       nkeys, argc, argv, len,
-                                       ngx_http_behave_wh_commit_reply, rv,
-                                       "the receiver");
+    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: commit of call \"%s\" on endpoint %s%s",
+                   dedup, rv->endpoint_id,
+                   a.argv[NGX_HTTP_BEHAVE_WH_COMMIT_KEY_REVIEW_INDEX]
+                   ? ", filed for review" : "");
+
+    rc = ngx_http_behave_webhooks_run(r, &a, ngx_http_behave_wh_commit_reply,
+                                      rv, "the receiver");
 
     /* the arguments are copied: the JSON can go at once */
     free(summary);
@@ -1069,13 +1029,18 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
                && reply->element[0]->type == REDIS_REPLY_STRING)
               ? reply->element[0] : NULL;
 
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: commit of endpoint %s: %s",
+                   rv->endpoint_id, outcome ? outcome->str : "no outcome");
+
     if (outcome != NULL && outcome->len == sizeof("processed") - 1
         && ngx_strncmp(outcome->str, "processed", outcome->len) == 0)
     {
         rc = ngx_http_behave_wh_processed(r, rv, reply->element[1]);
 
     } else if (outcome != NULL && reply->elements == 3) {
-        rc = ngx_http_behave_wh_duplicate(r, rv, reply->element[2]);
+        rc = ngx_http_behave_wh_duplicate(r, rv, reply->element[1],
+                                          reply->element[2]);
 
     } else {
         if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
@@ -1097,15 +1062,39 @@ ngx_http_behave_wh_commit_reply(ngx_http_request_t *r, void *data,
 
 
 /*
- * A new call: the answer is the summary built before the commit, with the
- * segment Redis gave it (as stored) and what was billed.
+ * The segment Redis gave the call: a number, or the text of one (read
+ * back with a stored summary); -1 for none
+ */
+
+static int64_t
+ngx_http_behave_wh_segment(redisReply *seg)
+{
+    ngx_int_t  n;
+
+    if (seg->type == REDIS_REPLY_INTEGER) {
+        return seg->integer;
+    }
+
+    if (seg->type == REDIS_REPLY_STRING) {
+        n = ngx_atoi((u_char *) seg->str, seg->len);
+        return n == NGX_ERROR ? -1 : n;
+    }
+
+    return -1;
+}
+
+
+/*
+ * A new call: the answer is its summary written from the analysis, with
+ * the segment Redis gave it and what was billed.
  */
 
 static ngx_int_t
 ngx_http_behave_wh_processed(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, redisReply *segment)
 {
-    u_char  *p;
+    char    *out;
+    size_t   len;
 
     if (segment->type != REDIS_REPLY_INTEGER) {
         return ngx_http_behave_webhooks_unavailable(r, "the receiver",
@@ -1115,28 +1104,42 @@ ngx_http_behave_wh_processed(ngx_http_request_t *r,
     ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_PROCESSED);
     ngx_http_behave_wh_bill(r, rv, rv->sum.turns);
 
-    p = ngx_sprintf(rv->summary.data + rv->summary.len,
-                    NGX_HTTP_BEHAVE_WH_ANSWER_TAIL,
-                    (int64_t) segment->integer, (ngx_uint_t) rv->sum.turns);
+    rv->meta.segment = segment->integer;
+    rv->meta.with_segment = 1;
+    rv->meta.billed = (int64_t) rv->sum.turns;
+    rv->meta.with_billed = 1;
 
-    return ngx_http_behave_send_json(r, NGX_HTTP_OK, rv->summary.data,
-                                     p - rv->summary.data);
+    out = behave_callsum_json(&rv->sum, &rv->meta, &len);
+    if (out == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    return ngx_http_behave_send_malloced(r, NGX_HTTP_OK, out, len);
 }
 
 
-/* a call stored before: its stored summary, nothing billed */
+/*
+ * A call stored before: its stored summary, read back and written by the
+ * same writer as a first delivery's answer, as a duplicate, nothing billed
+ */
 
 static ngx_int_t
 ngx_http_behave_wh_duplicate(ngx_http_request_t *r,
-    ngx_http_behave_wh_recv_t *rv, redisReply *stored)
+    ngx_http_behave_wh_recv_t *rv, redisReply *segment, redisReply *stored)
 {
-    cJSON  *o;
+    char                   *out;
+    size_t                  len;
+    cJSON                  *tree;
+    int64_t                 seg;
+    behave_callsum_t        s;
+    behave_callsum_meta_t   m;
 
-    o = (stored->type == REDIS_REPLY_STRING)
-        ? cJSON_ParseWithLength(stored->str, stored->len) : NULL;
+    tree = NULL;
 
-    if (!cJSON_IsObject(o)) {
-        cJSON_Delete(o);
+    if (stored->type != REDIS_REPLY_STRING
+        || behave_callsum_read(stored->str, stored->len, &s, &m, &tree) != 0)
+    {
+        cJSON_Delete(tree);
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                       "behave: stored summary of a call on endpoint %s "
                       "does not parse", rv->endpoint_id);
@@ -1146,11 +1149,26 @@ ngx_http_behave_wh_duplicate(ngx_http_request_t *r,
 
     ngx_http_behave_stats_webhook(NGX_HTTP_BEHAVE_WH_DUPLICATE);
 
-    cJSON_ReplaceItemInObjectCaseSensitive(o, "status",
-                                           cJSON_CreateString("duplicate"));
-    cJSON_AddNumberToObject(o, "billed_annotations", 0);
+    /* an older build's record has its segment in it: m has it then */
+    seg = ngx_http_behave_wh_segment(segment);
 
-    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o);
+    if (seg >= 0) {
+        m.segment = seg;
+        m.with_segment = 1;
+    }
+
+    m.status = "duplicate";
+    m.billed = 0;
+    m.with_billed = 1;
+
+    out = behave_callsum_json(&s, &m, &len);
+    cJSON_Delete(tree);
+
+    if (out == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    return ngx_http_behave_send_malloced(r, NGX_HTTP_OK, out, len);
 }
 
 
@@ -1216,11 +1234,6 @@ ngx_http_behave_wh_record(ngx_http_request_t *r,
     behave_delivery_t              d;
     ngx_http_behave_redis_args_t   a;
 
-    /* LPUSH and LTRIM in one step, so the list never holds one too many */
-    static const char  script[] =
-        "redis.call('LPUSH', KEYS[1], ARGV[1])\n"
-        "redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)\n";
-
     if (behave_random_id("dlv", rv->delivery_id, sizeof(rv->delivery_id))
         != 0)
     {
@@ -1247,17 +1260,22 @@ ngx_http_behave_wh_record(ngx_http_request_t *r,
         return;
     }
 
-    ngx_http_behave_redis_args_init(&a);
-    ngx_http_behave_redis_arg_str(&a, "EVAL");
-    ngx_http_behave_redis_arg(&a, script, sizeof(script) - 1);
-    ngx_http_behave_redis_arg_str(&a, "1");
-    ngx_http_behave_redis_arg_ngx(&a, key);
-    ngx_http_behave_redis_arg(&a, json, json_len);
-    ngx_http_behave_redis_arg_num(&a, NGX_HTTP_BEHAVE_WH_DELIVERIES);
+    ngx_http_behave_redis_args_script(&a,
+                                      &ngx_http_behave_wh_delivery_script);
+    ngx_http_behave_redis_put_ngx(&a,
+                                  NGX_HTTP_BEHAVE_WH_DELIVERY_KEY_DELIVERIES,
+                                  key);
+    ngx_http_behave_redis_put(&a, NGX_HTTP_BEHAVE_WH_DELIVERY_ARG_RECORD,
+                              json, json_len);
+    ngx_http_behave_redis_put_num(&a, NGX_HTTP_BEHAVE_WH_DELIVERY_ARG_KEEP,
+                                  NGX_HTTP_BEHAVE_WH_DELIVERIES);
 
-    (void) ngx_http_behave_redis_command_bg(a.argc, a.argv, a.len,
-                                            ngx_http_behave_wh_record_done,
-                                            NULL);
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "behave webhook: delivery on endpoint %s recorded as %s",
+                   rv->endpoint_id, outcome);
+
+    (void) ngx_http_behave_redis_run_bg(&a, ngx_http_behave_wh_record_done,
+                                        NULL);
     free(json);
 }
 
@@ -1316,15 +1334,12 @@ ngx_http_behave_wh_bill(ngx_http_request_t *r, ngx_http_behave_wh_recv_t *rv,
 static ngx_int_t
 ngx_http_behave_wh_review_args(ngx_http_request_t *r,
     ngx_http_behave_wh_recv_t *rv, const behave_callsum_meta_t *m,
-    const char ***argv, size_t **len, int *nkeys, int *argc)
+    ngx_http_behave_redis_args_t *a)
 {
-    u_char                      *p;
-    char                        *log;
-    size_t                       i, n, *l, loglen;
-    int64_t                      now;
+    size_t                       i;
     ngx_str_t                   *keys[4];
-    const char                 **a;
     behave_review_rec_t         *rec;
+    behave_review_call_t         c;
     ngx_http_behave_loc_conf_t  *blcf;
 
     if (!behave_review_wanted(rv->sum.review_status)
@@ -1340,10 +1355,24 @@ ngx_http_behave_wh_review_args(ngx_http_request_t *r,
         return NGX_ERROR;
     }
 
-    now = rv->received_ms;
+    /* the queue's record of a call, from its summary */
+    c.provider = m->provider;
+    c.conversation_id = m->conversation_id;
+    c.review_status = rv->sum.review_status;
+    c.action = rv->sum.action;
+    c.action_reason = rv->sum.action_reason;
+    c.peak_severity = rv->sum.peak_severity;
+    c.turns = rv->sum.turns;
+    c.provider_verdict = behave_verdict_name(rv->sum.provider_verdict);
+    c.service_verdict = behave_verdict_name(rv->sum.service_verdict);
+    c.verdict_disagrees = rv->sum.verdict_disagrees;
+    c.false_resolution = rv->sum.false_resolution;
+    c.false_resolution_reason = rv->sum.false_resolution_reason;
+    c.escalating = rv->sum.escalating;
+    c.repeat_contact_risk = rv->sum.repeat_contact_risk;
 
-    if (behave_review_rec_call(rec, &rv->sum, m, rv->call.call_id,
-                               (int) blcf->redact, now)
+    if (behave_review_rec_call(rec, &c, rv->call.call_id, (int) blcf->redact,
+                               rv->received_ms)
         != 0)
     {
         /* an id too long for the queue: the call is stored all the same */
@@ -1354,59 +1383,37 @@ ngx_http_behave_wh_review_args(ngx_http_request_t *r,
     }
 
     if (ngx_http_behave_review_keys(r, rv->tenant, rec->id, keys)
-        != NGX_OK)
+        != NGX_OK
+        || rv->log.buf == NULL)
     {
         return NGX_ERROR;
     }
 
-    /* built in the steps before (ngx_http_behave_wh_step()) */
-    log = rv->log.buf;
-    loglen = rv->log.used;
-    n = 8 + 4 + 4 + rec->n;
+    ngx_http_behave_redis_put_ngx(a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_REVIEW_INDEX,
+                                  keys[0]);
+    ngx_http_behave_redis_put_ngx(a,
+                                  NGX_HTTP_BEHAVE_WH_COMMIT_KEY_REVIEW_RECORD,
+                                  keys[1]);
+    ngx_http_behave_redis_put_ngx(a,
+                                  NGX_HTTP_BEHAVE_WH_COMMIT_KEY_REVIEW_HISTORY,
+                                  keys[2]);
+    ngx_http_behave_redis_put_ngx(a, NGX_HTTP_BEHAVE_WH_COMMIT_KEY_REVIEW_TURNS,
+                                  keys[3]);
+    ngx_http_behave_redis_put_str(a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_REVIEW_ID,
+                                  rec->id);
+    ngx_http_behave_redis_put_num(a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_NOW,
+                                  rv->received_ms);
+    ngx_http_behave_redis_put_str(a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_REOPEN,
+                                  rec->reopened);
 
-    a = ngx_palloc(r->pool, n * sizeof(char *));
-    l = ngx_palloc(r->pool, n * sizeof(size_t));
-    p = ngx_pnalloc(r->pool, NGX_INT64_LEN);
-
-    if (log == NULL || a == NULL || l == NULL || p == NULL) {
-        return NGX_ERROR;
-    }
-
-    for (i = 0; i < 3; i++) {
-        a[i] = (*argv)[i];
-        l[i] = (*len)[i];
-    }
-
-    for (i = 0; i < 4; i++) {
-        a[3 + i] = (char *) keys[i]->data;
-        l[3 + i] = keys[i]->len;
-    }
-
-    for (i = 3; i < 8; i++) {
-        a[4 + i] = (*argv)[i];
-        l[4 + i] = (*len)[i];
-    }
-
-    a[12] = rec->id;
-    l[12] = ngx_strlen(rec->id);
-    a[13] = (char *) p;
-    l[13] = ngx_sprintf(p, "%L", now) - p;
-    a[14] = rec->reopened;
-    l[14] = ngx_strlen(rec->reopened);
-
-    /* sent from the log's own buffer: the pool cleanup frees it */
-    a[15] = log;
-    l[15] = loglen;
+    /* built in the steps before (ngx_http_behave_wh_step()), sent from
+     * the log's own buffer: the pool cleanup frees it */
+    ngx_http_behave_redis_put(a, NGX_HTTP_BEHAVE_WH_COMMIT_ARG_TURNS,
+                              rv->log.buf, rv->log.used);
 
     for (i = 0; i < rec->n; i++) {
-        a[16 + i] = rec->argv[i];
-        l[16 + i] = rec->len[i];
+        ngx_http_behave_redis_arg(a, rec->argv[i], rec->len[i]);
     }
-
-    *argv = a;
-    *len = l;
-    *nkeys = 7;
-    *argc = (int) n;
 
     return NGX_OK;
 }

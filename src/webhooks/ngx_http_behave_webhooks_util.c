@@ -46,16 +46,13 @@ ngx_http_behave_webhooks_unavailable(ngx_http_request_t *r, const char *what,
 /* one of the surface's scripts for this request; what names the 503 */
 
 ngx_int_t
-ngx_http_behave_webhooks_eval(ngx_http_request_t *r,
-    ngx_http_behave_redis_script_t *script, int nkeys, int argc,
-    const char **argv, const size_t *argvlen,
-    ngx_http_behave_redis_pt handler, void *data, const char *what)
+ngx_http_behave_webhooks_run(ngx_http_request_t *r,
+    ngx_http_behave_redis_args_t *a, ngx_http_behave_redis_pt handler,
+    void *data, const char *what)
 {
     const char  *reason;
 
-    if (ngx_http_behave_redis_eval(r, script, nkeys, argc, argv, argvlen,
-                                   handler, data, &reason)
-        != NGX_OK)
+    if (ngx_http_behave_redis_run(r, a, handler, data, &reason) != NGX_OK)
     {
         return ngx_http_behave_webhooks_unavailable(r, what, reason);
     }

@@ -10,6 +10,7 @@
 
 #include "ngx_http_behave_common.h"
 #include "ngx_http_behave_redis.h"
+#include "ngx_http_behave_redis_script.h"
 
 
 #define NGX_HTTP_BEHAVE_WH_PATH           "/v1/webhooks"
@@ -20,10 +21,6 @@
 #define NGX_HTTP_BEHAVE_WH_SEGMENT_TTL    (30 * 86400)
 #define NGX_HTTP_BEHAVE_WH_RETRY_AFTER    "5"
 
-/* closes a processed call's summary: segment, then billed annotations */
-#define NGX_HTTP_BEHAVE_WH_ANSWER_TAIL                                      \
-    ",\"segment\":%L,\"billed_annotations\":%ui}"
-
 /* the longest endpoint id and slug a URI may carry */
 #define NGX_HTTP_BEHAVE_WH_ID_MAX         64
 #define NGX_HTTP_BEHAVE_WH_SLUG_MAX       64
@@ -31,20 +28,14 @@
 /* "wh_" + 32 hex digits, "dlv_" + 32 */
 #define NGX_HTTP_BEHAVE_WH_ID_SIZE        40
 
-/* the fields of an endpoint hash, in the order the scripts return them */
-#define NGX_HTTP_BEHAVE_WH_FIELDS                                           \
-    "'id', 'slug', 'provider', 'auth', 'description', 'created_at', "       \
-    "'updated_at', 'active', 'signature'"
-#define NGX_HTTP_BEHAVE_WH_NFIELDS        9
 
 
 ngx_int_t ngx_http_behave_webhooks_unavailable(ngx_http_request_t *r,
     const char *what, const char *reason);
-/* NGX_DONE when handler will answer, else the 503 answered now */
-ngx_int_t ngx_http_behave_webhooks_eval(ngx_http_request_t *r,
-    ngx_http_behave_redis_script_t *script, int nkeys, int argc,
-    const char **argv, const size_t *argvlen,
-    ngx_http_behave_redis_pt handler, void *data, const char *what);
+/* the script of a: NGX_DONE when handler will answer, else the 503 */
+ngx_int_t ngx_http_behave_webhooks_run(ngx_http_request_t *r,
+    ngx_http_behave_redis_args_t *a, ngx_http_behave_redis_pt handler,
+    void *data, const char *what);
 ngx_str_t *ngx_http_behave_webhooks_key(ngx_http_request_t *r,
     const char *tenant, const char *what, const char *id, size_t id_len);
 char *ngx_http_behave_webhooks_receiver_url(ngx_http_request_t *r,

@@ -228,7 +228,7 @@ test_json(void)
     ok(cJSON_IsString(cJSON_GetObjectItem(tr, "summary")),
        "sentiment_trend.summary");
     ok(cJSON_GetObjectItem(o, "segment") == NULL,
-       "no segment: the Redis script appends it");
+       "no segment unless the meta has one");
     cJSON_Delete(o);
     free(json);
 
@@ -273,6 +273,73 @@ test_json(void)
     ok(json != NULL && strstr(json, "\"active\":true") != NULL, "active");
     free(json);
     cJSON_Delete(o);
+}
+
+
+/*
+ * One writer: the summary as stored, read back and written again as an
+ * answer (a duplicate's), is the same text but for what the answer adds
+ */
+static void
+test_read_back(void)
+{
+    char                  *stored, *again, *first;
+    size_t                 len, alen, flen;
+    cJSON                 *tree;
+    behave_turn_t          t[4];
+    behave_callsum_t       s, s2;
+    behave_callsum_meta_t  m, m2;
+
+    build(false_res, 4, t);
+    behave_callsum_compute(t, 4, BEHAVE_VERDICT_FAILURE, &s);
+
+    memset(&m, 0, sizeof(m));
+    m.status = "processed";
+    m.delivery_id = "dlv_1";
+    m.conversation_id = "conv_1";
+    m.conversation_id_from_var = 1;
+    m.call_id = "call_1";
+    m.provider = "retell";
+    m.event_type = "call_analyzed";
+    m.latency_ms = 1.23456;
+
+    stored = behave_callsum_json(&s, &m, &len);
+    ok(stored != NULL && behave_callsum_read(stored, len, &s2, &m2, &tree)
+                         == 0,
+       "a stored summary reads back");
+
+    again = behave_callsum_json(&s2, &m2, &alen);
+    ok(again != NULL && alen == len && memcmp(again, stored, len) == 0,
+       "read back and written again: the same bytes");
+    free(again);
+
+    /* the answers: the same writer, with what each adds */
+    m.segment = 7;
+    m.with_segment = 1;
+    m.billed = 4;
+    m.with_billed = 1;
+    first = behave_callsum_json(&s, &m, &flen);
+
+    m2.segment = 7;
+    m2.with_segment = 1;
+    m2.billed = 4;
+    m2.with_billed = 1;
+    again = behave_callsum_json(&s2, &m2, &alen);
+    ok(first != NULL && again != NULL && alen == flen
+       && memcmp(first, again, flen) == 0,
+       "a duplicate's answer is a first delivery's, from the same writer");
+    ok(first != NULL && strstr(first, "\"segment\":7,"
+                                      "\"billed_annotations\":4}") != NULL,
+       "the answer ends with segment and billed_annotations");
+
+    free(first);
+    free(again);
+    free(stored);
+    cJSON_Delete(tree);
+
+    ok(behave_callsum_read("[1]", 3, &s2, &m2, &tree) == -1,
+       "not a summary: refused");
+    cJSON_Delete(tree);
 }
 
 
@@ -449,6 +516,7 @@ main(void)
     test_findings();
     test_trend();
     test_json();
+    test_read_back();
     test_large();
     test_sliced();
 

@@ -90,12 +90,17 @@ test_query(void)
     behave_review_query_t  q;
     char                   c[BEHAVE_REVIEW_CURSOR_MAX], args[512];
 
-    ok(behave_review_query_parse("", 0, &q, &err) == BEHAVE_OK
+    /* what the glue passes: the table's names and "api" */
+    static const char *const  providers[] = {
+        "elevenlabs", "retell", "vapi", "standard", "api", NULL
+    };
+
+    ok(behave_review_query_parse("", 0, providers, &q, &err) == BEHAVE_OK
        && q.limit == BEHAVE_REVIEW_LIMIT && q.status == NULL
        && q.reviewed == -1 && q.from_ms == -1 && !q.has_cursor,
        "empty query: defaults");
 
-#define Q(s)  behave_review_query_parse(s, strlen(s), &q, &err)
+#define Q(s)  behave_review_query_parse(s, strlen(s), providers, &q, &err)
 
     ok(Q("status=escalated&provider=retell&limit=2&reviewed=false&x=1")
        == BEHAVE_OK && strcmp(q.status, "escalated") == 0
@@ -311,9 +316,8 @@ test_rec_call(void)
 {
     size_t                  i;
     const char             *v;
-    behave_callsum_t        s;
+    behave_review_call_t    s;
     behave_review_rec_t     rec;
-    behave_callsum_meta_t   m;
     char                    longid[300];
 
     memset(&s, 0, sizeof(s));
@@ -321,19 +325,19 @@ test_rec_call(void)
     s.peak_severity = 4;
     s.review_status = BEHAVE_REVIEW_ESCALATED;
     s.action = BEHAVE_ACTION_HANDOFF;
-    s.provider_verdict = BEHAVE_VERDICT_FAILURE;
-    s.service_verdict = BEHAVE_VERDICT_FAILURE;
-
-    memset(&m, 0, sizeof(m));
-    m.provider = "retell";
-    m.conversation_id = "c9";
+    s.action_reason = "";
+    s.false_resolution_reason = "";
+    s.provider_verdict = "failure";
+    s.service_verdict = "failure";
+    s.provider = "retell";
+    s.conversation_id = "c9";
 
     ok(behave_review_wanted(BEHAVE_REVIEW_ESCALATED)
        && behave_review_wanted(BEHAVE_REVIEW_NEEDS_REVIEW)
        && !behave_review_wanted(BEHAVE_REVIEW_MONITOR)
        && !behave_review_wanted(BEHAVE_REVIEW_OK), "what is filed");
 
-    ok(behave_review_rec_call(&rec, &s, &m, "r-1", 1, 86400000) == 0,
+    ok(behave_review_rec_call(&rec, &s, "r-1", 1, 86400000) == 0,
        "call record");
     is_str(rec.id, "call:retell:r-1", "call id");
     ok(strstr(rec.reopened, "\"event\":\"reopened\"") != NULL
@@ -356,9 +360,9 @@ test_rec_call(void)
 
     memset(longid, 'x', sizeof(longid) - 1);
     longid[sizeof(longid) - 1] = '\0';
-    ok(behave_review_rec_call(&rec, &s, &m, longid, 0, 1) != 0,
+    ok(behave_review_rec_call(&rec, &s, longid, 0, 1) != 0,
        "an id too long is refused");
-    ok(behave_review_rec_call(&rec, &s, &m, "a/b", 0, 1) != 0,
+    ok(behave_review_rec_call(&rec, &s, "a/b", 0, 1) != 0,
        "an id with a slash is refused");
 
     ok(behave_review_id_valid("conv:a", 6) && !behave_review_id_valid("x:a", 3)

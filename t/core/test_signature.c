@@ -13,8 +13,17 @@
 
 #include "tap.h"
 #include "testdata.h"
-#include "behave_signature.h"
+#include "behave_provider.h"
+#include "behave_provider_vapi.h"
 #include "behave_secretbox.h"
+
+
+/* the table's entries by name (behave_provider.h) */
+#define PROVIDER(name)  behave_provider_find(name, sizeof(name) - 1)
+#define BEHAVE_PROVIDER_ELEVENLABS  PROVIDER("elevenlabs")
+#define BEHAVE_PROVIDER_RETELL      PROVIDER("retell")
+#define BEHAVE_PROVIDER_VAPI        PROVIDER("vapi")
+#define BEHAVE_PROVIDER_STANDARD    PROVIDER("standard")
 
 
 #define SEC     1000LL
@@ -97,7 +106,7 @@ el_verify(const char *hdr, const char *b, size_t len, const char *secret,
     behave_sig_headers_t  h;
 
     memset(&h, 0, sizeof(h));
-    h.elevenlabs_signature = str(hdr);
+    behave_sig_header_set(&h, "elevenlabs-signature", str(hdr));
 
     return behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, b, len, secret,
                              strlen(secret), 0, NULL, now, NULL);
@@ -114,7 +123,7 @@ load(const char *name, size_t *len)
 static void
 test_names(void)
 {
-    behave_provider_e  p;
+    const behave_provider_t  *const *p;
 
     is_str(behave_sig_err_name(BEHAVE_SIG_OK), "ok", "err name ok");
     is_str(behave_sig_err_name(BEHAVE_SIG_MISSING_HEADER), "missing_header",
@@ -130,16 +139,30 @@ test_names(void)
     is_str(behave_sig_err_name((behave_sig_err_e) 999), "unknown",
            "err name out of range");
 
-    ok(behave_provider_from_name("retell", 6, &p) == 0
-       && p == BEHAVE_PROVIDER_RETELL, "provider retell by name");
-    ok(behave_provider_from_name("standard", 8, &p) == 0
-       && p == BEHAVE_PROVIDER_STANDARD, "provider standard by name");
-    ok(behave_provider_from_name("vapix", 5, &p) == -1,
+    ok(BEHAVE_PROVIDER_RETELL != NULL
+       && strcmp(BEHAVE_PROVIDER_RETELL->name, "retell") == 0,
+       "provider retell by name");
+    ok(BEHAVE_PROVIDER_STANDARD != NULL
+       && strcmp(BEHAVE_PROVIDER_STANDARD->name, "standard") == 0,
+       "provider standard by name");
+    ok(behave_provider_find("vapix", 5) == NULL,
        "unknown provider name refused");
-    is_str(behave_provider_name(BEHAVE_PROVIDER_ELEVENLABS), "elevenlabs",
-           "provider name elevenlabs");
-    is_str(behave_provider_name(BEHAVE_PROVIDER_VAPI), "vapi",
-           "provider name vapi");
+    ok(behave_provider_find("Vapi", 4) == NULL,
+       "provider names are exact lowercase");
+    is_str(behave_provider_default()->name, "elevenlabs",
+           "the default provider is elevenlabs");
+    is_str(behave_provider_list(), "elevenlabs, retell, vapi, standard",
+           "the providers' list for messages");
+
+    /* every entry of the table is whole */
+    for (p = behave_providers; *p != NULL; p++) {
+        ok((*p)->name != NULL && (*p)->headers != NULL
+           && (*p)->verify != NULL && (*p)->locate != NULL
+           && ((*p)->options_make == NULL) == ((*p)->options_load == NULL)
+           && ((*p)->options_make == NULL) == ((*p)->options_json == NULL),
+           "provider %s: a name, headers, verify, locate; options whole",
+           (*p)->name);
+    }
 }
 
 
@@ -158,7 +181,7 @@ test_elevenlabs(void)
            "elevenlabs: valid");
 
     memset(&h, 0, sizeof(h));
-    h.elevenlabs_signature = str(hdr);
+    behave_sig_header_set(&h, "elevenlabs-signature", str(hdr));
     is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, len,
                              el_secret, strlen(el_secret), 0, NULL, NOW,
                              &info),
@@ -167,7 +190,7 @@ test_elevenlabs(void)
     ok(info.idempotency_key == NULL, "elevenlabs: no idempotency key");
 
     memset(&h, 0, sizeof(h));
-    h.retell_signature = str(hdr);
+    behave_sig_header_set(&h, "x-retell-signature", str(hdr));
     is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, len,
                              el_secret, strlen(el_secret), 0, NULL, NOW,
                              NULL),
@@ -297,7 +320,7 @@ retell_verify(const char *hdr, const char *b, size_t len, const char *key,
     behave_sig_headers_t  h;
 
     memset(&h, 0, sizeof(h));
-    h.retell_signature = str(hdr);
+    behave_sig_header_set(&h, "x-retell-signature", str(hdr));
 
     return behave_sig_verify(BEHAVE_PROVIDER_RETELL, &h, b, len, key,
                              strlen(key), 0, NULL, now, NULL);
@@ -325,7 +348,7 @@ test_retell(void)
            "retell: valid");
 
     memset(&h, 0, sizeof(h));
-    h.elevenlabs_signature = str(hdr);
+    behave_sig_header_set(&h, "elevenlabs-signature", str(hdr));
     is_int(behave_sig_verify(BEHAVE_PROVIDER_RETELL, &h, body, len, key,
                              strlen(key), 0, NULL, NOW, NULL),
            BEHAVE_SIG_MISSING_HEADER, "retell: missing header");
@@ -397,9 +420,9 @@ vapi_verify(const char *ts, const char *sig, const char *legacy,
     behave_sig_headers_t  h;
 
     memset(&h, 0, sizeof(h));
-    h.vapi_timestamp = str(ts);
-    h.vapi_signature = str(sig);
-    h.vapi_secret = str(legacy);
+    behave_sig_header_set(&h, "x-timestamp", str(ts));
+    behave_sig_header_set(&h, "x-signature", str(sig));
+    behave_sig_header_set(&h, "x-vapi-secret", str(legacy));
 
     return behave_sig_verify(BEHAVE_PROVIDER_VAPI, &h, b, len, secret,
                              strlen(secret), flags, NULL, now, info);
@@ -527,9 +550,9 @@ sw_verify(const char *id, const char *ts, const char *sig, const char *b,
     behave_sig_headers_t  h;
 
     memset(&h, 0, sizeof(h));
-    h.webhook_id = str(id);
-    h.webhook_timestamp = str(ts);
-    h.webhook_signature = str(sig);
+    behave_sig_header_set(&h, "webhook-id", str(id));
+    behave_sig_header_set(&h, "webhook-timestamp", str(ts));
+    behave_sig_header_set(&h, "webhook-signature", str(sig));
 
     return behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, b, len, secret,
                              strlen(secret), 0, NULL, now, info);
@@ -652,9 +675,9 @@ test_svix(void)
     snprintf(sig, sizeof(sig), "v1,%s", b64);
 
     memset(&h, 0, sizeof(h));
-    h.svix_id = str(id);
-    h.svix_timestamp = str(ts);
-    h.svix_signature = str(sig);
+    behave_sig_header_set(&h, "svix-id", str(id));
+    behave_sig_header_set(&h, "svix-timestamp", str(ts));
+    behave_sig_header_set(&h, "svix-signature", str(sig));
 
     is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
                              sw_secret, strlen(sw_secret), 0, NULL, NOW,
@@ -664,32 +687,32 @@ test_svix(void)
        && memcmp(info.idempotency_key, id, strlen(id)) == 0,
        "svix: idempotency key is svix-id");
 
-    h.svix_signature = str(NULL);
+    behave_sig_header_set(&h, "svix-signature", str(NULL));
     is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
                              sw_secret, strlen(sw_secret), 0, NULL, NOW,
                              NULL),
            BEHAVE_SIG_MISSING_HEADER, "svix: missing svix-signature");
 
     /* a webhook-* header present: that set is used, never a mix */
-    h.svix_signature = str(sig);
-    h.webhook_signature = str(sig);
+    behave_sig_header_set(&h, "svix-signature", str(sig));
+    behave_sig_header_set(&h, "webhook-signature", str(sig));
     is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
                              sw_secret, strlen(sw_secret), 0, NULL, NOW,
                              NULL),
            BEHAVE_SIG_MISSING_HEADER, "svix: no mix of the two name sets");
 
-    h.webhook_id = str(id);
-    h.webhook_timestamp = str(ts);
-    h.svix_id = str("msg_other");
+    behave_sig_header_set(&h, "webhook-id", str(id));
+    behave_sig_header_set(&h, "webhook-timestamp", str(ts));
+    behave_sig_header_set(&h, "svix-id", str("msg_other"));
     is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
                              sw_secret, strlen(sw_secret), 0, NULL, NOW,
                              NULL),
            BEHAVE_SIG_OK, "svix: webhook-* win when both sets came");
 
     memset(&h, 0, sizeof(h));
-    h.svix_id = str(id);
-    h.svix_timestamp = str(ts);
-    h.svix_signature = str(sig);
+    behave_sig_header_set(&h, "svix-id", str(id));
+    behave_sig_header_set(&h, "svix-timestamp", str(ts));
+    behave_sig_header_set(&h, "svix-signature", str(sig));
     is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
                              sw_secret, strlen(sw_secret), 0, NULL,
                              NOW + 5 * MIN + SEC, NULL),
@@ -704,8 +727,8 @@ vapi_opt_verify(const behave_sig_vapi_t *v, const char *ts, const char *sig,
     behave_sig_headers_t  h;
 
     memset(&h, 0, sizeof(h));
-    h.vapi_timestamp = str(ts);
-    h.vapi_signature = str(sig);
+    behave_sig_header_set(&h, "x-timestamp", str(ts));
+    behave_sig_header_set(&h, "x-signature", str(sig));
 
     return behave_sig_verify(BEHAVE_PROVIDER_VAPI, &h, body,
                              sizeof(body) - 1, secret, strlen(secret), 0, v,
@@ -827,7 +850,7 @@ test_misc(void)
     behave_sig_headers_t  h;
 
     memset(&h, 0, sizeof(h));
-    is_int(behave_sig_verify((behave_provider_e) 42, &h, body, 3, "s", 1, 0,
+    is_int(behave_sig_verify(NULL, &h, body, 3, "s", 1, 0,
                              NULL, NOW, NULL),
            BEHAVE_SIG_BAD_PROVIDER, "unknown provider refused");
     is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, 3, NULL, 0,

@@ -22,6 +22,7 @@
 #include "behave_json_parse.h"
 #include "behave_request.h"
 #include "behave_response.h"
+#include "behave_provider.h"
 #include "behave_webhook_parse.h"
 
 
@@ -154,7 +155,8 @@ answer_text(int which, const char *body, size_t len)
         return out;
     }
 
-    if (behave_call_parse(&call, BEHAVE_PROVIDER_STANDARD, body, len, &err)
+    if (behave_call_parse(&call, behave_provider_find("standard", 8), body,
+                          len, &err)
         != BEHAVE_OK)
     {
         return NULL;

@@ -9,13 +9,16 @@
 
 #include "tap.h"
 #include "testdata.h"
+#include "behave_hash.h"
+#include "behave_provider.h"
 #include "behave_webhook_parse.h"
 
 
-#define EL   BEHAVE_PROVIDER_ELEVENLABS
-#define RT   BEHAVE_PROVIDER_RETELL
-#define VP   BEHAVE_PROVIDER_VAPI
-#define SW   BEHAVE_PROVIDER_STANDARD
+/* the table's entries by name (behave_provider.h) */
+#define EL   behave_provider_find("elevenlabs", 10)
+#define RT   behave_provider_find("retell", 6)
+#define VP   behave_provider_find("vapi", 4)
+#define SW   behave_provider_find("standard", 8)
 
 
 static char *
@@ -26,7 +29,7 @@ load(const char *name, size_t *len)
 
 
 static behave_err_e
-parse(behave_call_t *call, behave_provider_e p, const char *body,
+parse(behave_call_t *call, const behave_provider_t *p, const char *body,
     behave_error_t *err)
 {
     return behave_call_parse(call, p, body, strlen(body), err);
@@ -35,7 +38,7 @@ parse(behave_call_t *call, behave_provider_e p, const char *body,
 
 /* parses a body that must fail with want; checks the message names field */
 static void
-fails(behave_provider_e p, const char *body, behave_err_e want,
+fails(const behave_provider_t *p, const char *body, behave_err_e want,
     const char *field, const char *what)
 {
     behave_call_t   call;

@@ -43,14 +43,6 @@ static const char  *const behave_simple_fields[BEHAVE_F_N] = {
 };
 
 
-int
-behave_conversation_id_valid(const char *id, size_t len)
-{
-    return behave_ascii_name_valid(id, len, BEHAVE_CONVERSATION_ID_MAX,
-                                   "_.:@-");
-}
-
-
 behave_err_e
 behave_analyze_req_parse(const char *body, size_t len, size_t max_message,
     behave_analyze_req_t *req, behave_error_t *err)

@@ -11,11 +11,10 @@
 #include <cjson/cJSON.h>
 
 #include "behave_error.h"
+#include "behave_ids.h"            /* the conversation id's rule */
 #include "behave_json_parse.h"     /* behave_json_parse_object */
 #include "behave_turn.h"           /* behave_speaker_e */
 
-
-#define BEHAVE_CONVERSATION_ID_MAX  128
 
 
 typedef struct {
@@ -42,12 +41,6 @@ behave_err_e behave_analyze_req_parse(const char *body, size_t len,
     size_t max_message, behave_analyze_req_t *req, behave_error_t *err);
 
 void behave_analyze_req_free(behave_analyze_req_t *req);
-
-/*
- * Shared check, also used by the other surfaces: a conversation id made
- * of [A-Za-z0-9_.:@-], 1..128.
- */
-int behave_conversation_id_valid(const char *id, size_t len);
 
 
 #endif /* BEHAVE_REQUEST_H */

@@ -13,13 +13,6 @@
 #define BEHAVE_MAX_TAGS  8
 
 
-double
-behave_round3(double v)
-{
-    return round(v * 1000.0) / 1000.0;
-}
-
-
 /* the annotation object of spec 2.1: the one writer of it */
 
 static void

@@ -12,6 +12,7 @@
 
 #include "behave_annotate.h"
 #include "behave_conversation.h"
+#include "behave_round.h"           /* behave_round3, for its users */
 #include "behave_routing.h"
 
 
@@ -50,9 +51,5 @@ char *behave_annotation_json(const behave_annotation_t *a, size_t *len);
  */
 char *behave_analyze_response_json(behave_analyze_resp_t *resp,
     size_t *len);
-
-/* rounds to 1e-3 so that doubles print short ("0.25", not 0.2500000001) */
-double behave_round3(double v);
-
 
 #endif /* BEHAVE_RESPONSE_H */

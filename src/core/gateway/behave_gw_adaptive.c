@@ -17,7 +17,6 @@
 
 #include "behave_gateway.h"
 #include "behave_gw_internal.h"
-#include "behave_response.h"
 
 
 #define BEHAVE_GW_COMPONENTS_MAX  64

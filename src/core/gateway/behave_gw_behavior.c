@@ -23,8 +23,7 @@
 #include "behave_json.h"
 #include "behave_gw_internal.h"
 #include "behave_gw_session.h"
-#include "behave_request.h"
-#include "behave_response.h"
+#include "behave_ids.h"
 
 
 #define BEHAVE_GW_T_MAX           9007199254740992.0
@@ -59,7 +58,6 @@ static int behave_gw_event_parse(const cJSON *item, behave_gw_event_t *e,
     const char *path, size_t i, behave_error_t *err);
 static int behave_gw_event_check(const cJSON *item, behave_gw_event_t *e,
     const char *p, behave_error_t *err);
-static int behave_gw_event_cmp(const void *a, const void *b);
 static cJSON *behave_gw_behavior_json(const char *session_id,
     const behave_gw_behavior_t *m, int64_t ts);
 static char *behave_gw_behavior_text(const char *session_id,
@@ -390,15 +388,22 @@ behave_gw_behavior_run(const cJSON *req, int64_t now_ms, const char *state,
     batches = 0;
     base = 0;
     full_max = 0;
-    hot = state != NULL && state_len > 0 && state[0] == 'G';
+    hot = state != NULL && state_len > 0
+          && state[0] == BEHAVE_GW_HOT_LAYOUT_MAGIC[0];
     head = hot ? BEHAVE_GW_HOT_HEAD : 0;
 
     if (state != NULL) {
         rc = -1;
 
         if (state_len >= head) {
-            base = hot ? behave_gw_get_le(state + 13, 4) : 0;
-            full_max = hot ? behave_gw_get_le(state + 17, 4) : 0;
+            if (hot) {
+                base = behave_gw_get_le(state + BEHAVE_GW_HOT_LAYOUT_AT_BASE,
+                                        BEHAVE_GW_HOT_LAYOUT_W_BASE);
+                full_max = behave_gw_get_le(state
+                                            + BEHAVE_GW_HOT_LAYOUT_AT_FULL_MAX,
+                                            BEHAVE_GW_HOT_LAYOUT_W_FULL_MAX);
+            }
+
             rc = behave_gw_session_decode(&s, state + head,
                                           state_len - head, &blob_len,
                                           &batches);
@@ -556,14 +561,20 @@ behave_gw_hot_encode(const behave_gw_session_t *s, size_t base,
            ? total + 9 * (free_view < free_full ? free_view : free_full) : 0;
 
     p = (unsigned char *) out;
-    p[0] = 'G';
-    behave_gw_put_le(p + 1, room, 4);
+    /* behave_gw_hot.layout */
+    p[BEHAVE_GW_HOT_LAYOUT_AT_MAGIC] = BEHAVE_GW_HOT_LAYOUT_MAGIC[0];
+    behave_gw_put_le(p + BEHAVE_GW_HOT_LAYOUT_AT_ROOM, room,
+                     BEHAVE_GW_HOT_LAYOUT_W_ROOM);
     memcpy(&u, &v.ck_t, sizeof(u));
-    behave_gw_put_le(p + 5, u, 8);
-    behave_gw_put_le(p + 13, base, 4);
-    behave_gw_put_le(p + 17, full_max, 4);
+    behave_gw_put_le(p + BEHAVE_GW_HOT_LAYOUT_AT_GATE, u,
+                     BEHAVE_GW_HOT_LAYOUT_W_GATE);
+    behave_gw_put_le(p + BEHAVE_GW_HOT_LAYOUT_AT_BASE, base,
+                     BEHAVE_GW_HOT_LAYOUT_W_BASE);
+    behave_gw_put_le(p + BEHAVE_GW_HOT_LAYOUT_AT_FULL_MAX, full_max,
+                     BEHAVE_GW_HOT_LAYOUT_W_FULL_MAX);
     memcpy(&u, &v.frontier, sizeof(u));
-    behave_gw_put_le(p + 21, u, 8);
+    behave_gw_put_le(p + BEHAVE_GW_HOT_LAYOUT_AT_FRONTIER, u,
+                     BEHAVE_GW_HOT_LAYOUT_W_FRONTIER);
     memcpy(out + BEHAVE_GW_HOT_HEAD, blob, blen);
 
     behave_gw_session_free(&v);
@@ -892,26 +903,6 @@ behave_gw_events_parse_lenient(const cJSON *events, behave_gw_event_t **ev,
 }
 
 
-/* by time, ties in the given order (seq) */
-void
-behave_gw_events_sort(behave_gw_event_t *ev, size_t n)
-{
-    size_t  i;
-
-    for (i = 0; i < n; i++) {
-        ev[i].seq = i;
-    }
-
-    for (i = 1; i < n && ev[i - 1].t <= ev[i].t; i++) {
-        /* already in order: the usual case */
-    }
-
-    if (i < n) {
-        qsort(ev, n, sizeof(behave_gw_event_t), behave_gw_event_cmp);
-    }
-}
-
-
 /*
  * An event is checked first without its path (formatting "path[i]" for
  * every event of every call cost more than the checks): only an event
@@ -993,20 +984,6 @@ bad_type:
                      "pause, click, hover, scroll, focus, blur, submit, "
                      "error", p);
     return -1;
-}
-
-
-
-static int
-behave_gw_event_cmp(const void *a, const void *b)
-{
-    const behave_gw_event_t  *x = a, *y = b;
-
-    if (x->t != y->t) {
-        return x->t < y->t ? -1 : 1;
-    }
-
-    return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }
 
 

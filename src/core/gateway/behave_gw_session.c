@@ -59,6 +59,7 @@ typedef struct {
 } behave_gw_wr_t;
 
 
+static int behave_gw_event_cmp(const void *a, const void *b);
 static int behave_gw_session_reserve(behave_gw_session_t *s, size_t n);
 static int behave_gw_session_settle(behave_gw_session_t *s);
 static void behave_gw_session_tail(const behave_gw_session_t *s, size_t b,
@@ -1239,4 +1240,37 @@ behave_gw_wr_fold(behave_gw_wr_t *w, const behave_gw_fold_t *f)
     behave_gw_wr_n(w, f->scroll_reversals, 4);
     behave_gw_wr_n(w, f->rage_len, 2);
     behave_gw_wr_bytes(w, f->rage, f->rage_len);
+}
+
+
+/* by time, ties in the given order (seq): declared in this file's header */
+void
+behave_gw_events_sort(behave_gw_event_t *ev, size_t n)
+{
+    size_t  i;
+
+    for (i = 0; i < n; i++) {
+        ev[i].seq = i;
+    }
+
+    for (i = 1; i < n && ev[i - 1].t <= ev[i].t; i++) {
+        /* already in order: the usual case */
+    }
+
+    if (i < n) {
+        qsort(ev, n, sizeof(behave_gw_event_t), behave_gw_event_cmp);
+    }
+}
+
+
+static int
+behave_gw_event_cmp(const void *a, const void *b)
+{
+    const behave_gw_event_t  *x = a, *y = b;
+
+    if (x->t != y->t) {
+        return x->t < y->t ? -1 : 1;
+    }
+
+    return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }

@@ -24,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "behave_error.h"
+#include "behave_gw_hot_layout.h"       /* generated: behave_gw_hot.layout */
 #include "behave_gw_internal.h"
 
 
@@ -40,11 +41,12 @@
 #define BEHAVE_GW_STATE_PREFIX    14
 
 /*
- * The hot state (behave_gw_behavior.c): "G" room:u32 gate:f64 base:u32
- * full_max:u32 frontier:f64, then a blob and batches; its
+ * The hot state (behave_gw_behavior.c): a head, "G" room:u32 gate:f64
+ * base:u32 full_max:u32 frontier:f64 as behave_gw_hot.layout describes
+ * it (the Redis script reads it too), then a blob and batches; its
  * compare-and-set takes the head and the blob's prefix.
  */
-#define BEHAVE_GW_HOT_HEAD        29
+#define BEHAVE_GW_HOT_HEAD        BEHAVE_GW_HOT_LAYOUT_SIZE
 /* the full state may grow by this much behind the hot one */
 #define BEHAVE_GW_HOT_LAG         4096
 #define BEHAVE_GW_HOT_PREFIX      (BEHAVE_GW_HOT_HEAD + BEHAVE_GW_STATE_PREFIX)

@@ -18,7 +18,7 @@
 #include "behave_gateway.h"
 #include "behave_gw_internal.h"
 #include "behave_annotate.h"
-#include "behave_response.h"
+#include "behave_round.h"
 #include "behave_tokenize.h"
 
 

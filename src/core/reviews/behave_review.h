@@ -30,10 +30,16 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_callsum.h"
 #include "behave_conversation.h"
 #include "behave_error.h"
 #include "behave_turn.h"
+
+/*
+ * The fields of a stored record, BEHAVE_RF_*, in the order the scripts
+ * read them back: behave_review.fields, compiled (generated) by
+ * scripts/gen-redis-scripts
+ */
+#include "behave_review_fields.h"
 
 
 #define BEHAVE_REVIEW_ID_MAX       200
@@ -45,44 +51,6 @@
 #define BEHAVE_REVIEW_HISTORY_MAX  100      /* entries kept per review */
 #define BEHAVE_REVIEW_SCAN_MAX     2000     /* index entries a page reads */
 #define BEHAVE_REVIEW_ENTRY_MAX    (BEHAVE_REVIEW_NOTE_MAX * 6 + 512)
-
-
-/* the fields of a stored record, in the order the scripts return them */
-typedef enum {
-    BEHAVE_RF_KIND = 0,
-    BEHAVE_RF_PROVIDER,
-    BEHAVE_RF_CONVERSATION_ID,
-    BEHAVE_RF_CALL_ID,
-    BEHAVE_RF_STATUS,
-    BEHAVE_RF_ACTION,
-    BEHAVE_RF_ACTION_REASON,
-    BEHAVE_RF_PEAK_SEVERITY,
-    BEHAVE_RF_TURNS,
-    BEHAVE_RF_CREATED_AT,
-    BEHAVE_RF_UPDATED_AT,
-    BEHAVE_RF_STORAGE_MODE,
-    BEHAVE_RF_PROVIDER_VERDICT,
-    BEHAVE_RF_SERVICE_VERDICT,
-    BEHAVE_RF_DISAGREEMENT,
-    BEHAVE_RF_FALSE_RESOLUTION,
-    BEHAVE_RF_FALSE_RESOLUTION_REASON,
-    BEHAVE_RF_ESCALATING,
-    BEHAVE_RF_REPEAT_CONTACT,
-    BEHAVE_RF_REVIEWED,
-    BEHAVE_RF_REVIEWED_BY,
-    BEHAVE_RF_REVIEWED_AT,
-    BEHAVE_RF_NOTE,
-    BEHAVE_RF_LAST
-} behave_review_field_e;
-
-/* for HMGET in Lua, in the order above */
-#define BEHAVE_REVIEW_LUA_FIELDS                                            \
-    "'kind', 'provider', 'conversation_id', 'call_id', 'status', "          \
-    "'action', 'action_reason', 'peak_severity', 'turns', 'created_at', "   \
-    "'updated_at', 'storage_mode', 'provider_verdict', 'service_verdict', " \
-    "'verdict_disagreement', 'false_resolution', "                          \
-    "'false_resolution_reason', 'escalating', 'repeat_contact_risk', "      \
-    "'reviewed', 'reviewed_by', 'reviewed_at', 'note'"
 
 
 /* a record as read back: v[i] NULL when absent; not NUL-terminated */
@@ -108,48 +76,38 @@ typedef struct behave_review_rec_s {
 
 
 /*
- * The record of a webhook call (its summary and meta) or of a flagged
- * conversation turn (its block, the turns so far); now_ms is the time of
- * the finding.  0, or -1 when an id does not fit.
+ * What a webhook call's record says: the webhooks glue fills it from the
+ * call's summary (the queue reads no surface of the core but its own)
+ */
+typedef struct {
+    const char            *provider;
+    const char            *conversation_id;
+    behave_review_e        review_status;
+    behave_action_e        action;
+    const char            *action_reason;
+    int                    peak_severity;
+    size_t                 turns;
+    const char            *provider_verdict;   /* names */
+    const char            *service_verdict;
+    int                    verdict_disagrees;
+    int                    false_resolution;
+    const char            *false_resolution_reason;
+    int                    escalating;
+    int                    repeat_contact_risk;
+} behave_review_call_t;
+
+
+/*
+ * The record of a webhook call or of a flagged conversation turn (its
+ * block, the turns so far); now_ms is the time of the finding.  0, or -1
+ * when an id does not fit.
  */
 int behave_review_rec_call(behave_review_rec_t *rec,
-    const behave_callsum_t *s, const behave_callsum_meta_t *m,
-    const char *call_id, int redacted, int64_t now_ms);
+    const behave_review_call_t *c, const char *call_id, int redacted,
+    int64_t now_ms);
 int behave_review_rec_conv(behave_review_rec_t *rec,
     const behave_conv_result_t *res, const char *conversation_id,
     size_t turns, int redacted, int64_t now_ms);
-
-/*
- * The Lua that files a record in the queue, for a script that has set
- * the locals rv_idx, rv_rec, rv_hist (keys), rv_id, rv_now (ms), rv_ttl
- * (seconds), rv_reopen (the history entry) and rv_pairs (the record's
- * field/value pairs).  A status once escalated stays so; a review marked
- * reviewed that is flagged again is reopened, with a history entry; the
- * record and its history get the TTL of the data they point to, and the
- * index lives as long as its longest-lived record (entries whose record
- * expired are dropped when a list meets them).
- */
-#define BEHAVE_REVIEW_LUA_INDEX                                             \
-    "local rv_prev = redis.call('HMGET', rv_rec, 'status', 'reviewed')\n"  \
-    "redis.call('HSET', rv_rec, unpack(rv_pairs))\n"                       \
-    "if rv_prev[1] == 'escalated' then\n"                                  \
-    "    redis.call('HSET', rv_rec, 'status', 'escalated')\n"              \
-    "end\n"                                                                \
-    "redis.call('HSETNX', rv_rec, 'created_at', rv_now)\n"                 \
-    "if rv_prev[2] == '1' then\n"                                          \
-    "    redis.call('HSET', rv_rec, 'reviewed', '0')\n"                    \
-    "    redis.call('RPUSH', rv_hist, rv_reopen)\n"                        \
-    "    redis.call('LTRIM', rv_hist, -100, -1)\n"                         \
-    "end\n"                                                                \
-    "redis.call('EXPIRE', rv_rec, rv_ttl)\n"                               \
-    "if redis.call('EXISTS', rv_hist) == 1 then\n"                         \
-    "    redis.call('EXPIRE', rv_hist, rv_ttl)\n"                          \
-    "end\n"                                                                \
-    "redis.call('ZADD', rv_idx, rv_now, rv_id)\n"                          \
-    "if redis.call('TTL', rv_idx) < tonumber(rv_ttl) then\n"               \
-    "    redis.call('EXPIRE', rv_idx, rv_ttl)\n"                           \
-    "end\n"
-
 
 /* the statuses that put a call or a conversation in the queue */
 int behave_review_wanted(behave_review_e status);
@@ -234,14 +192,19 @@ typedef struct {
     int                    has_cursor;
     int64_t                cursor_ms;
     char                   cursor_id[BEHAVE_REVIEW_ID_MAX + 1];
+    const char *const     *providers;       /* the filter's names */
 } behave_review_query_t;
 
 /*
  * Parses a query string (without '?'; percent-encoding and '+' decoded).
- * Unknown parameters are ignored.  BEHAVE_OK, or the error to answer.
+ * Unknown parameters are ignored.  providers: the names a "provider"
+ * filter may take, NULL-terminated (the glue's, from the table of
+ * behave_provider.h, and "api" for conversations).  BEHAVE_OK, or the
+ * error to answer.
  */
 behave_err_e behave_review_query_parse(const char *args, size_t len,
-    behave_review_query_t *q, behave_error_t *err);
+    const char *const *providers, behave_review_query_t *q,
+    behave_error_t *err);
 
 int behave_review_id_valid(const char *id, size_t len);
 

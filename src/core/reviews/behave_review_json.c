@@ -13,7 +13,8 @@
 
 #include "behave_json.h"
 #include "behave_redact.h"
-#include "behave_response.h"
+#include "behave_round.h"
+#include "behave_time.h"
 #include "behave_review.h"
 #include "behave_turn_log.h"
 #include "behave_conv_state.h"
@@ -145,15 +146,15 @@ behave_review_rec_figures(behave_review_rec_t *rec, int peak_severity,
 
 
 int
-behave_review_rec_call(behave_review_rec_t *rec, const behave_callsum_t *s,
-    const behave_callsum_meta_t *m, const char *call_id, int redacted,
+behave_review_rec_call(behave_review_rec_t *rec,
+    const behave_review_call_t *s, const char *call_id, int redacted,
     int64_t now_ms)
 {
     int  k;
 
     memset(rec, 0, sizeof(*rec));
 
-    k = snprintf(rec->id, sizeof(rec->id), "call:%s:%s", m->provider,
+    k = snprintf(rec->id, sizeof(rec->id), "call:%s:%s", s->provider,
                  call_id);
     if (behave_review_rec_open(rec, k, s->false_resolution_reason, now_ms)
         != 0)
@@ -162,18 +163,16 @@ behave_review_rec_call(behave_review_rec_t *rec, const behave_callsum_t *s,
     }
 
     behave_review_pair(rec, "kind", "call");
-    behave_review_pair(rec, "provider", m->provider);
-    behave_review_pair(rec, "conversation_id", m->conversation_id);
+    behave_review_pair(rec, "provider", s->provider);
+    behave_review_pair(rec, "conversation_id", s->conversation_id);
     behave_review_pair(rec, "call_id", call_id);
     behave_review_pair(rec, "status", behave_review_name(s->review_status));
     behave_review_pair(rec, "action", behave_action_name(s->action));
     behave_review_pair(rec, "action_reason", s->action_reason);
     behave_review_rec_figures(rec, s->peak_severity, s->turns, redacted,
                               now_ms);
-    behave_review_pair(rec, "provider_verdict",
-                       behave_verdict_name(s->provider_verdict));
-    behave_review_pair(rec, "service_verdict",
-                       behave_verdict_name(s->service_verdict));
+    behave_review_pair(rec, "provider_verdict", s->provider_verdict);
+    behave_review_pair(rec, "service_verdict", s->service_verdict);
     behave_review_pair(rec, "verdict_disagreement",
                        s->verdict_disagrees ? "1" : "0");
     behave_review_pair(rec, "false_resolution",

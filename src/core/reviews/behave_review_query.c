@@ -13,6 +13,7 @@
 
 #include "behave_json.h"
 #include "behave_review.h"
+#include "behave_time.h"
 #include "behave_utf8.h"
 
 
@@ -33,10 +34,6 @@ static int behave_review_hex(char c);
 
 static const char *const  behave_review_statuses[] = {
     "needs_review", "escalated", NULL
-};
-
-static const char *const  behave_review_providers[] = {
-    "elevenlabs", "retell", "vapi", "standard", "api", NULL
 };
 
 static const char  behave_b64url[] =
@@ -342,7 +339,8 @@ behave_review_hex(char c)
 
 behave_err_e
 behave_review_query_parse(const char *args, size_t len,
-    behave_review_query_t *q, behave_error_t *err)
+    const char *const *providers, behave_review_query_t *q,
+    behave_error_t *err)
 {
     int           bad;
     char          name[32], value[BEHAVE_REVIEW_ARG_MAX];
@@ -355,6 +353,7 @@ behave_review_query_parse(const char *args, size_t len,
     q->from_ms = -1;
     q->to_ms = -1;
     q->limit = BEHAVE_REVIEW_LIMIT;
+    q->providers = providers;
 
     p = args;
     end = args + len;
@@ -423,12 +422,10 @@ behave_review_query_arg(const char *name, size_t nlen, const char *v,
         }
 
     } else if (behave_is("provider")) {
-        if (!behave_review_one_of(v, vlen, behave_review_providers,
-                                  &q->provider))
-        {
+        if (!behave_review_one_of(v, vlen, q->providers, &q->provider)) {
             return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                       "\"provider\" must be one of elevenlabs, retell, "
-                       "vapi, standard, api");
+                       "\"provider\" must be a provider's name, or "
+                       "\"api\" for conversations");
         }
 
     } else if (behave_is("reviewed")) {

@@ -45,6 +45,7 @@
 #include "behave_response.h"
 #include "behave_review.h"
 #include "behave_routing.h"
+#include "behave_provider.h"
 #include "behave_signature.h"
 #include "behave_webhook_parse.h"
 
@@ -883,7 +884,8 @@ run_webhook(const char *body, size_t len, void *data)
     worst_verify(copy, len);
     worst_piece("verify (HMAC)", WORST_THREAD);
 
-    if (behave_call_parse(&call, BEHAVE_PROVIDER_STANDARD, copy, len, &err)
+    if (behave_call_parse(&call, behave_provider_find("standard", 8), copy,
+                          len, &err)
         != BEHAVE_OK)
     {
         fprintf(stderr, "webhook: %s\n", err.message);
@@ -975,14 +977,15 @@ worst_verify(const char *body, size_t len)
     snprintf(ts, sizeof(ts), "%lld", (long long) now);
 
     memset(&h, 0, sizeof(h));
-    h.webhook_id.data = id;
-    h.webhook_id.len = sizeof(id) - 1;
-    h.webhook_timestamp.data = ts;
-    h.webhook_timestamp.len = strlen(ts);
-    h.webhook_signature.data = sig;
-    h.webhook_signature.len = sizeof(sig) - 1;
+    (void) behave_sig_header_set(&h, "webhook-id",
+                                 (behave_sig_str_t) { id, sizeof(id) - 1 });
+    (void) behave_sig_header_set(&h, "webhook-timestamp",
+                                 (behave_sig_str_t) { ts, strlen(ts) });
+    (void) behave_sig_header_set(&h, "webhook-signature",
+                                 (behave_sig_str_t) { sig, sizeof(sig) - 1 });
 
-    rc = behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len, secret,
+    rc = behave_sig_verify(behave_provider_find("standard", 8), &h, body,
+                           len, secret,
                            sizeof(secret) - 1, 0, NULL, now * 1000, NULL);
 
     if (rc != BEHAVE_SIG_BAD_SIGNATURE) {

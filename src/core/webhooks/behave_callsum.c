@@ -14,7 +14,9 @@
 #include "behave_annotate.h"
 #include "behave_json.h"
 #include "behave_callsum.h"
-#include "behave_response.h"
+#include "behave_provider.h"
+#include "behave_round.h"
+#include "behave_time.h"
 
 
 static void behave_callsum_start(behave_callsum_t *out, size_t n,
@@ -33,6 +35,10 @@ static int behave_callsum_negative(const behave_turn_t *t);
 static void behave_callsum_trend_summary(behave_callsum_t *out);
 static cJSON *behave_callsum_trend_json(const behave_callsum_t *s);
 static char *behave_callsum_print(cJSON *obj, size_t *len);
+static const char *behave_callsum_str(const cJSON *o, const char *name);
+static double behave_callsum_num(const cJSON *o, const char *name);
+static int behave_callsum_bool(const cJSON *o, const char *name);
+static void behave_callsum_copy(char *dst, size_t cap, const char *src);
 
 
 static const char  *behave_trend_names[] = {
@@ -547,7 +553,154 @@ behave_callsum_json(const behave_callsum_t *s, const behave_callsum_meta_t *m,
     cJSON_AddBoolToObject(o, "verdict_disagreement", s->verdict_disagrees);
     cJSON_AddNumberToObject(o, "latency_ms", behave_round3(m->latency_ms));
 
+    if (m->with_segment) {
+        cJSON_AddNumberToObject(o, "segment", (double) m->segment);
+    }
+
+    if (m->with_billed) {
+        cJSON_AddNumberToObject(o, "billed_annotations", (double) m->billed);
+    }
+
     return behave_callsum_print(o, len);
+}
+
+
+/* a member's string, or NULL */
+static const char *
+behave_callsum_str(const cJSON *o, const char *name)
+{
+    const cJSON  *v;
+
+    v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+
+static double
+behave_callsum_num(const cJSON *o, const char *name)
+{
+    const cJSON  *v;
+
+    v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+
+static int
+behave_callsum_bool(const cJSON *o, const char *name)
+{
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, name));
+}
+
+
+static void
+behave_callsum_copy(char *dst, size_t cap, const char *src)
+{
+    snprintf(dst, cap, "%s", src ? src : "");
+}
+
+
+int
+behave_callsum_read(const char *json, size_t len, behave_callsum_t *s,
+    behave_callsum_meta_t *m, cJSON **tree)
+{
+    int          i;
+    cJSON       *o;
+    const cJSON *t, *v;
+    const char  *name;
+
+    memset(s, 0, sizeof(*s));
+    memset(m, 0, sizeof(*m));
+
+    o = cJSON_ParseWithLength(json, len);
+    *tree = o;
+
+    if (!cJSON_IsObject(o)) {
+        return -1;
+    }
+
+    m->status = behave_callsum_str(o, "status");
+    m->delivery_id = behave_callsum_str(o, "delivery_id");
+    m->conversation_id = behave_callsum_str(o, "conversation_id");
+    name = behave_callsum_str(o, "conversation_id_source");
+    m->conversation_id_from_var = name != NULL
+                                  && strcmp(name, "variable") == 0;
+    m->call_id = behave_callsum_str(o, "call_id");
+    m->provider = behave_callsum_str(o, "provider");
+    m->event_type = behave_callsum_str(o, "event_type");
+    m->latency_ms = behave_callsum_num(o, "latency_ms");
+
+    v = cJSON_GetObjectItemCaseSensitive(o, "segment");
+    if (cJSON_IsNumber(v)) {
+        m->segment = (int64_t) v->valuedouble;
+        m->with_segment = 1;
+    }
+
+    s->turns = (size_t) behave_callsum_num(o, "turns_analysed");
+    s->customer_turns = (size_t) behave_callsum_num(o, "customer_turns");
+    s->agent_turns = (size_t) behave_callsum_num(o, "agent_turns");
+    s->peak_severity = (int) behave_callsum_num(o, "peak_severity");
+    s->false_resolution = behave_callsum_bool(o, "false_resolution");
+    s->repeat_contact_risk = behave_callsum_bool(o, "repeat_contact_risk");
+    s->escalating = behave_callsum_bool(o, "escalating");
+    s->verdict_disagrees = behave_callsum_bool(o, "verdict_disagreement");
+
+    behave_callsum_copy(s->action_reason, sizeof(s->action_reason),
+                        behave_callsum_str(o, "suggested_action_reason"));
+    behave_callsum_copy(s->false_resolution_reason,
+                        sizeof(s->false_resolution_reason),
+                        behave_callsum_str(o, "false_resolution_reason"));
+
+    /* each name back to its value, by the names the writer prints */
+    name = behave_callsum_str(o, "review_status");
+    for (i = 0; name != NULL && i <= BEHAVE_REVIEW_ESCALATED; i++) {
+        if (strcmp(name, behave_review_name((behave_review_e) i)) == 0) {
+            s->review_status = (behave_review_e) i;
+            s->service_review = s->review_status;
+        }
+    }
+
+    name = behave_callsum_str(o, "suggested_action");
+    for (i = 0; name != NULL && i <= BEHAVE_ACTION_HANDOFF; i++) {
+        if (strcmp(name, behave_action_name((behave_action_e) i)) == 0) {
+            s->action = (behave_action_e) i;
+        }
+    }
+
+    for (i = 0; i < BEHAVE_VERDICT_LAST; i++) {
+        name = behave_verdict_name((behave_verdict_e) i);
+
+        if (behave_callsum_str(o, "provider_verdict") != NULL
+            && strcmp(behave_callsum_str(o, "provider_verdict"), name) == 0)
+        {
+            s->provider_verdict = (behave_verdict_e) i;
+        }
+
+        if (behave_callsum_str(o, "service_verdict") != NULL
+            && strcmp(behave_callsum_str(o, "service_verdict"), name) == 0)
+        {
+            s->service_verdict = (behave_verdict_e) i;
+        }
+    }
+
+    t = cJSON_GetObjectItemCaseSensitive(o, "sentiment_trend");
+    name = behave_callsum_str(t, "direction");
+
+    for (i = 0; name != NULL && i <= BEHAVE_TREND_VOLATILE; i++) {
+        if (strcmp(name, behave_trend_name((behave_trend_e) i)) == 0) {
+            s->direction = (behave_trend_e) i;
+        }
+    }
+
+    s->opened_at_valence = behave_callsum_num(t, "opened_at_valence");
+    s->current_valence = behave_callsum_num(t, "current_valence");
+    s->negative_streak = (int) behave_callsum_num(t, "negative_streak");
+    behave_callsum_copy(s->trend_summary, sizeof(s->trend_summary),
+                        behave_callsum_str(t, "summary"));
+
+    return 0;
 }
 
 
@@ -589,129 +742,12 @@ behave_callsum_print(cJSON *obj, size_t *len)
 }
 
 
-/* the options as the record shows them, defaults filled in */
-static cJSON *
-behave_endpoint_vapi_json(const char *stored)
-{
-    cJSON              *o;
-    behave_sig_vapi_t   v;
-
-    if (stored == NULL
-        || behave_sig_vapi_parse(stored, strlen(stored), &v) != 0)
-    {
-        behave_sig_vapi_default(&v);
-    }
-
-    o = cJSON_CreateObject();
-    if (o == NULL) {
-        return NULL;
-    }
-
-    cJSON_AddStringToObject(o, "header", v.header);
-    cJSON_AddStringToObject(o, "timestamp_header", v.timestamp_header);
-    cJSON_AddStringToObject(o, "prefix", v.prefix);
-    cJSON_AddStringToObject(o, "encoding", v.base64 ? "base64" : "hex");
-    cJSON_AddStringToObject(o, "signed",
-                            v.body_only ? "body" : "timestamp.body");
-
-    return o;
-}
-
-
-behave_err_e
-behave_endpoint_vapi_parse(const cJSON *o, behave_sig_vapi_t *vapi,
-    behave_error_t *err)
-{
-    char         *dst;
-    size_t        i, len;
-    const cJSON  *m;
-    const char   *s;
-
-    behave_sig_vapi_default(vapi);
-
-    if (o == NULL || cJSON_IsNull(o)) {
-        return BEHAVE_OK;
-    }
-
-    if (!cJSON_IsObject(o)) {
-        return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                                "signature must be an object");
-    }
-
-    cJSON_ArrayForEach(m, o) {
-        s = cJSON_IsString(m) ? m->valuestring : NULL;
-        len = s ? strlen(s) : 0;
-
-        if (strcmp(m->string, "header") == 0
-            || strcmp(m->string, "timestamp_header") == 0)
-        {
-            if (s == NULL || !behave_sig_header_name_valid(s, len)) {
-                return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                           "signature.%s must be a header name of 1 to %d "
-                           "letters, digits or '-'", m->string,
-                           BEHAVE_SIG_NAME_MAX);
-            }
-
-            /* stored lowercase: header names are case-insensitive */
-            dst = (m->string[0] == 'h') ? vapi->header
-                                        : vapi->timestamp_header;
-
-            for (i = 0; i <= len; i++) {
-                dst[i] = (s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i];
-            }
-
-        } else if (strcmp(m->string, "prefix") == 0) {
-            for (i = 0; s != NULL && i < len; i++) {
-                if (s[i] <= 0x20 || s[i] >= 0x7f) {
-                    break;
-                }
-            }
-
-            if (s == NULL || i < len || len > BEHAVE_SIG_PREFIX_MAX) {
-                return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                           "signature.prefix must be a string of at most "
-                           "%d printable ASCII characters, no space",
-                           BEHAVE_SIG_PREFIX_MAX);
-            }
-
-            memcpy(vapi->prefix, s, len + 1);
-
-        } else if (strcmp(m->string, "encoding") == 0) {
-            if (s == NULL || (strcmp(s, "hex") && strcmp(s, "base64"))) {
-                return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                           "signature.encoding must be \"hex\" or "
-                           "\"base64\"");
-            }
-
-            vapi->base64 = s[0] == 'b';
-
-        } else if (strcmp(m->string, "signed") == 0) {
-            if (s == NULL
-                || (strcmp(s, "timestamp.body") && strcmp(s, "body")))
-            {
-                return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                           "signature.signed must be \"timestamp.body\" "
-                           "or \"body\"");
-            }
-
-            vapi->body_only = s[0] == 'b';
-
-        } else {
-            return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                       "signature: unknown member (header, "
-                       "timestamp_header, prefix, encoding, signed)");
-        }
-    }
-
-    return BEHAVE_OK;
-}
-
-
 cJSON *
 behave_endpoint_json(const behave_endpoint_t *e)
 {
-    char    ts[32];
-    cJSON  *o;
+    char                      ts[32];
+    cJSON                    *o;
+    const behave_provider_t  *p;
 
     o = cJSON_CreateObject();
     if (o == NULL) {
@@ -725,9 +761,12 @@ behave_endpoint_json(const behave_endpoint_t *e)
     cJSON_AddStringToObject(o, "provider", e->provider ? e->provider : "");
     cJSON_AddStringToObject(o, "auth", e->auth ? e->auth : "hmac");
 
-    if (e->provider != NULL && strcmp(e->provider, "vapi") == 0) {
-        cJSON_AddItemToObject(o, "signature",
-                              behave_endpoint_vapi_json(e->signature));
+    /* the provider's options, when it takes some (behave_provider.h) */
+    p = e->provider ? behave_provider_find(e->provider, strlen(e->provider))
+                    : NULL;
+
+    if (p != NULL && p->options_json != NULL) {
+        cJSON_AddItemToObject(o, "signature", p->options_json(e->signature));
     }
 
     cJSON_AddBoolToObject(o, "active", e->active);
@@ -791,20 +830,3 @@ behave_delivery_json(const behave_delivery_t *d, size_t *len)
 }
 
 
-void
-behave_iso8601_ms(int64_t ms, char *buf, size_t cap)
-{
-    time_t     sec;
-    struct tm  tm;
-
-    if (ms < 0) {
-        ms = 0;
-    }
-
-    sec = (time_t) (ms / 1000);
-    gmtime_r(&sec, &tm);
-
-    snprintf(buf, cap, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-             tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-             tm.tm_min, tm.tm_sec, (int) (ms % 1000));
-}

@@ -125,6 +125,12 @@ typedef struct {
     const char            *conversation_id;
     int                    conversation_id_from_var;
     double                 latency_ms;       /* core time of the analysis */
+
+    /* what a delivery's answer adds: left out unless with_* is set */
+    int64_t                segment;
+    int64_t                billed;           /* billed_annotations */
+    unsigned               with_segment:1;
+    unsigned               with_billed:1;
 } behave_callsum_meta_t;
 
 
@@ -177,12 +183,22 @@ void behave_callsum_free(behave_callsum_job_t *job);
 const char *behave_trend_name(behave_trend_e t);
 
 /*
- * The summary object of spec 2.6 as malloc()ed JSON text, NUL-terminated,
- * ending with its closing '}' so that the Redis script can append the
- * segment; NULL when out of memory.
+ * The summary object of spec 2.6 as malloc()ed JSON text, NUL-terminated;
+ * NULL when out of memory.  The one writer of a call's summary: as
+ * stored (no segment, nothing billed), as a first delivery's answer and
+ * as a duplicate's (the stored one read back, behave_callsum_read()).
  */
 char *behave_callsum_json(const behave_callsum_t *s,
     const behave_callsum_meta_t *m, size_t *len);
+
+/*
+ * A summary as behave_callsum_json() wrote it, back into s and m (its
+ * strings point into *tree, which the caller frees with cJSON_Delete()
+ * once the summary is written again; a "segment" a record stored by an
+ * older build carries is read too).  0, or -1 for text that is not one.
+ */
+int behave_callsum_read(const char *json, size_t len, behave_callsum_t *s,
+    behave_callsum_meta_t *m, cJSON **tree);
 
 
 /* spec 2.5: the endpoint record as shown to its owner (never the secret) */
@@ -192,8 +208,9 @@ typedef struct {
     const char            *receiver_url;
     const char            *provider;
     const char            *auth;              /* "hmac", "shared_secret" */
-    const char            *signature;         /* Vapi's options, stored
-                                                 form; NULL: defaults */
+    const char            *signature;         /* the provider's options,
+                                                 stored form; NULL:
+                                                 defaults */
     const char            *description;
     int                    active;
     int64_t                created_at;        /* unix seconds */
@@ -202,14 +219,6 @@ typedef struct {
 
 cJSON *behave_endpoint_json(const behave_endpoint_t *e);
 
-/*
- * Vapi's HMAC options from the "signature" object of a registration
- * (NULL or null: the defaults): header, timestamp_header, prefix,
- * encoding (hex, base64), signed (timestamp.body, body).  Unknown members
- * are refused, so a typo does not silently leave a default in place.
- */
-behave_err_e behave_endpoint_vapi_parse(const cJSON *o,
-    behave_sig_vapi_t *vapi, behave_error_t *err);
 
 
 /*
@@ -231,9 +240,6 @@ typedef struct {
 } behave_delivery_t;
 
 char *behave_delivery_json(const behave_delivery_t *d, size_t *len);
-
-/* "2026-01-01T00:00:45.123Z" into buf (at least 25 bytes) */
-void behave_iso8601_ms(int64_t ms, char *buf, size_t cap);
 
 
 #endif /* BEHAVE_CALLSUM_H */

@@ -2,7 +2,10 @@
  * Copyright (C) ngx_http_behave_module authors
  *
  * Verification of the signed post-call webhooks of the voice platforms
- * (shared/spec/voice-platforms.md, service-interface.md 5.4).
+ * (shared/spec/voice-platforms.md, service-interface.md 5.4): what the
+ * schemes share.  Each platform's own scheme is in its file
+ * (providers/behave_provider_<name>.c, behave_provider.h); the table
+ * below sums them up.
  *
  *   provider    header(s)                       signed bytes        window
  *   elevenlabs  ElevenLabs-Signature:           "<t>.<body>"        30 min
@@ -66,13 +69,8 @@
 #include <stdint.h>
 
 
-typedef enum {
-    BEHAVE_PROVIDER_ELEVENLABS = 0,      /* the default */
-    BEHAVE_PROVIDER_RETELL,
-    BEHAVE_PROVIDER_VAPI,
-    BEHAVE_PROVIDER_STANDARD,
-    BEHAVE_PROVIDER_LAST
-} behave_provider_e;
+/* a voice platform: behave_provider.h, one file each in providers/ */
+typedef struct behave_provider_s  behave_provider_t;
 
 
 #define BEHAVE_SIG_MINUTE_MS             (60 * 1000LL)
@@ -89,18 +87,8 @@ typedef enum {
 /* flags of behave_sig_verify() */
 #define BEHAVE_SIG_ALLOW_SHARED_SECRET   0x01
 
-
-/* Vapi's HMAC options of one endpoint; behave_sig_vapi_default() */
+/* a header name as endpoint options take it: 1..64 of [A-Za-z0-9-] */
 #define BEHAVE_SIG_NAME_MAX              64
-#define BEHAVE_SIG_PREFIX_MAX            16
-
-typedef struct {
-    char                       header[BEHAVE_SIG_NAME_MAX + 1];
-    char                       timestamp_header[BEHAVE_SIG_NAME_MAX + 1];
-    char                       prefix[BEHAVE_SIG_PREFIX_MAX + 1];
-    unsigned                   base64:1;         /* else hex */
-    unsigned                   body_only:1;      /* else "<t>.<body>" */
-} behave_sig_vapi_t;
 
 
 /* one header value as the glue found it; data NULL: header absent */
@@ -110,21 +98,25 @@ typedef struct {
 } behave_sig_str_t;
 
 
-/* the headers any provider may sign with; the glue fills what it finds */
+/*
+ * The headers a delivery came with that its provider reads (the glue
+ * asks the provider which: behave_provider_t.headers), by lowercase
+ * name; a header not set is absent
+ */
+#define BEHAVE_SIG_HEADERS_MAX           8
+
 typedef struct {
-    behave_sig_str_t           elevenlabs_signature;  /* ElevenLabs-Signature */
-    behave_sig_str_t           retell_signature;      /* X-Retell-Signature */
-    behave_sig_str_t           vapi_timestamp;        /* x-timestamp, or the
-                                                         endpoint's name */
-    behave_sig_str_t           vapi_signature;        /* x-signature, idem */
-    behave_sig_str_t           vapi_secret;           /* X-Vapi-Secret */
-    behave_sig_str_t           webhook_id;            /* webhook-id */
-    behave_sig_str_t           webhook_timestamp;     /* webhook-timestamp */
-    behave_sig_str_t           webhook_signature;     /* webhook-signature */
-    behave_sig_str_t           svix_id;               /* svix-id */
-    behave_sig_str_t           svix_timestamp;        /* svix-timestamp */
-    behave_sig_str_t           svix_signature;        /* svix-signature */
+    size_t                     n;
+    const char                *name[BEHAVE_SIG_HEADERS_MAX];
+    behave_sig_str_t           value[BEHAVE_SIG_HEADERS_MAX];
 } behave_sig_headers_t;
+
+/* sets name (lowercase) to v, replacing an earlier value; -1 when full */
+int behave_sig_header_set(behave_sig_headers_t *h, const char *name,
+    behave_sig_str_t v);
+/* the value of name (lowercase), data NULL when absent */
+behave_sig_str_t behave_sig_header(const behave_sig_headers_t *h,
+    const char *name);
 
 
 typedef enum {
@@ -157,45 +149,59 @@ typedef struct {
 } behave_sig_info_t;
 
 
-/*
- * Checks that body[0..len) was signed with secret[0..secret_len) for
- * provider, at a time acceptable at now_ms: wall-clock unix time in
- * milliseconds (not a monotonic clock).  flags: BEHAVE_SIG_* above.
- * vapi: the endpoint's Vapi options, NULL for the defaults (ignored for
- * other providers).  info may be NULL.  Returns BEHAVE_SIG_OK or the
- * reason for refusing.
- */
-behave_sig_err_e behave_sig_verify(behave_provider_e provider,
-    const behave_sig_headers_t *headers, const char *body, size_t len,
-    const char *secret, size_t secret_len, unsigned flags,
-    const behave_sig_vapi_t *vapi, int64_t now_ms, behave_sig_info_t *info);
-
-/* x-signature, x-timestamp, no prefix, hex, "<t>.<body>" */
-void behave_sig_vapi_default(behave_sig_vapi_t *vapi);
-
-/*
- * The stored form of the options, one line of printable ASCII:
- * "v1 <header> <timestamp header> hex|base64 timestamp.body|body p:<prefix>".
- * format returns 0, or -1 when cap is too small; parse returns 0, or -1
- * for text not in that form (vapi then holds the defaults).
- */
-int behave_sig_vapi_format(const behave_sig_vapi_t *vapi, char *out,
-    size_t cap);
-int behave_sig_vapi_parse(const char *text, size_t len,
-    behave_sig_vapi_t *vapi);
-
-/* a header name as the options take it: 1..64 of [A-Za-z0-9-] */
+/* a header name as options take it: 1..64 of [A-Za-z0-9-] */
 int behave_sig_header_name_valid(const char *name, size_t len);
 
 /* "ok", "missing_header", "malformed_header", "bad_signature", ... */
 const char *behave_sig_err_name(behave_sig_err_e err);
 
-/* "elevenlabs", "retell", "vapi", "standard" */
-const char *behave_provider_name(behave_provider_e provider);
 
-/* the reverse, exact lowercase match; returns 0, or -1 for an unknown name */
-int behave_provider_from_name(const char *name, size_t len,
-    behave_provider_e *provider);
+/*
+ * The kit the provider files share (behave_signature.c; the check
+ * itself, behave_sig_verify(), is behave_provider.h's): one header of
+ * "k=v" pairs, signatures in hex, HMAC-SHA256 over parts, the window.
+ */
+#define BEHAVE_SIG_MAC_LEN         32
+#define BEHAVE_SIG_MAX_SIGS        8        /* one header may list */
+#define BEHAVE_SIG_SEC_DIGITS      12       /* a timestamp in seconds */
+#define BEHAVE_SIG_MS_DIGITS       15       /* in milliseconds */
+
+typedef struct {
+    behave_sig_str_t           ts;
+    unsigned char              sigs[BEHAVE_SIG_MAX_SIGS][BEHAVE_SIG_MAC_LEN];
+    size_t                     nsigs;
+} behave_sig_pairs_t;
+
+/*
+ * ElevenLabs and Retell sign alike, in one header of "k=v" pairs: they
+ * differ in the keys, the timestamp's unit and place in the signed bytes
+ * ("<t><sep><body>", or "<body><t>" when sep is NULL) and the window.
+ */
+typedef struct {
+    const char                *header;
+    const char                *ts_key;
+    const char                *sig_key;
+    size_t                     ts_digits;
+    int64_t                    ts_unit_ms;
+    const char                *sep;
+    int64_t                    max_age;
+    int64_t                    max_ahead;
+} behave_sig_scheme_t;
+
+behave_sig_err_e behave_sig_pairs_verify(const behave_sig_scheme_t *sc,
+    const behave_sig_headers_t *h, const char *body, size_t len,
+    const char *secret, size_t secret_len, int64_t now_ms,
+    behave_sig_info_t *info);
+behave_sig_err_e behave_sig_check(const unsigned char *key, size_t key_len,
+    const behave_sig_str_t *parts, size_t nparts,
+    const behave_sig_pairs_t *sent);
+behave_sig_err_e behave_sig_window(int64_t signed_ms, int64_t now_ms,
+    int64_t max_age, int64_t max_ahead);
+int behave_sig_number(behave_sig_str_t s, size_t max_digits,
+    int64_t *value);
+int behave_sig_unhex(const char *p, size_t len, unsigned char *out);
+behave_sig_str_t behave_sig_trim(const char *p, size_t len);
+int behave_sig_is(behave_sig_str_t s, const char *lit);
 
 
 #endif /* BEHAVE_SIGNATURE_H */

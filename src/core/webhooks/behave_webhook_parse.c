@@ -1,9 +1,10 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * Each provider only says where things are (a behave_call_src_t); one
- * common path then checks and reads them, so the rules (what is required,
- * how turns, verdicts and times are read) are written once.
+ * Each provider only says where things are (a behave_call_src_t, its
+ * locate: providers/behave_provider_<name>.c); one common path then
+ * checks and reads them, so the rules (what is required, how turns,
+ * verdicts and times are read) are written once.
  */
 
 #include <stdarg.h>
@@ -13,40 +14,13 @@
 #include <strings.h>
 
 #include "behave_webhook_parse.h"
-#include "behave_keys.h"           /* behave_key_hash */
-#include "behave_request.h"
+#include "behave_ids.h"
+#include "behave_json_parse.h"
+#include "behave_turn.h"            /* BEHAVE_SPEAKER_* */
 
 
-/* where a provider keeps the parts of a call */
-typedef struct {
-    const cJSON       *container;       /* object holding the call */
-    const char        *container_name;
-    const cJSON       *call_id;
-    const char        *call_id_name;
-    const cJSON       *turns;
-    const char        *turns_name;
-    const char        *role_key[2];     /* tried in order */
-    const char        *text_key[2];
-    const cJSON       *verdict;
-    const cJSON       *summary;
-    const cJSON       *time;
-    const cJSON       *conv[2];         /* conversation id candidates */
-} behave_call_src_t;
-
-
-static behave_err_e behave_call_typed_data(behave_call_t *call,
-    const cJSON *root, behave_call_src_t *src, const char *transcript,
-    const char *audio, const char *failed, behave_error_t *err);
-static behave_err_e behave_call_elevenlabs(behave_call_t *call,
-    const cJSON *root, behave_call_src_t *src, behave_error_t *err);
-static behave_err_e behave_call_retell(behave_call_t *call,
-    const cJSON *root, behave_call_src_t *src, behave_error_t *err);
-static behave_err_e behave_call_vapi(behave_call_t *call,
-    const cJSON *root, behave_call_src_t *src, behave_error_t *err);
-static behave_err_e behave_call_standard(behave_call_t *call,
-    const cJSON *root, behave_call_src_t *src, behave_error_t *err);
-static behave_err_e behave_call_type(behave_call_t *call, const cJSON *type,
-    const char *name, behave_error_t *err);
+static void behave_call_classify(behave_call_t *call, const char *transcript,
+    const char *audio, const char *failed);
 static behave_err_e behave_call_transcript(behave_call_t *call,
     const behave_call_src_t *src, behave_error_t *err);
 static behave_err_e behave_call_turns(behave_call_t *call,
@@ -57,7 +31,6 @@ static behave_err_e behave_call_conversation(behave_call_t *call,
     const behave_call_src_t *src, behave_error_t *err);
 static behave_verdict_e behave_call_verdict(const cJSON *v);
 static int64_t behave_call_time(const cJSON *v);
-static const cJSON *behave_call_path(const cJSON *obj, ...);
 static const char *behave_call_string(const cJSON *item);
 
 
@@ -77,41 +50,11 @@ static const char  *behave_verdict_names[BEHAVE_VERDICT_LAST] = {
 
 
 behave_err_e
-behave_call_parse(behave_call_t *call, behave_provider_e provider,
-    const char *body, size_t len, behave_error_t *err)
+behave_call_begin(behave_call_t *call, const behave_provider_t *provider,
+    const cJSON *root, behave_call_src_t *src, behave_error_t *err)
 {
-    cJSON         *root;
-    behave_err_e   rc;
-
     memset(call, 0, sizeof(*call));
-
-    root = behave_json_parse_object(body, len, err);
-    if (root == NULL) {
-        return err->err;
-    }
-
-    rc = behave_call_parse_json(call, provider, root, err);
-
-    if (rc != BEHAVE_OK) {
-        cJSON_Delete(root);
-        return rc;
-    }
-
-    call->root = root;
-
-    return BEHAVE_OK;
-}
-
-
-behave_err_e
-behave_call_parse_json(behave_call_t *call, behave_provider_e provider,
-    const cJSON *root, behave_error_t *err)
-{
-    behave_err_e       rc;
-    behave_call_src_t  src;
-
-    memset(call, 0, sizeof(*call));
-    memset(&src, 0, sizeof(src));
+    memset(src, 0, sizeof(*src));
 
     call->provider = provider;
     call->event_type = "";
@@ -121,38 +64,21 @@ behave_call_parse_json(behave_call_t *call, behave_provider_e provider,
                                 "webhook body must be a JSON object");
     }
 
-    switch (provider) {
+    return BEHAVE_OK;
+}
 
-    case BEHAVE_PROVIDER_ELEVENLABS:
-        rc = behave_call_elevenlabs(call, root, &src, err);
-        break;
 
-    case BEHAVE_PROVIDER_RETELL:
-        rc = behave_call_retell(call, root, &src, err);
-        break;
-
-    case BEHAVE_PROVIDER_VAPI:
-        rc = behave_call_vapi(call, root, &src, err);
-        break;
-
-    case BEHAVE_PROVIDER_STANDARD:
-        rc = behave_call_standard(call, root, &src, err);
-        break;
-
-    default:
-        return behave_error_set(err, BEHAVE_ERR_INTERNAL,
-                                "unknown webhook provider");
-    }
-
-    if (rc != BEHAVE_OK) {
-        return rc;
-    }
+behave_err_e
+behave_call_finish(behave_call_t *call, const behave_call_src_t *src,
+    behave_error_t *err)
+{
+    behave_err_e  rc;
 
     /* every kind reports the call id when it has one, for the log */
-    if (behave_call_string(src.call_id) != NULL
-        && src.call_id->valuestring[0] != '\0')
+    if (behave_call_string(src->call_id) != NULL
+        && src->call_id->valuestring[0] != '\0')
     {
-        call->call_id = src.call_id->valuestring;
+        call->call_id = src->call_id->valuestring;
         call->call_id_len = strlen(call->call_id);
     }
 
@@ -160,7 +86,7 @@ behave_call_parse_json(behave_call_t *call, behave_provider_e provider,
         return BEHAVE_OK;
     }
 
-    rc = behave_call_transcript(call, &src, err);
+    rc = behave_call_transcript(call, src, err);
 
     if (rc != BEHAVE_OK) {
         behave_call_free(call);
@@ -184,22 +110,6 @@ behave_call_free(behave_call_t *call)
 }
 
 
-int
-behave_call_dedup_key(const behave_call_t *call, char *out, size_t cap)
-{
-    int  n;
-
-    if (call->call_id == NULL || call->call_id_len > 0x7fffffff) {
-        return -1;
-    }
-
-    n = snprintf(out, cap, "%s:%.*s", behave_provider_name(call->provider),
-                 (int) call->call_id_len, call->call_id);
-
-    return (n < 0 || (size_t) n >= cap) ? -1 : 0;
-}
-
-
 const char *
 behave_event_kind_name(behave_event_kind_e kind)
 {
@@ -219,34 +129,6 @@ behave_verdict_name(behave_verdict_e verdict)
     }
 
     return behave_verdict_names[verdict];
-}
-
-
-/*
- * analyze-behavior hashes every call's session id into its key: the
- * low-level hash behave_key_hash() uses gives the same digest without
- * EVP_Digest()'s look-up of the algorithm on every call (~6k instructions
- * a call, more than the hash of a short id).
- */
-int
-behave_sha256_hex(const char *data, size_t len,
-    char out[BEHAVE_SHA256_HEX_SIZE])
-{
-    size_t         i;
-    unsigned char  md[32];
-
-    static const char  hex[] = "0123456789abcdef";
-
-    behave_key_hash(data, len, md);
-
-    for (i = 0; i < 32; i++) {
-        out[2 * i] = hex[md[i] >> 4];
-        out[2 * i + 1] = hex[md[i] & 0x0f];
-    }
-
-    out[64] = '\0';
-
-    return 0;
 }
 
 
@@ -280,7 +162,7 @@ behave_call_classify(behave_call_t *call, const char *transcript,
  * "data": {..., "transcript": [...]}}; the type names the event kind.
  */
 
-static behave_err_e
+behave_err_e
 behave_call_typed_data(behave_call_t *call, const cJSON *root,
     behave_call_src_t *src, const char *transcript, const char *audio,
     const char *failed, behave_error_t *err)
@@ -304,178 +186,8 @@ behave_call_typed_data(behave_call_t *call, const cJSON *root,
 }
 
 
-static behave_err_e
-behave_call_elevenlabs(behave_call_t *call, const cJSON *root,
-    behave_call_src_t *src, behave_error_t *err)
-{
-    const cJSON   *data;
-    behave_err_e   rc;
-
-    rc = behave_call_typed_data(call, root, src, "post_call_transcription",
-                                "post_call_audio", "call_initiation_failure",
-                                err);
-    if (rc != BEHAVE_OK) {
-        return rc;
-    }
-
-    data = src->container;
-    src->call_id = behave_call_path(data, "conversation_id", NULL);
-    src->call_id_name = "data.conversation_id";
-    src->role_key[0] = "role";
-    src->text_key[0] = "message";
-    src->verdict = behave_call_path(data, "analysis", "call_successful", NULL);
-    src->summary = behave_call_path(data, "analysis", "transcript_summary",
-                                    NULL);
-    src->time = cJSON_GetObjectItemCaseSensitive(root, "event_timestamp");
-    src->conv[0] = behave_call_path(data,
-                                    "conversation_initiation_client_data",
-                                    "dynamic_variables",
-                                    BEHAVE_CONVERSATION_VAR, NULL);
-
-    return BEHAVE_OK;
-}
-
-
-static behave_err_e
-behave_call_retell(behave_call_t *call, const cJSON *root,
-    behave_call_src_t *src, behave_error_t *err)
-{
-    const char    *event;
-    const cJSON   *c, *analysis;
-    behave_err_e   rc;
-
-    rc = behave_call_type(call, cJSON_GetObjectItemCaseSensitive(root, "event"),
-                          "event", err);
-    if (rc != BEHAVE_OK) {
-        return rc;
-    }
-
-    event = call->event_type;
-    c = cJSON_GetObjectItemCaseSensitive(root, "call");
-
-    if (strcmp(event, "call_analyzed") == 0) {
-        call->kind = BEHAVE_EVENT_TRANSCRIPT;
-
-    } else if (strcmp(event, "call_ended") == 0) {
-        /* with an analysis, the call_analyzed event will carry the call */
-        analysis = behave_call_path(c, "call_analysis", NULL);
-        call->kind = (analysis == NULL || cJSON_IsNull(analysis))
-                     ? BEHAVE_EVENT_TRANSCRIPT : BEHAVE_EVENT_IGNORED;
-
-    } else if (strcmp(event, "call_started") == 0
-               || strcmp(event, "transcript_updated") == 0
-               || strncmp(event, "transfer_", 9) == 0)
-    {
-        call->kind = BEHAVE_EVENT_IGNORED;
-
-    } else {
-        call->kind = BEHAVE_EVENT_UNKNOWN;
-    }
-
-    src->container = c;
-    src->container_name = "call";
-    src->call_id = behave_call_path(c, "call_id", NULL);
-    src->call_id_name = "call.call_id";
-    src->turns = behave_call_path(c, "transcript_object", NULL);
-    src->turns_name = "call.transcript_object";
-    src->role_key[0] = "role";
-    src->text_key[0] = "content";
-    src->verdict = behave_call_path(c, "call_analysis", "call_successful",
-                                    NULL);
-    src->summary = behave_call_path(c, "call_analysis", "call_summary", NULL);
-    src->time = behave_call_path(c, "end_timestamp", NULL);
-    src->conv[0] = behave_call_path(c, "metadata", BEHAVE_CONVERSATION_VAR,
-                                    NULL);
-    src->conv[1] = behave_call_path(c, "retell_llm_dynamic_variables",
-                                    BEHAVE_CONVERSATION_VAR, NULL);
-
-    return BEHAVE_OK;
-}
-
-
-static behave_err_e
-behave_call_vapi(behave_call_t *call, const cJSON *root,
-    behave_call_src_t *src, behave_error_t *err)
-{
-    const cJSON   *msg, *c;
-    behave_err_e   rc;
-
-    msg = cJSON_GetObjectItemCaseSensitive(root, "message");
-
-    if (msg == NULL || cJSON_IsNull(msg)) {
-        return behave_error_set(err, BEHAVE_ERR_MISSING_FIELD,
-                                "missing field: message");
-    }
-
-    if (!cJSON_IsObject(msg)) {
-        return behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                                "message must be an object");
-    }
-
-    rc = behave_call_type(call, cJSON_GetObjectItemCaseSensitive(msg, "type"),
-                          "message.type", err);
-    if (rc != BEHAVE_OK) {
-        return rc;
-    }
-
-    call->kind = strcmp(call->event_type, "end-of-call-report") == 0
-                 ? BEHAVE_EVENT_TRANSCRIPT : BEHAVE_EVENT_IGNORED;
-
-    c = cJSON_GetObjectItemCaseSensitive(msg, "call");
-
-    src->container = c;
-    src->container_name = "message.call";
-    src->call_id = behave_call_path(c, "id", NULL);
-    src->call_id_name = "message.call.id";
-    src->turns = behave_call_path(msg, "artifact", "messages", NULL);
-    src->turns_name = "message.artifact.messages";
-    src->role_key[0] = "role";
-    src->text_key[0] = "message";
-    src->text_key[1] = "content";
-    src->verdict = behave_call_path(msg, "analysis", "successEvaluation",
-                                    NULL);
-    src->summary = behave_call_path(msg, "analysis", "summary", NULL);
-    src->time = behave_call_path(msg, "timestamp", NULL);
-    src->conv[0] = behave_call_path(c, "metadata", BEHAVE_CONVERSATION_VAR,
-                                    NULL);
-    src->conv[1] = behave_call_path(c, "assistantOverrides", "variableValues",
-                                    BEHAVE_CONVERSATION_VAR, NULL);
-
-    return BEHAVE_OK;
-}
-
-
-static behave_err_e
-behave_call_standard(behave_call_t *call, const cJSON *root,
-    behave_call_src_t *src, behave_error_t *err)
-{
-    const cJSON   *data;
-    behave_err_e   rc;
-
-    rc = behave_call_typed_data(call, root, src, "call.transcript",
-                                "call.audio", "call.failed", err);
-    if (rc != BEHAVE_OK) {
-        return rc;
-    }
-
-    data = src->container;
-    src->call_id = behave_call_path(data, "call_id", NULL);
-    src->call_id_name = "data.call_id";
-    src->role_key[0] = "speaker";
-    src->role_key[1] = "role";
-    src->text_key[0] = "text";
-    src->text_key[1] = "message";
-    src->verdict = behave_call_path(data, "verdict", NULL);
-    src->summary = behave_call_path(data, "summary", NULL);
-    src->time = cJSON_GetObjectItemCaseSensitive(root, "timestamp");
-    src->conv[0] = behave_call_path(data, "conversation_id", NULL);
-
-    return BEHAVE_OK;
-}
-
-
 /* the event type is required of every event: without it we know nothing */
-static behave_err_e
+behave_err_e
 behave_call_type(behave_call_t *call, const cJSON *type, const char *name,
     behave_error_t *err)
 {
@@ -773,7 +485,7 @@ behave_call_time(const cJSON *v)
 
 
 /* obj.k1.k2...; NULL when any step is missing or not an object */
-static const cJSON *
+const cJSON *
 behave_call_path(const cJSON *obj, ...)
 {
     va_list      ap;

@@ -90,9 +90,6 @@
 /* a call with more turns is refused (413): an hour of talk is ~600 */
 #define BEHAVE_CALL_MAX_TURNS      5000
 
-/* buffer for behave_sha256_hex(): 64 hex digits and a NUL */
-#define BEHAVE_SHA256_HEX_SIZE     65
-
 
 typedef enum {
     BEHAVE_EVENT_TRANSCRIPT = 0,   /* a finished call to analyse */
@@ -123,7 +120,7 @@ typedef struct {
 typedef struct {
     cJSON                     *root;      /* owned: set by behave_call_parse */
 
-    behave_provider_e          provider;
+    const behave_provider_t   *provider;
     behave_event_kind_e        kind;
     const char                *event_type;          /* raw, never NULL */
 
@@ -146,40 +143,55 @@ typedef struct {
 } behave_call_t;
 
 
-/*
- * Parses body[0..len) (UTF-8 JSON object, checked) as sent by provider;
- * call it only after behave_sig_verify() accepted the body.  err must not
- * be NULL.  On BEHAVE_OK call owns the tree; on failure err says why (a
- * 400-class error for the client, or BEHAVE_ERR_INTERNAL on allocation
- * failure so the platform retries) and call holds nothing to free.
- */
-behave_err_e behave_call_parse(behave_call_t *call,
-    behave_provider_e provider, const char *body, size_t len,
-    behave_error_t *err);
+/* where a provider keeps the parts of a call (its locate says) */
+typedef struct {
+    const cJSON               *container;       /* object holding the call */
+    const char                *container_name;
+    const cJSON               *call_id;
+    const char                *call_id_name;
+    const cJSON               *turns;
+    const char                *turns_name;
+    const char                *role_key[2];     /* tried in order */
+    const char                *text_key[2];
+    const cJSON               *verdict;
+    const cJSON               *summary;
+    const cJSON               *time;
+    const cJSON               *conv[2];         /* conversation id
+                                                   candidates */
+} behave_call_src_t;
 
-/* the same from a tree the caller keeps alive and frees */
-behave_err_e behave_call_parse_json(behave_call_t *call,
-    behave_provider_e provider, const cJSON *root, behave_error_t *err);
+
+/*
+ * A parse (behave_provider.h's behave_call_parse_json()): begin, the
+ * provider's locate, then finish, which reads what locate found the one
+ * common way.  finish frees what it made when it fails.
+ */
+behave_err_e behave_call_begin(behave_call_t *call,
+    const behave_provider_t *provider, const cJSON *root,
+    behave_call_src_t *src, behave_error_t *err);
+behave_err_e behave_call_finish(behave_call_t *call,
+    const behave_call_src_t *src, behave_error_t *err);
+
+/*
+ * The kit of locate (behave_webhook_parse.c): the event type, the shape
+ * {"type": ..., "data": {..., "transcript": [...]}} that ElevenLabs and
+ * the standard format share, a member at a path (NULL-terminated names).
+ */
+behave_err_e behave_call_type(behave_call_t *call, const cJSON *type,
+    const char *name, behave_error_t *err);
+behave_err_e behave_call_typed_data(behave_call_t *call, const cJSON *root,
+    behave_call_src_t *src, const char *transcript, const char *audio,
+    const char *failed, behave_error_t *err);
+const cJSON *behave_call_path(const cJSON *obj, ...);
 
 /* frees what call owns; safe on a zeroed or already freed call */
 void behave_call_free(behave_call_t *call);
-
-/*
- * The retry key of a TRANSCRIPT call, "<provider>:<call id>": one call is
- * analysed once whatever event carried it (Retell sends call_ended and
- * call_analyzed for one call).  Returns 0, or -1 (no call id, cap short).
- */
-int behave_call_dedup_key(const behave_call_t *call, char *out, size_t cap);
 
 /* "transcript", "audio_only", "failed_call", "ignored", "unknown" */
 const char *behave_event_kind_name(behave_event_kind_e kind);
 
 /* "success", "failure", "unknown" (spec 2.6 provider_verdict) */
 const char *behave_verdict_name(behave_verdict_e verdict);
-
-/* lowercase hex SHA-256 of data[0..len) into out; returns 0, or -1 */
-int behave_sha256_hex(const char *data, size_t len,
-    char out[BEHAVE_SHA256_HEX_SIZE]);
 
 
 #endif /* BEHAVE_WEBHOOK_PARSE_H */
