@@ -7,7 +7,7 @@
 
 #include "behave_json.h"
 #include "behave_response.h"
-#include "behave_json.h"
+#include "behave_scores.h"
 
 
 #define BEHAVE_MAX_TAGS  8

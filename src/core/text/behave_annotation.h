@@ -152,13 +152,6 @@ typedef struct {
 typedef void (*behave_feature_sink_pt)(void *data, uint32_t feature,
     const char *name);
 
-/*
- * The scores as answered: each moved into its label's band (docs/API.md,
- * "scores"), so that no number contradicts its label; risk as it is (the
- * label of urgency is read from it).
- */
-void behave_scores_agreed(const behave_annotation_t *a, behave_scores_t *out);
-
 const char *behave_valence_name(behave_valence_e v);
 const char *behave_load_name(behave_load_e v);
 const char *behave_urgency_name(behave_urgency_e v);

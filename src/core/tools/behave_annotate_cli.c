@@ -18,6 +18,7 @@
 #include "behave_annotate.h"
 #include "behave_model.h"
 #include "behave_utf8.h"
+#include "behave_scores.h"
 
 
 static void cli_print(const char *text, size_t len, int json);

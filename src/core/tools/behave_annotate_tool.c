@@ -27,6 +27,7 @@
 #include "behave_risk.h"
 #include "behave_routing.h"
 #include "behave_utf8.h"
+#include "behave_scores.h"
 
 
 #define TOOL_MAX_THRESHOLDS  32
