@@ -44,7 +44,7 @@ if (!-d $DATA) {
 like($out, qr/r_tweets\s+0\.\d+/, 'the summary reports r on tweets');
 like($out, qr/^eval-real: floors ok$/m,
      'held-out real and written critical figures at their floors');
-like($out, qr/^\s+critical recall\s.*\s0\.\d+ \(\d+\/\d+\)\s+0\.\d+ \(\d+\/\d+\)$/m,
+like($out, qr/^\s+critical recall\s.*\s[01]\.\d+ \(\d+\/\d+\)\s+[01]\.\d+ \(\d+\/\d+\)$/m,
      'critical recall: development, held-out written and real side by side');
 like($out, qr/^\s+real held-out\s+0\.\d+ at 0\.1% \(risk >= 0\.\d+\), 0\.\d+ at 1\.0%/m,
      'recall at 0.1% and 1% of ordinary real traffic on held-out real text');

@@ -43,19 +43,22 @@ my $before = valence('the zorblax update');
 my $meh = valence('meh');
 stop_nginx();
 
+# scores.valence stays in its label's band (docs/API.md "scores"): a
+# lexicon moves the score within the band, and across when the label
+# follows; 0.1 is more than noise and less than a band's half width
 my $afinn = write_file('afinn.txt', "# domain words\nzorblax\t-5\nmeh\t4\n");
 start_nginx(http => $conf->($afinn));
 for my $round (1, 2) {
-    ok(valence('the zorblax update') < $before - 0.3,
+    ok(valence('the zorblax update') < $before - 0.1,
        "round $round: an AFINN word unknown to the built-in lexicon counts");
-    ok(valence('meh') > $meh + 0.3, "round $round: an AFINN score replaces the built-in one");
+    ok(valence('meh') > $meh + 0.1, "round $round: an AFINN score replaces the built-in one");
 }
 check_error_log();
 stop_nginx();
 
 my $vader = write_file('vader.txt', "zorblax\t3.2\t0.9\t[3, 3, 4, 3, 3, 4, 3, 2, 4, 3]\n");
 start_nginx(http => $conf->($vader));
-ok(valence('the zorblax update') > $before + 0.3, 'a VADER file is read too');
+ok(valence('the zorblax update') > $before + 0.1, 'a VADER file is read too');
 stop_nginx();
 
 my $bad = write_file('bad.txt', "good\t2\nbetter\tlots\n");
