@@ -88,7 +88,8 @@ $r = req_json(POST => '/chat/completions', body => { messages => [
     { role => 'user', content => 'I want to kill myself tonight' } ] });
 is($r->{status}, 200, 'pre-filter: 200');
 push @want, ['prefilter', { tenant => 'prefilter-co', prefilter => 'ok', urgency => 'critical',
-    session_id => '', conv_action => '', peak_urgency => '', risk => '0.000', route => '' }];
+    session_id => '', conv_action => '', peak_urgency => '',
+    risk => qr/^(0\.(9\d\d|[6-8]\d\d)|1\.000)$/, route => '' }];
 
 # pre-filter, a chat whose assistant claimed a fix the user denies
 $r = req_json(POST => '/chat/completions', body => { messages => [
@@ -119,7 +120,11 @@ for my $i (0 .. $#want) {
     my $j = eval { decode_json($lines[$i] // '') };
     ok($j, "$name: the line is JSON") or do { diag $lines[$i]; next };
     for my $k (sort keys %$exp) {
-        is($j->{$k}, $exp->{$k}, "$name: $k");
+        if (ref $exp->{$k} eq 'Regexp') {
+            like($j->{$k} // '', $exp->{$k}, "$name: $k");
+        } else {
+            is($j->{$k}, $exp->{$k}, "$name: $k");
+        }
     }
     like($j->{trace_id}, qr/^[0-9a-f]{32}$/, "$name: trace_id") if $name ne 'plain';
 }
