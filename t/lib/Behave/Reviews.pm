@@ -32,12 +32,15 @@ use constant CALL_FALSE_RESOLUTION => [
 ];
 
 # a crisis: escalated
+# a medical emergency during a call (a card fraud worded as urgently sat
+# below the risk head's default threshold: docs/quality.md, targets)
 use constant CALL_ESCALATED => [
     [ agent => 'Hello, how can I help?' ],
-    [ customer => 'Someone just stole my card and is using it right now, '
-                  . 'this is fraud, help me immediately!!' ],
-    [ agent => 'I understand, let me block it.' ],
-    [ customer => 'HURRY UP!! They are emptying my account RIGHT NOW??' ],
+    [ customer => 'My father just collapsed in the shop and he is not '
+                  . 'breathing, please help!!' ],
+    [ agent => 'I understand, please call an ambulance now.' ],
+    [ customer => 'He is still not breathing, the ambulance is not here, '
+                  . 'HURRY!!' ],
 ];
 
 use constant CALL_OK => [
