@@ -13,6 +13,7 @@
 #include "behave_callsum.h"
 #include "behave_request.h"
 #include "behave_utf8.h"
+#include "behave_time.h"
 
 
 static void fuzz_webhook_transcript(const behave_call_t *call);
