@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # The LLM pre-filter: "behave_prefilter on" in front of a proxied upstream.
-# A test upstream (a small perl HTTP server forked here) answers with the
+# A test upstream (Behave::Echo, a small perl HTTP server) answers with the
 # headers it got and the SHA-256 of the body it got, so each case proves
 # that the $behave_* headers arrive and that the body is unchanged.
 
@@ -9,6 +9,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use Behave::Test;
+use Behave::Echo;
 use Digest::SHA qw(sha256_hex);
 use IO::Socket::INET;
 use JSON::PP;
@@ -41,67 +42,9 @@ my %SETS = (
 );
 
 
-# --- the test upstream -----------------------------------------------------
+# --- the test upstream (Behave::Echo) -------------------------------------
 
-my ($up_pid, $up_port) = start_upstream();
-END { local $?; if ($up_pid) { kill 'TERM', $up_pid; waitpid($up_pid, 0); } }
-
-sub start_upstream {
-    my $srv = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
-        Proto => 'tcp', Listen => 64, ReuseAddr => 1) or die "listen: $!";
-    my $port = $srv->sockport;
-    my $pid = fork // die "fork: $!";
-    if ($pid == 0) {
-        while (my $c = $srv->accept) {
-            eval { upstream_serve($c) };
-            close $c;
-        }
-        POSIX::_exit(0);
-    }
-    close $srv;
-    return ($pid, $port);
-}
-
-sub upstream_serve {
-    my ($c) = @_;
-    binmode $c;
-    local $/ = "\r\n";
-    my $line = <$c> // return;
-    my ($method, $uri) = split ' ', $line;
-    my %h;
-    while (defined(my $l = <$c>)) {
-        last if $l eq "\r\n";
-        $l =~ s/\r\n\z//;
-        my ($k, $v) = split /:\s*/, $l, 2;
-        $h{lc $k} = $v;
-    }
-    my $body = '';
-    if (defined $h{'content-length'}) {
-        upstream_read($c, \$body, $h{'content-length'});
-    } elsif (($h{'transfer-encoding'} // '') =~ /chunked/i) {
-        while (defined(my $size = <$c>)) {
-            $size = hex $size;
-            last if $size == 0;
-            upstream_read($c, \$body, $size);
-            <$c>;
-        }
-    }
-    my $resp = $JSON->encode({ method => $method, uri => $uri, headers => \%h,
-                               sha256 => sha256_hex($body),
-                               length => length $body });
-    print $c "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-           . "Content-Length: " . length($resp) . "\r\nConnection: close"
-           . "\r\n\r\n$resp";
-}
-
-sub upstream_read {
-    my ($c, $buf, $n) = @_;
-    while ($n > 0) {
-        my $got = read($c, $$buf, $n, length $$buf);
-        die "short body" unless $got;
-        $n -= $got;
-    }
-}
+my $up_port = start_echo();
 
 
 # --- nginx -------------------------------------------------------------------
