@@ -49,7 +49,7 @@ local function pack(h)
 end
 
 local function hex(f, v)
-  return string.format('%0' .. S.w[f] .. 'x', v)
+  return string.format(S.fmt[f], v)
 end
 
 -- the length of a state of r records: its tail starts there
@@ -64,7 +64,7 @@ end
 
 local st = redis.call('GET', KEY.state)
 local prev = st
-local fresh, body = false, ''
+local fresh, body, h = false, '', nil
 if not st or string.sub(st, 1, S.w.version) ~= S.version then
   if ARG.seed ~= '' then
     -- an "s1" state had this header: its tail, the review's mark, is kept
@@ -82,21 +82,20 @@ if not st or string.sub(st, 1, S.w.version) ~= S.version then
   else
     local log = redis.call('GET', KEY.log)
     if log then return { log } end
-    local none = string.rep('f', S.w.claim_turn)
-    st = pack({version = S.version, turns = hex('turns', 0),
-               customers = hex('customers', 0),
-               peak = hex('peak', 0), fr = hex('fr', 0),
-               claim_turn = none, claim_what = hex('claim_what', 0),
-               peak_prev = hex('peak_prev', 0), fr_prev = hex('fr_prev', 0),
-               claim_prev_turn = none,
-               claim_prev_what = hex('claim_prev_what', 0),
-               dropped = hex('dropped', 0), nrec = hex('nrec', 0),
-               nmean = hex('nmean', 0)})
+    -- every field zero, no claim
+    h = {}
+    for _, f in ipairs(S.order) do
+      h[f] = string.rep('0', S.w[f])
+    end
+    h.version = S.version
+    h.claim_turn = string.rep('f', S.w.claim_turn)
+    h.claim_prev_turn = h.claim_turn
+    st = pack(h)
     prev, fresh = '', true
   end
 end
 
-local h = head(st)
+h = h or head(st)
 local n = tonumber(h.turns, 16)
 local dr = tonumber(h.dropped, 16)
 local r0 = tonumber(h.nrec, 16)
