@@ -16,81 +16,7 @@
 #include "behave_model.h"
 #include "behave_model_data.h"
 #include "behave_model_concepts.h"
-
-
-#define BEHAVE_FNV_INIT   0x811c9dc5u
-#define BEHAVE_FNV_PRIME  0x01000193u
-#define BEHAVE_STEM       5             /* letters of a stem feature */
-#define BEHAVE_FOLD_MAX   (BEHAVE_TOK_MAX * 2)
-/*
- * With an idiom in the text ("je meurs de faim") and no crisis frame, the
- * critical head must be this sure: labels.md counts idioms as no crisis,
- * and the head, trained on words, cannot tell the idiom from the crisis.
- */
-#define BEHAVE_IDIOM_MARGIN     2.0f
-/* behave_model_state_t.idiom: what the clause holds (behave_idiom_word) */
-#define BEHAVE_IDIOM_NEAR       1       /* a thing or cause near death */
-#define BEHAVE_IDIOM_LAUGH      2       /* "lol", "kkk", "😂" */
-#define BEHAVE_IDIOM_TOY        4       /* "a toy gun" */
-#define BEHAVE_IDIOM_JOKE       8       /* "just kidding", "je rigole" */
-#define BEHAVE_IDIOM_ALMOST     16      /* "I almost had a heart attack" */
-#define BEHAVE_IDIOM_ROLE       32      /* "my boss will kill me if..." */
-/* how near: "this router is killing me", "kill myself with this router" */
-#define BEHAVE_THING_BEFORE     4
-#define BEHAVE_THING_AFTER      3
-/*
- * Signs of an emergency that no idiom clears (behave_idiom): a method, a
- * weapon, an ambulance, a farewell, a swallowed thing, fire, a collapse,
- * a child or an older person, a threat.  Laughter clears fewer: not blows,
- * the word "suicide", a time, a place or a partner either.  "Just
- * kidding" clears a joke at anyone's expense, not a method or a weapon.
- */
-#define BEHAVE_C_JOKE_GUARD                                                 \
-    (BEHAVE_C_MEANS | BEHAVE_C_WEAPON | BEHAVE_C_RESCUE | BEHAVE_C_FAREWELL  \
-     | BEHAVE_C_SWALLOW | BEHAVE_C_FIRE | BEHAVE_C_SEVERE)
-#define BEHAVE_C_EMERGENCY                                                  \
-    (BEHAVE_C_JOKE_GUARD | BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_THREAT)
-#define BEHAVE_C_ALMOST_GUARD                                               \
-    (BEHAVE_C_MEANS | BEHAVE_C_WEAPON | BEHAVE_C_RESCUE | BEHAVE_C_FAREWELL  \
-     | BEHAVE_C_SWALLOW | BEHAVE_C_FIRE | BEHAVE_C_CHILD | BEHAVE_C_ELDER    \
-     | BEHAVE_C_BREATH)
-#define BEHAVE_C_LAUGH_GUARD                                                \
-    (BEHAVE_C_EMERGENCY | BEHAVE_C_HITS | BEHAVE_C_SUICIDE | BEHAVE_C_TIME   \
-     | BEHAVE_C_PLACE | BEHAVE_C_PARTNER)
-#define BEHAVE_C_SELFDIR  (BEHAVE_C_SELFKILL | BEHAVE_C_ENDLIFE)
-/*
- * "my boss will kill me if the report is late" is an idiom of blame, not
- * a threat, unless the clause names blows, a weapon, fear, a partner, a
- * child or an older person, someone coming or a place to come to
- */
-#define BEHAVE_C_ROLE_GUARD                                                 \
-    (BEHAVE_C_EMERGENCY | BEHAVE_C_HITS | BEHAVE_C_FEAR | BEHAVE_C_PARTNER   \
-     | BEHAVE_C_COMING | BEHAVE_C_PLACE | BEHAVE_C_FOLLOW | BEHAVE_C_SELFDIR)
-/*
- * What an all-clear does not clear (behave_well): the writer's own
- * suicide or self-harm, a method, a weapon, a threat, someone following
- * or coming ("nobody was hurt, but he's coming back tonight").
- */
-#define BEHAVE_C_WELL_GUARD                                                 \
-    (BEHAVE_C_SELFDIR | BEHAVE_C_SUICIDE | BEHAVE_C_MEANS | BEHAVE_C_WEAPON  \
-     | BEHAVE_C_THREAT | BEHAVE_C_FOLLOW | BEHAVE_C_COMING)
-/*
- * And what "I've already blocked the card" does not clear: money still
- * going, a caller on the line or a code asked for ("but the one calling
- * says he needs the code right now": the scam goes on), a password
- * changed, a partner
- */
-#define BEHAVE_C_STOP_GUARD                                                 \
-    (BEHAVE_C_WELL_GUARD | BEHAVE_C_STILL | BEHAVE_C_CALLER | BEHAVE_C_CODE \
-     | BEHAVE_C_CHANGED | BEHAVE_C_PARTNER)
-#define BEHAVE_C_TIME     (BEHAVE_C_NOW | BEHAVE_C_SOON | BEHAVE_C_HOURS)
-#define BEHAVE_MODEL_VAL_BLEND  0.65     /* rules' share of valence score */
-/*
- * The concepts from =CUES on (concepts.tsv) are cues of the graded
- * dimensions only: kept apart from the clause so that no frame, claim or
- * clause count sees them, and summed once for the whole message.
- */
-#define BEHAVE_CUE_CONCEPTS     (~(BEHAVE_C_CUES - 1))
+#include "behave_model_int.h"
 
 
 static size_t behave_fold(const char *s, size_t len, char *out);
@@ -103,8 +29,6 @@ static behave_cset_t behave_self_kill(behave_model_state_t *m,
     behave_cset_t cs);
 static behave_cset_t behave_false_friend(behave_model_state_t *m, const char *w,
     size_t len, behave_cset_t cs);
-static void behave_feature(behave_model_state_t *m, uint32_t f,
-    int meaning, const char *fmt, const char *arg);
 static void behave_feature_label(behave_model_state_t *m, char kind,
     const char *value);
 static void behave_model_rules(behave_model_state_t *m,
@@ -113,14 +37,6 @@ static void behave_model_label(behave_model_state_t *m,
     behave_annotation_t *a);
 static behave_cset_t behave_end_of_life(behave_model_state_t *m,
     behave_cset_t cs);
-static unsigned behave_laugh(const char *w, size_t len);
-static void behave_idiom_word(behave_model_state_t *m, const char *w,
-    size_t len, behave_cset_t cs, unsigned flags);
-static void behave_idiom_role(behave_model_state_t *m, behave_cset_t cs,
-    unsigned flags);
-static unsigned behave_idiom(behave_cset_t c, unsigned idiom);
-static void behave_well(behave_model_state_t *m, const char *w, size_t len,
-    unsigned flags);
 static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
 
@@ -454,7 +370,7 @@ behave_meaning_row(uint32_t f)
  * One feature: summed (serving) or listed with a readable name (training).
  * meaning: the feature also counts towards the meaning signature.
  */
-static void
+void
 behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
     const char *fmt, const char *arg)
 {
@@ -602,293 +518,6 @@ behave_self_kill(behave_model_state_t *m, behave_cset_t cs)
 }
 
 
-/*
- * Laughter written out: "lol", "mdr", "haha", "jajaja", "kkkk", "rsrs",
- * "xD" (labels.md's dark humour and idioms: "vou me matar kkk" is a
- * joke).  Only the syllables, so "khaki" or "hahn" are not laughter.
- */
-static unsigned
-behave_laugh(const char *w, size_t len)
-{
-    size_t  i;
-    char    a, b;
-
-    /* most words start with no letter laughter starts with: a h j k l m
-     * p r x */
-    if (len < 2 || w[0] < 'a' || w[0] > 'x'
-        || !((1u << (w[0] - 'a')) & 0x829e81u))
-    {
-        return 0;
-    }
-
-    switch (len) {
-    case 2:
-        return memcmp(w, "xd", 2) == 0 || memcmp(w, "kk", 2) == 0;
-    case 3:
-        if (memcmp(w, "lol", 3) == 0 || memcmp(w, "mdr", 3) == 0
-            || memcmp(w, "xdd", 3) == 0)
-        {
-            return 1;
-        }
-        break;
-    case 4:
-        if (memcmp(w, "lmao", 4) == 0 || memcmp(w, "ptdr", 4) == 0
-            || memcmp(w, "rofl", 4) == 0 || memcmp(w, "lool", 4) == 0)
-        {
-            return 1;
-        }
-        break;
-    }
-
-    if (len < 3) {
-        return 0;
-    }
-
-    /* "kkk", "kkkkkk": Brazilian laughter ("kk" once runs are cut) */
-    for (i = 0; i < len && w[i] == 'k'; i++) { /* void */ }
-    if (i == len) {
-        return 1;
-    }
-
-    if (len < 4) {
-        return 0;
-    }
-
-    /* "haha", "ahah", "hehehe", "jajaja", "jejeje", "hihi", "rsrs":
-     * two letters repeated, of the pairs laughter is written in */
-    i = (w[0] == 'a' && w[1] == 'h') ? 1 : 0;
-    a = w[i];
-    b = w[i + 1];
-
-    if (!((a == 'h' || a == 'j') && (b == 'a' || b == 'e' || b == 'i'))
-        && !(a == 'r' && b == 's'))
-    {
-        return 0;
-    }
-
-    for ( ; i < len; i++) {
-        if (w[i] != ((i - (w[0] == 'a')) % 2 == 0 ? a : b)) {
-            return 0;
-        }
-    }
-
-    return 1;
-}
-
-
-/*
- * What tells a death word as an idiom (labels.md: "this is killing me",
- * "I could murder a coffee", "my phone died", "I'm dying to know"), word
- * by word within a clause and not over a comma:
- * - a THING near a death word: "this router is killing me", "je vais le
- *   tuer ce wifi", "vou me matar com esse roteador", "the app is not
- *   responding" (a thing's symptom: the thing before it);
- * - a CAUSE after "dying of", "morir de", "mort de", "sterben vor":
- *   "me muero de ganas", "morto de cansaço", "dying to know";
- * - laughter anywhere in the clause: "kkk", "lol", "mdr", "😂";
- * - a toy or fake weapon: "un faux couteau pour la pièce de l'école";
- * - "almost" before a sign: "casi me da un infarto al ver la factura";
- * - "just kidding", "je rigole", "é força de expressão".
- * behave_idiom() then weighs them against the signs of an emergency.
- */
-static void
-behave_idiom_word(behave_model_state_t *m, const char *w, size_t len,
-    behave_cset_t cs, unsigned flags)
-{
-    unsigned  laugh, thing, cause;
-
-    laugh = behave_laugh(w, len);
-
-    /* most words have no concept and no flag: nothing is near them */
-    if (cs == 0 && flags == 0) {
-        m->idiom |= laugh ? BEHAVE_IDIOM_LAUGH : 0;
-        m->prev_self = 0;
-        m->drive_at = 0;
-        return;
-    }
-
-    /* the HYPERBOLE words ("coffee", "battery", "queue") are things */
-    thing = !laugh && ((flags & BEHAVE_WORD_THING)
-                       || ((cs & BEHAVE_C_HYPERBOLE)
-                           && !(flags & BEHAVE_WORD_CAUSE)));
-    cause = thing || (flags & BEHAVE_WORD_CAUSE);
-
-    if ((cs & (BEHAVE_C_DIE | BEHAVE_C_KILL | BEHAVE_C_BREATH
-               | BEHAVE_C_SYMPTOM))
-        && m->thing_at && m->words - m->thing_at <= BEHAVE_THING_BEFORE)
-    {
-        m->idiom |= BEHAVE_IDIOM_NEAR;
-    }
-
-    /* "jetzt reagiert der Controller nicht mehr": the thing just after */
-    if (thing && m->symptom_at && m->words - m->symptom_at <= 2) {
-        m->idiom |= BEHAVE_IDIOM_NEAR;
-    }
-
-    m->symptom_at = (cs & BEHAVE_C_SYMPTOM) ? m->words : m->symptom_at;
-
-    if ((cs & (BEHAVE_C_SEVERE | BEHAVE_C_SYMPTOM | BEHAVE_C_DIE))
-        && m->almost_at && m->words - m->almost_at <= 4)
-    {
-        m->idiom |= BEHAVE_IDIOM_ALMOST;
-    }
-
-    m->almost_at = (flags & BEHAVE_WORD_ALMOST) ? m->words : m->almost_at;
-
-    if (cause && m->death_at && m->words - m->death_at <= BEHAVE_THING_AFTER)
-    {
-        m->idiom |= BEHAVE_IDIOM_NEAR;
-    }
-
-    if (cs & (BEHAVE_C_DIE | BEHAVE_C_KILL | BEHAVE_C_BREATH)) {
-        m->death_at = m->words;
-    }
-
-    m->thing_at = thing ? m->words : m->thing_at;
-    behave_idiom_role(m, cs, flags);
-    m->idiom |= laugh ? BEHAVE_IDIOM_LAUGH : 0;
-    m->idiom |= (flags & BEHAVE_WORD_TOY) ? BEHAVE_IDIOM_TOY : 0;
-
-    /*
-     * "non je rigole", "just kidding", "é força de expressão"; not "I'm
-     * not joking", "no es broma", "kein Scherz", nor "je rigole pas"
-     */
-    if ((flags & BEHAVE_WORD_JOKE)
-        && (m->since_neg > 1 || (m->since_neg == 1 && m->prev_self)))
-    {
-        m->idiom |= BEHAVE_IDIOM_JOKE;
-        m->joke_at = m->words;
-
-    } else if ((cs & BEHAVE_C_NEG) && m->joke_at + 1 == m->words) {
-        m->idiom &= ~BEHAVE_IDIOM_JOKE;
-    }
-
-    m->prev_self = (cs & BEHAVE_C_SELF) != 0;
-
-    /* "this app is driving me crazy": no one drives */
-    m->vehicles += (cs & BEHAVE_C_VEHICLE) != 0;
-
-    if ((cs & BEHAVE_C_SELF) && m->drive_at && m->drive_at + 1 == m->words) {
-        if (--m->vehicles == 0) {
-            m->clause &= ~BEHAVE_C_VEHICLE;
-        }
-    }
-
-    m->drive_at = (flags & BEHAVE_WORD_DRIVE) ? m->words : 0;
-}
-
-
-/*
- * A person the writer answers to (a boss, a teacher, an accountant, a
- * mother) who "will kill me": "my boss will kill me if", "el contable me
- * va a matar si", "ma prof va me tuer si", "minha chefe vai me matar".
- * The writer is the object ("me", "mich", "m'") between the person and
- * the killing word or just after it; "I'll kill my boss" names the
- * person after the word and is not one.  behave_idiom() asks for an "if"
- * as well: the blame is for an errand not done.
- */
-static void
-behave_idiom_role(behave_model_state_t *m, behave_cset_t cs, unsigned flags)
-{
-    if ((cs & BEHAVE_C_KILL) && m->role_at
-        && m->words - m->role_at <= BEHAVE_THING_BEFORE)
-    {
-        if (m->reflb_at > m->role_at) {
-            m->idiom |= BEHAVE_IDIOM_ROLE;
-
-        } else {
-            m->role_kill_at = m->words;
-        }
-
-    } else if ((cs & BEHAVE_C_REFLB) && m->role_kill_at
-               && m->role_kill_at + 1 == m->words)
-    {
-        m->idiom |= BEHAVE_IDIOM_ROLE;
-    }
-
-    m->role_at = (flags & BEHAVE_WORD_ROLE) ? m->words : m->role_at;
-}
-
-
-/*
- * 1 when the clause's death words are an idiom: unless the clause also
- * names a sign of an emergency (a method, a weapon, an ambulance, a
- * farewell, blows, a child or an older person; with laughter also a
- * time, a place or a threat; with a thing, a day when the writer means
- * themself: "je vais me tuer ce soir avec ce routeur" stays a crisis,
- * "vou me matar com esse roteador, cai toda hora" does not).  Laughter
- * and "just kidding" clear a death word or the writer killing themself
- * ("me donne envie de me jeter par la fenêtre mdr"), nothing else.
- */
-static unsigned
-behave_idiom(behave_cset_t c, unsigned idiom)
-{
-    if ((idiom & BEHAVE_IDIOM_NEAR) && !(c & BEHAVE_C_EMERGENCY)
-        && !((c & BEHAVE_C_SELFDIR) && (c & (BEHAVE_C_NOW | BEHAVE_C_SOON))))
-    {
-        return 1;
-    }
-
-    /* "beim Öffnen der Rechnung hätte ich beinahe einen Herzinfarkt
-     * bekommen": what almost happened did not */
-    if ((idiom & BEHAVE_IDIOM_ALMOST) && !(c & BEHAVE_C_ALMOST_GUARD)) {
-        return 1;
-    }
-
-    if (!(c & (BEHAVE_C_DIE | BEHAVE_C_KILL | BEHAVE_C_BREATH
-               | BEHAVE_C_SELFDIR)))
-    {
-        return 0;
-    }
-
-    if ((idiom & BEHAVE_IDIOM_LAUGH) && !(c & BEHAVE_C_LAUGH_GUARD)) {
-        return 1;
-    }
-
-    if ((idiom & BEHAVE_IDIOM_ROLE) && (c & BEHAVE_C_HYPO)
-        && !(c & BEHAVE_C_ROLE_GUARD))
-    {
-        return 1;
-    }
-
-    return (idiom & BEHAVE_IDIOM_JOKE) && !(c & BEHAVE_C_JOKE_GUARD);
-}
-
-
-/*
- * An all-clear (labels.md's past events and negations: "it happened and
- * is over", "no one is hurt"): a word that says someone came through
- * unharmed, not just after a negation ("recovered", "ileso"; not "he
- * won't come out of it unhurt"), or an injury word just after one
- * ("nobody was hurt", "no hubo heridos", "personne n'a été blessé").
- * Likewise a loss already stopped: "already" at most three words before
- * "blocked", "frozen", "cancelled" ("I've already frozen it in the app",
- * "já bloqueei o IMEI", "Karte schon gesperrt"; German "ja" is "yes").
- * behave_model_label() then asks the trained layer to be sure, as with
- * an idiom, and no crisis frame alone makes the message critical.
- */
-static void
-behave_well(behave_model_state_t *m, const char *w, size_t len,
-    unsigned flags)
-{
-    if (((flags & BEHAVE_WORD_WELL) && m->since_neg > 3)
-        || ((flags & BEHAVE_WORD_HURT) && m->since_neg <= 3))
-    {
-        m->well++;
-    }
-
-    if ((flags & BEHAVE_WORD_STOPPED) && m->already_at
-        && m->words - m->already_at <= 3)
-    {
-        m->stopped++;
-    }
-
-    if ((flags & BEHAVE_WORD_ALREADY)
-        && !(len == 2 && memcmp(w, "ja", 2) == 0 && m->lang_de))
-    {
-        m->already_at = m->words;
-    }
-}
 
 
 void
@@ -1132,251 +761,6 @@ behave_model_claims(behave_model_state_t *m, behave_cset_t c,
 
 
 
-/*
- * Crisis frames, written to the definitions of labels.md (who is at risk,
- * what is happening, by what means or by when), over the concepts of one
- * clause.  A frame holds when the clause has every concept of "all", at
- * least one of "any" (when set) and none of "none"; a clause that tells a
- * story, asks "what if", asks about a policy or jokes ("dying of hunger",
- * "lol") holds none.  A frame that holds makes the message critical
- * whatever the weights say, and is a feature the weights were trained
- * with.
- */
-#define BEHAVE_SHORT_WORDS  16
-
-/* a frame holds after "if ..., I'll ..." too */
-#define BEHAVE_FRAME_IF     1
-/* and over a short message's fragments: "Ex outside. Knife. Please." */
-#define BEHAVE_FRAME_SPLIT  2
-/* and told in the past: an overdose taken an hour ago is happening now */
-#define BEHAVE_FRAME_PAST   4
-/*
- * and over a whole message of any length, for frames whose concepts say
- * it together wherever they stand: "charges on my card right now. The
- * card is in my hand."
- */
-#define BEHAVE_FRAME_MESSAGE  8
-
-#define BEHAVE_C_BLOCK  (BEHAVE_C_STORY | BEHAVE_C_HYPO | BEHAVE_C_POLICY)
-
-typedef struct {
-    const char            *name;
-    behave_cset_t          all;
-    behave_cset_t          any;
-    behave_cset_t          none;
-    unsigned               flags;        /* BEHAVE_FRAME_* */
-} behave_frame_t;
-
-
-static const behave_frame_t  behave_frames[] = {
-
-    { "suicide", BEHAVE_C_SUICIDE, 0, BEHAVE_C_NEG, 0 },
-
-    { "want_to_die", BEHAVE_C_SELF | BEHAVE_C_DIE,
-      BEHAVE_C_WANT | BEHAVE_C_END | BEHAVE_C_MEANS | BEHAVE_C_BETTER,
-      BEHAVE_C_NEG, BEHAVE_FRAME_SPLIT },
-
-    { "not_live", BEHAVE_C_SELF | BEHAVE_C_LIVE | BEHAVE_C_NEG,
-      BEHAVE_C_WANT | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, BEHAVE_FRAME_SPLIT },
-
-    /* not "now" alone: "I need my pills delivered now" is an errand */
-    { "means", BEHAVE_C_SELF | BEHAVE_C_MEANS,
-      BEHAVE_C_END | BEHAVE_C_DIE | BEHAVE_C_ANYMORE
-      | BEHAVE_C_FAREWELL | BEHAVE_C_HARM, BEHAVE_C_NEG, BEHAVE_FRAME_SPLIT },
-
-    { "self_harm", BEHAVE_C_SELF | BEHAVE_C_HARM,
-      BEHAVE_C_MEANS | BEHAVE_C_ANYMORE | BEHAVE_C_CANT, 0, BEHAVE_FRAME_SPLIT },
-
-    /* "end my life", "acabar con mi vida", "meinem Leben ein Ende setzen";
-     * not "my battery life is ending" */
-    { "end_life", BEHAVE_C_SELF | BEHAVE_C_ENDLIFE, 0,
-      BEHAVE_C_NEG | BEHAVE_C_HYPERBOLE, BEHAVE_FRAME_SPLIT },
-
-    { "burden", BEHAVE_C_SELF | BEHAVE_C_BURDEN,
-      BEHAVE_C_BETTER | BEHAVE_C_END | BEHAVE_C_ANYMORE, 0, 0 },
-
-    { "medical", BEHAVE_C_SYMPTOM,
-      BEHAVE_C_RESCUE | BEHAVE_C_NOW | BEHAVE_C_BREATH | BEHAVE_C_NEG, 0, BEHAVE_FRAME_SPLIT },
-
-    /* "cant breathe. peanuts. help" */
-    { "breathing", BEHAVE_C_BREATH,
-      BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
-      | BEHAVE_C_SWALLOW | BEHAVE_C_HELP | BEHAVE_C_NOW, 0, BEHAVE_FRAME_SPLIT },
-
-    /* "my son won't wake up", "mi marido no despierta"; not "I don't want
-     * to wake the baby" */
-    { "not_waking", BEHAVE_C_WAKE | BEHAVE_C_NEG,
-      BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_RESCUE
-      | BEHAVE_C_BREATH | BEHAVE_C_SYMPTOM, BEHAVE_C_WANT,
-      BEHAVE_FRAME_SPLIT },
-
-    { "child", BEHAVE_C_CHILD,
-      BEHAVE_C_SWALLOW | BEHAVE_C_MISSING | BEHAVE_C_SYMPTOM, 0, BEHAVE_FRAME_SPLIT },
-
-    { "lifeline", BEHAVE_C_LIFELINE, BEHAVE_C_POWER | BEHAVE_C_FAIL, 0, 0 },
-
-    /* not "kill": "my husband will kill me when he sees the bill" */
-    { "abuse", BEHAVE_C_PARTNER,
-      BEHAVE_C_HITS | BEHAVE_C_THREAT | BEHAVE_C_WEAPON, BEHAVE_C_NEG, BEHAVE_FRAME_SPLIT },
-
-    { "stalking", BEHAVE_C_FOLLOW,
-      BEHAVE_C_FEAR | BEHAVE_C_THREAT | BEHAVE_C_KILL | BEHAVE_C_WEAPON
-      | BEHAVE_C_HITS, BEHAVE_C_NEG, 0 },
-
-    { "weapon", BEHAVE_C_WEAPON,
-      BEHAVE_C_PLACE | BEHAVE_C_COMING | BEHAVE_C_KILL | BEHAVE_C_THREAT,
-      BEHAVE_C_ACCOUNT, BEHAVE_FRAME_IF },
-
-    { "threat", BEHAVE_C_KILL, BEHAVE_C_PLACE | BEHAVE_C_COMING,
-      BEHAVE_C_NEG, BEHAVE_FRAME_IF },
-
-    { "takeover", BEHAVE_C_ACCOUNT | BEHAVE_C_CHANGED,
-      BEHAVE_C_SOMEONE | BEHAVE_C_FRAUD, 0, BEHAVE_FRAME_SPLIT },
-
-    { "money_leaving", BEHAVE_C_MONEYOUT | BEHAVE_C_NOW,
-      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE, 0, BEHAVE_FRAME_SPLIT },
-
-    { "caller", BEHAVE_C_CALLER | BEHAVE_C_GIFTCARD,
-      BEHAVE_C_MONEY | BEHAVE_C_MONEYOUT, 0, 0 },
-
-    { "vehicle", BEHAVE_C_VEHICLE,
-      BEHAVE_C_FIRE | BEHAVE_C_FAIL | BEHAVE_C_SYMPTOM, 0, 0 },
-
-    { "fire", BEHAVE_C_FIRE,
-      BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_SYMPTOM | BEHAVE_C_RESCUE
-      | BEHAVE_C_BREATH, BEHAVE_C_NEG, 0 },
-
-    { "deadline", BEHAVE_C_DEADLINE, BEHAVE_C_HOURS | BEHAVE_C_NOW, 0, 0 },
-
-    /* "my father is slurring his words", "mi madre se ha desmayado" */
-    { "severe", BEHAVE_C_SEVERE,
-      BEHAVE_C_CHILD | BEHAVE_C_ELDER | BEHAVE_C_PARTNER | BEHAVE_C_SOMEONE
-      | BEHAVE_C_SELF | BEHAVE_C_NOW | BEHAVE_C_RESCUE | BEHAVE_C_HELP
-      | BEHAVE_C_BREATH, 0, BEHAVE_FRAME_SPLIT },
-
-    /* "took the whole bottle an hour ago", "tomei os comprimidos todos" */
-    { "overdose", BEHAVE_C_MEANS | BEHAVE_C_ALL,
-      BEHAVE_C_TOOK | BEHAVE_C_SWALLOW, BEHAVE_C_NEG,
-      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_PAST },
-
-    { "overdose_signs", BEHAVE_C_MEANS | BEHAVE_C_SYMPTOM,
-      BEHAVE_C_TOOK | BEHAVE_C_SWALLOW, 0,
-      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_PAST },
-
-    /* "better for my family if I were gone, they'd get the insurance" */
-    { "payout", BEHAVE_C_SELF | BEHAVE_C_INSURE | BEHAVE_C_BETTER,
-      BEHAVE_C_GONE | BEHAVE_C_DIE | BEHAVE_C_END, 0, BEHAVE_FRAME_IF },
-
-    /* "gave my things away and wrote the letters" */
-    { "giving_away", BEHAVE_C_GIVE | BEHAVE_C_FAREWELL, 0, 0,
-      BEHAVE_FRAME_SPLIT },
-
-    { "self_kill", BEHAVE_C_SELFKILL, 0, 0, BEHAVE_FRAME_SPLIT },
-
-    /* "I wish I wouldn't wake up tomorrow", "ojalá no despertarme
-     * mañana", not "I don't want to wake the baby" */
-    { "not_wake_wish", BEHAVE_C_WAKE | BEHAVE_C_NEG | BEHAVE_C_WANT,
-      BEHAVE_C_SOON | BEHAVE_C_ANYMORE,
-      BEHAVE_C_CHILD | BEHAVE_C_PARTNER | BEHAVE_C_ELDER, BEHAVE_FRAME_SPLIT },
-
-    /* "I won't be alive tomorrow" */
-    { "not_alive", BEHAVE_C_ALIVE | BEHAVE_C_NEG,
-      BEHAVE_C_NOW | BEHAVE_C_SOON | BEHAVE_C_ANYMORE | BEHAVE_C_WANT, 0,
-      BEHAVE_FRAME_SPLIT },
-
-    /* "threatens to burn the branch down tomorrow" */
-    { "threat_place", BEHAVE_C_THREAT | BEHAVE_C_PLACE,
-      BEHAVE_C_HITS | BEHAVE_C_FIRE | BEHAVE_C_WEAPON | BEHAVE_C_KILL,
-      BEHAVE_C_NEG, BEHAVE_FRAME_IF },
-
-    /* "charges on my card right now and it's in my hand" */
-    { "card_now", BEHAVE_C_CARD | BEHAVE_C_MONEYOUT | BEHAVE_C_NOW,
-      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE | BEHAVE_C_HOLD, 0,
-      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_MESSAGE },
-
-    { "card_used", BEHAVE_C_CARD | BEHAVE_C_USED | BEHAVE_C_NOW,
-      BEHAVE_C_FRAUD | BEHAVE_C_SOMEONE | BEHAVE_C_HOLD, 0,
-      BEHAVE_FRAME_SPLIT | BEHAVE_FRAME_MESSAGE },
-
-    /* "someone on the phone right now wants the code from the SMS" */
-    { "code_call", BEHAVE_C_CODE | BEHAVE_C_CALLER | BEHAVE_C_NOW,
-      BEHAVE_C_SOMEONE | BEHAVE_C_THIRD | BEHAVE_C_PRETEND, 0, 0 },
-
-    { "pretender", BEHAVE_C_PRETEND | BEHAVE_C_NOW,
-      BEHAVE_C_CODE | BEHAVE_C_CALLER | BEHAVE_C_MONEYOUT | BEHAVE_C_GIFTCARD,
-      0, 0 },
-};
-
-/*
- * Every frame needs at least one of these rarer concepts: a clause with
- * none of them (most clauses) skips the frames at once.  t/core checks
- * that each frame has one (behave_model_frames_keyed()).
- */
-#define BEHAVE_FRAME_KEYS                                                   \
-    (BEHAVE_C_SUICIDE | BEHAVE_C_DIE | BEHAVE_C_LIVE | BEHAVE_C_MEANS        \
-     | BEHAVE_C_HARM | BEHAVE_C_ENDLIFE | BEHAVE_C_BURDEN | BEHAVE_C_SYMPTOM \
-     | BEHAVE_C_BREATH | BEHAVE_C_WAKE | BEHAVE_C_CHILD | BEHAVE_C_LIFELINE  \
-     | BEHAVE_C_PARTNER | BEHAVE_C_FOLLOW | BEHAVE_C_WEAPON | BEHAVE_C_KILL  \
-     | BEHAVE_C_ACCOUNT | BEHAVE_C_MONEYOUT | BEHAVE_C_CALLER               \
-     | BEHAVE_C_GIFTCARD | BEHAVE_C_VEHICLE | BEHAVE_C_FIRE                 \
-     | BEHAVE_C_DEADLINE | BEHAVE_C_SEVERE | BEHAVE_C_INSURE | BEHAVE_C_GIVE \
-     | BEHAVE_C_SELFKILL | BEHAVE_C_ALIVE | BEHAVE_C_THREAT | BEHAVE_C_CARD  \
-     | BEHAVE_C_CODE | BEHAVE_C_PRETEND)
-
-/* m->frames has a bit a frame */
-_Static_assert(sizeof(behave_frames) / sizeof(behave_frames[0]) <= 64,
-               "more frames than bits in behave_model_state_t.frames");
-
-
-static void
-behave_model_frames(behave_model_state_t *m, behave_cset_t c, unsigned need,
-    unsigned idiom)
-{
-    size_t                 i;
-    unsigned               past;
-    behave_cset_t          block;
-    const behave_frame_t  *f;
-
-    /* a death word about what it is hyperbole about: an idiom, and no
-     * frame holds ("the battery is on fire and the kids are inside" has
-     * no death word: the frames read it) */
-    if (idiom && behave_idiom(c, idiom)) {
-        m->idioms++;
-        return;
-    }
-
-    /* "un faux couteau", "a toy gun": no weapon, unless it threatens */
-    if ((idiom & BEHAVE_IDIOM_TOY) && !(c & BEHAVE_C_THREAT)) {
-        c &= ~BEHAVE_C_WEAPON;
-    }
-
-    if (!(c & BEHAVE_FRAME_KEYS)) {
-        return;
-    }
-
-    /* over a whole message, "now" need not be about what was past */
-    past = (c & BEHAVE_C_PAST)
-           && (!(c & BEHAVE_C_NOW) || need == BEHAVE_FRAME_MESSAGE);
-
-    for (i = 0; i < sizeof(behave_frames) / sizeof(behave_frames[0]); i++) {
-        f = &behave_frames[i];
-        if ((f->flags & need) != need
-            || (past && !(f->flags & BEHAVE_FRAME_PAST)))
-        {
-            continue;
-        }
-
-        block = (f->flags & BEHAVE_FRAME_IF) ? BEHAVE_C_BLOCK & ~BEHAVE_C_HYPO
-                                             : BEHAVE_C_BLOCK;
-
-        if ((c & block) == 0 && (c & f->all) == f->all
-            && (f->any == 0 || (c & f->any))
-            && !(c & f->none))
-        {
-            m->frames |= (uint64_t) 1 << i;
-        }
-    }
-}
 
 /*
  * The frames: every pair of concepts that met in the clause.  A clause is
@@ -1873,52 +1257,6 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
 }
 
 
-/*
- * Byte by byte, both nibbles at once ((n ^ 8) - 8 is behave_meaning_axis()'s
- * signed nibble): a repeated turn compares with up to eight stored
- * meanings, and the axis at a time loop was a quarter of its cost.
- * Integer sums, so the figure is the same.
- */
-double
-behave_meaning_cosine(const int8_t *a, const int8_t *b)
-{
-    int       x0, x1, y0, y1;
-    long      ab, aa, bb;
-    unsigned  i;
-
-    ab = aa = bb = 0;
-
-    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
-        x0 = (((uint8_t) a[i] & 0x0f) ^ 8) - 8;
-        x1 = (((uint8_t) a[i] >> 4) ^ 8) - 8;
-        y0 = (((uint8_t) b[i] & 0x0f) ^ 8) - 8;
-        y1 = (((uint8_t) b[i] >> 4) ^ 8) - 8;
-        ab += x0 * y0 + x1 * y1;
-        aa += x0 * x0 + x1 * x1;
-        bb += y0 * y0 + y1 * y1;
-    }
-
-    if (aa == 0 || bb == 0) {
-        return 0;
-    }
-
-    return (double) ab / sqrt((double) aa * (double) bb);
-}
-
-
-int
-behave_model_frames_keyed(void)
-{
-    size_t  i;
-
-    for (i = 0; i < sizeof(behave_frames) / sizeof(behave_frames[0]); i++) {
-        if (!(behave_frames[i].all & BEHAVE_FRAME_KEYS)) {
-            return 0;
-        }
-    }
-
-    return 1;
-}
 
 
 int
@@ -1979,4 +1317,37 @@ behave_model_stack_sound(void)
     }
 
     return 1;
+}
+
+
+/*
+ * Byte by byte, both nibbles at once ((n ^ 8) - 8 is behave_meaning_axis()'s
+ * signed nibble): a repeated turn compares with up to eight stored
+ * meanings, and the axis at a time loop was a quarter of its cost.
+ * Integer sums, so the figure is the same.
+ */
+double
+behave_meaning_cosine(const int8_t *a, const int8_t *b)
+{
+    int       x0, x1, y0, y1;
+    long      ab, aa, bb;
+    unsigned  i;
+
+    ab = aa = bb = 0;
+
+    for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
+        x0 = (((uint8_t) a[i] & 0x0f) ^ 8) - 8;
+        x1 = (((uint8_t) a[i] >> 4) ^ 8) - 8;
+        y0 = (((uint8_t) b[i] & 0x0f) ^ 8) - 8;
+        y1 = (((uint8_t) b[i] >> 4) ^ 8) - 8;
+        ab += x0 * y0 + x1 * y1;
+        aa += x0 * x0 + x1 * x1;
+        bb += y0 * y0 + y1 * y1;
+    }
+
+    if (aa == 0 || bb == 0) {
+        return 0;
+    }
+
+    return (double) ab / sqrt((double) aa * (double) bb);
 }

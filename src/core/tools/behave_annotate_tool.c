@@ -136,7 +136,8 @@ tool_emit(tool_ctx_t *ctx, const char *name, size_t line, const char *text,
     sc = cJSON_AddObjectToObject(o, "scores");
     cJSON_AddNumberToObject(sc, "valence", tool_round3(s.valence));
     cJSON_AddNumberToObject(sc, "urgency", tool_round3(s.urgency));
-    cJSON_AddNumberToObject(sc, "cognitive_load", tool_round3(s.cognitive_load));
+    cJSON_AddNumberToObject(sc, "cognitive_load",
+                            tool_round3(s.cognitive_load));
     cJSON_AddNumberToObject(sc, "engagement", tool_round3(s.engagement));
     cJSON_AddNumberToObject(sc, "formality", tool_round3(s.formality));
     cJSON_AddNumberToObject(sc, "risk", tool_round3(s.risk));
