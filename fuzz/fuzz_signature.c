@@ -133,7 +133,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     /* the provider's headers, by name; Vapi's first two by place */
-    nnames = provider->headers(vapi, names);
+    nnames = behave_provider_headers(provider, vapi, names);
 
     for (k = 0; k < nnames; k++) {
         for (i = 0; i < FUZZ_NHDRS; i++) {

@@ -9,6 +9,7 @@
 
 #include "fuzz.h"
 #include "behave_provider.h"
+#include "behave_time.h"
 #include "behave_webhook_parse.h"
 #include "behave_callsum.h"
 #include "behave_request.h"

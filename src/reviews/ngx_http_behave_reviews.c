@@ -1,9 +1,10 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * The review queue: the entry point of behave_reviews, the helpers its
- * read and PATCH paths share, and the background write of a flagged
- * conversation (the webhook commit script files calls itself).
+ * The review queue: the entry point of behave_reviews, which routes to
+ * the reads (_read.c) and the PATCH (_patch.c); what those share is in
+ * _util.c (the writes that file a call or a conversation are in src/infra/
+ * and the webhook commit script).
  *
  * Routing inside the location: a URI ending in "/v1/reviews" is the
  * list, "/v1/reviews/<id>" one review; anything else is 404.
@@ -11,6 +12,9 @@
 
 
 #include "ngx_http_behave_reviews.h"
+#include "ngx_http_behave_reviews_patch.h"
+#include "ngx_http_behave_reviews_read.h"
+#include "ngx_http_behave_reviews_util.h"
 
 
 ngx_int_t
@@ -103,64 +107,4 @@ ngx_http_behave_reviews_handler(ngx_http_request_t *r)
 
     return id.len ? ngx_http_behave_reviews_get(r, &id)
                   : ngx_http_behave_reviews_list(r);
-}
-
-
-/* the HMGET answer of behave_review.fields' fields, in their order */
-
-void
-ngx_http_behave_reviews_fields(redisReply *reply, behave_review_fields_t *f)
-{
-    size_t       i;
-    redisReply  *e;
-
-    ngx_memzero(f, sizeof(behave_review_fields_t));
-
-    for (i = 0; i < reply->elements && i < BEHAVE_RF_LAST; i++) {
-        e = reply->element[i];
-
-        if (e->type == REDIS_REPLY_STRING) {
-            f->v[i] = e->str;
-            f->len[i] = e->len;
-        }
-    }
-}
-
-
-ngx_int_t
-ngx_http_behave_reviews_unavailable(ngx_http_request_t *r,
-    const char *reason)
-{
-    behave_error_t  err;
-
-    if (ngx_http_behave_add_header(r, "Retry-After", "5") != NGX_OK) {
-        return NGX_ERROR;
-    }
-
-    behave_error_set(&err, BEHAVE_ERR_UNAVAILABLE,
-                     "the review store is unavailable (%s); retry later",
-                     reason ? reason : "redis error");
-
-    return ngx_http_behave_send_error(r, &err);
-}
-
-
-/* sends and frees o; NULL (out of memory) is a 500 */
-
-ngx_int_t
-ngx_http_behave_reviews_send(ngx_http_request_t *r, cJSON *o)
-{
-    if (o == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    /* a person's data: no cache keeps it */
-    if (ngx_http_behave_add_header(r, "Cache-Control", "no-store")
-        != NGX_OK)
-    {
-        cJSON_Delete(o);
-        return NGX_ERROR;
-    }
-
-    return ngx_http_behave_send_cjson(r, NGX_HTTP_OK, o);
 }

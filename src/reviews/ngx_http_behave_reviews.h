@@ -14,35 +14,14 @@
 #define NGX_HTTP_BEHAVE_REVIEWS_H
 
 #include "ngx_http_behave_common.h"
-#include "ngx_http_behave_redis.h"
-#include "ngx_http_behave_redis_script.h"
-#include "ngx_http_behave_review_index.h"
-#include "ngx_http_behave_auth.h"
-#include "ngx_http_behave_body.h"
-#include "ngx_http_behave_reply.h"
-#include "ngx_http_behave_util.h"
-
-#include "behave_review.h"
 
 
 #define NGX_HTTP_BEHAVE_RV_PATH  "/v1/reviews"
 
 
-/* ngx_http_behave_reviews_read.c */
-ngx_int_t ngx_http_behave_reviews_list(ngx_http_request_t *r);
-ngx_int_t ngx_http_behave_reviews_get(ngx_http_request_t *r, ngx_str_t *id);
-
-/* ngx_http_behave_reviews_patch.c */
-ngx_int_t ngx_http_behave_reviews_patch(ngx_http_request_t *r,
-    ngx_str_t *id);
-
-/* ngx_http_behave_reviews.c */
+/* the surface's handler: routes to its reads (_read.c) and PATCH
+ * (_patch.c), which share _util.c */
 ngx_int_t ngx_http_behave_reviews_handler(ngx_http_request_t *r);
-void ngx_http_behave_reviews_fields(redisReply *reply,
-    behave_review_fields_t *f);
-ngx_int_t ngx_http_behave_reviews_unavailable(ngx_http_request_t *r,
-    const char *reason);
-ngx_int_t ngx_http_behave_reviews_send(ngx_http_request_t *r, cJSON *o);
 
 
 #endif /* NGX_HTTP_BEHAVE_REVIEWS_H */

@@ -10,7 +10,8 @@
  */
 
 
-#include "ngx_http_behave_reviews.h"
+#include "ngx_http_behave_reviews_patch.h"
+#include "ngx_http_behave_reviews_util.h"
 #include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_rv_patch_lua.h"           /* rv_patch.lua */
 

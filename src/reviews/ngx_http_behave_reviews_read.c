@@ -8,7 +8,8 @@
  */
 
 
-#include "ngx_http_behave_reviews.h"
+#include "ngx_http_behave_reviews_read.h"
+#include "ngx_http_behave_reviews_util.h"
 #include "ngx_http_behave_rv_get_lua.h"             /* rv_get.lua */
 #include "ngx_http_behave_rv_list_lua.h"            /* rv_list.lua */
 

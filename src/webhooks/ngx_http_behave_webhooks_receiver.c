@@ -691,8 +691,10 @@ ngx_http_behave_wh_headers(ngx_http_request_t *r,
 
     ngx_memzero(h, sizeof(behave_sig_headers_t));
 
-    n = rv->provider->headers(rv->provider->options_load ? &rv->opts : NULL,
-                              names);
+    n = behave_provider_headers(rv->provider,
+                                rv->provider->options_load ? &rv->opts
+                                                           : NULL,
+                                names);
 
     for (i = 0; i < n; i++) {
         key.data = (u_char *) names[i];

@@ -79,6 +79,20 @@ behave_provider_list(void)
 }
 
 
+size_t
+behave_provider_headers(const behave_provider_t *provider, const void *opts,
+    const char **names)
+{
+    if (provider->headers != NULL) {
+        return provider->headers(opts, names);
+    }
+
+    names[0] = provider->scheme->header;
+
+    return 1;
+}
+
+
 behave_sig_err_e
 behave_sig_verify(const behave_provider_t *provider,
     const behave_sig_headers_t *headers, const char *body, size_t len,
@@ -111,8 +125,11 @@ behave_sig_verify(const behave_provider_t *provider,
         len = 0;
     }
 
-    rc = provider->verify(headers, body, len, secret, secret_len, flags,
-                          opts, now_ms, info);
+    rc = (provider->verify != NULL)
+         ? provider->verify(headers, body, len, secret, secret_len, flags,
+                            opts, now_ms, info)
+         : behave_sig_pairs_verify(provider->scheme, headers, body, len,
+                                   secret, secret_len, now_ms, info);
 
     if (rc != BEHAVE_SIG_OK) {
         memset(info, 0, sizeof(*info));

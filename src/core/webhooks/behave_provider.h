@@ -10,7 +10,9 @@
  *   headers      the request headers its signature uses, for the
  *                endpoint's options (the glue collects only those)
  *   verify       its signature scheme over the raw body
- *                (behave_sig_verify() calls it)
+ *                (behave_sig_verify() calls it); or, for a scheme of one
+ *                header of "k=v" pairs, only that scheme (headers and
+ *                verify are then the table's)
  *   locate       where its body keeps the call (behave_call_parse() then
  *                reads it the one common way)
  *   registration which secrets and auth it takes, and its options: the
@@ -45,6 +47,10 @@ typedef struct {
 
 struct behave_provider_s {
     const char                *name;
+
+    /* one header of "k=v" pairs (ElevenLabs', Retell's): headers and
+     * verify may then be NULL */
+    const behave_sig_scheme_t *scheme;
 
     /* names[0..return) the lowercase headers to collect for opts */
     size_t                   (*headers)(const void *opts,
@@ -101,6 +107,10 @@ const behave_provider_t *behave_provider_default(void);
 
 /* "elevenlabs, retell, vapi, standard": for messages */
 const char *behave_provider_list(void);
+
+/* names[0..return) the headers to collect for provider and opts */
+size_t behave_provider_headers(const behave_provider_t *provider,
+    const void *opts, const char **names);
 
 
 /*

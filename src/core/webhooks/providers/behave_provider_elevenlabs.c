@@ -15,12 +15,6 @@
 #include "behave_provider.h"
 
 
-static size_t behave_elevenlabs_headers(const void *opts,
-    const char **names);
-static behave_sig_err_e behave_elevenlabs_verify(
-    const behave_sig_headers_t *h, const char *body, size_t len,
-    const char *secret, size_t secret_len, unsigned flags, const void *opts,
-    int64_t now_ms, behave_sig_info_t *info);
 static behave_err_e behave_elevenlabs_locate(behave_call_t *call,
     const cJSON *root, behave_call_src_t *src, behave_error_t *err);
 
@@ -33,29 +27,9 @@ static const behave_sig_scheme_t  behave_elevenlabs_scheme = {
 
 const behave_provider_t  behave_provider_elevenlabs = {
     .name = "elevenlabs",
-    .headers = behave_elevenlabs_headers,
-    .verify = behave_elevenlabs_verify,
+    .scheme = &behave_elevenlabs_scheme,
     .locate = behave_elevenlabs_locate,
 };
-
-
-static size_t
-behave_elevenlabs_headers(const void *opts, const char **names)
-{
-    names[0] = behave_elevenlabs_scheme.header;
-
-    return 1;
-}
-
-
-static behave_sig_err_e
-behave_elevenlabs_verify(const behave_sig_headers_t *h, const char *body,
-    size_t len, const char *secret, size_t secret_len, unsigned flags,
-    const void *opts, int64_t now_ms, behave_sig_info_t *info)
-{
-    return behave_sig_pairs_verify(&behave_elevenlabs_scheme, h, body, len,
-                                   secret, secret_len, now_ms, info);
-}
 
 
 static behave_err_e
