@@ -5,10 +5,14 @@
 -- an older build's state) exists.
 --
 -- The push is behave_conv_state_push() on the stored form
--- (behave_conv_state.layout): keep the two in step.  A turn is written in
--- place (SETRANGE: the header, and a customer turn's meaning and record in
--- their slots), so that the script never makes a long string but the one
--- it returns; a tail moves to the new end when the records grow.  A new
+-- (behave_conv_state.layout: its fields' places and widths, and
+-- conv_state.pattern, which reads them all at once): keep the two in
+-- step.  Written for Redis' CPU, which counts by the call: one
+-- string.match for the header, one concatenation to write it back.  A
+-- turn is written in place (SETRANGE: the header, and a customer turn's
+-- meaning and record in their slots), so that the script never makes a
+-- long string but the one it returns; a tail moves to the new end when
+-- the records grow.  A new
 -- conversation's state is written whole, in one SET, as slot 0 of each.
 -- The log is written first, the state last: a write that fails (a key of
 -- another type) leaves the state as it was.  Counters wrap at 2^32, as in
@@ -31,26 +35,9 @@
 local S = conv_state
 local W = 4294967296
 local M, R, NM, NR = S.meaning, S.rec, S.meanings, S.ring
-
-local function head(st)
-  local h = {}
-  for _, f in ipairs(S.order) do
-    h[f] = string.sub(st, S.at[f], S.at[f] + S.w[f] - 1)
-  end
-  return h
-end
-
-local function pack(h)
-  local out = {}
-  for i, f in ipairs(S.order) do
-    out[i] = h[f]
-  end
-  return table.concat(out)
-end
-
-local function hex(f, v)
-  return string.format(S.fmt[f], v)
-end
+local F = S.fmt
+local NONE = string.rep('f', S.w.claim_turn)
+local NONE_N = tonumber(NONE, 16)
 
 -- the length of a state of r records: its tail starts there
 local function size(r)
@@ -64,14 +51,14 @@ end
 
 local st = redis.call('GET', KEY.state)
 local prev = st
-local fresh, body, h = false, '', nil
+local fresh, body = false, ''
 if not st or string.sub(st, 1, S.w.version) ~= S.version then
   if ARG.seed ~= '' then
     -- an "s1" state had this header: its tail, the review's mark, is kept
     local tail = ''
     if st and string.sub(st, 1, S.w.version) == 's1' then
-      local h1 = head(st)
-      local r1, m1 = tonumber(h1.nrec, 16), tonumber(h1.nmean, 16)
+      local r1 = tonumber(string.sub(st, S.at.nrec, S.at.nrec), 16)
+      local m1 = tonumber(string.sub(st, S.at.nmean, S.at.nmean), 16)
       if r1 and m1 then
         tail = string.sub(st, S.size + 1 + m1 * M + r1 * (4 + R))
       end
@@ -83,22 +70,19 @@ if not st or string.sub(st, 1, S.w.version) ~= S.version then
     local log = redis.call('GET', KEY.log)
     if log then return { log } end
     -- every field zero, no claim
-    h = {}
-    for _, f in ipairs(S.order) do
-      h[f] = string.rep('0', S.w[f])
-    end
-    h.version = S.version
-    h.claim_turn = string.rep('f', S.w.claim_turn)
-    h.claim_prev_turn = h.claim_turn
-    st = pack(h)
+    st = string.format(S.format, S.version, 0, 0, 0, 0, NONE_N, 0, 0, 0,
+                       NONE_N, 0, 0, 0, 0)
     prev, fresh = '', true
   end
 end
 
-h = h or head(st)
-local n = tonumber(h.turns, 16)
-local dr = tonumber(h.dropped, 16)
-local r0 = tonumber(h.nrec, 16)
+-- the header's fields, in the layout's order
+local _, turns, cu, peak, fr, claim_turn, claim_what, peak_prev, fr_prev,
+  claim_prev_turn, claim_prev_what, dropped, nr, nm =
+  string.match(st, S.pattern)
+local n = tonumber(turns, 16)
+local dr = tonumber(dropped, 16)
+local r0 = tonumber(nr, 16)
 if #st < S.size or not n or not dr or not r0 or #st < size(r0) then
   return redis.error_reply('bad conversation state')
 end
@@ -123,24 +107,20 @@ end
 redis.call('EXPIRE', KEY.log, ARG.ttl)
 
 if ARG.speaker == 'c' then
-  local c = tonumber(h.customers, 16)
-  local m, r = tonumber(h.nmean, 16), r0
-  local pk, fr = h.peak, h.fr
+  local c = tonumber(cu, 16)
+  local m, r = tonumber(nm, 16), r0
+  local pk, f = peak, fr
   if ARG.severity > pk then pk = ARG.severity end
-  if ARG.denies == '1' and h.claim_turn ~= string.rep('f', S.w.claim_turn)
-  then
-    fr = '1'
-  end
+  if ARG.denies == '1' and claim_turn ~= NONE then f = '1' end
   -- the newest group, as it was, becomes the previous one
-  h.peak_prev, h.fr_prev = h.peak, h.fr
-  h.claim_prev_turn, h.claim_prev_what = h.claim_turn, h.claim_what
-  h.peak, h.fr = pk, fr
-  h.claim_turn = string.rep('f', S.w.claim_turn)
-  h.claim_what = hex('claim_what', 0)
-  h.customers = hex('customers', (c + 1) % W)
+  peak_prev, fr_prev, claim_prev_turn, claim_prev_what =
+    peak, fr, claim_turn, claim_what
+  peak, fr, claim_turn = pk, f, NONE
+  claim_what = string.format(F.claim_what, 0)
+  cu = string.format(F.customers, (c + 1) % W)
   if m < NM then m = m + 1 end
   if r < NR then r = r + 1 end
-  h.nrec, h.nmean = hex('nrec', r), hex('nmean', m)
+  nr, nm = string.format(F.nrec, r), string.format(F.nmean, m)
   local rec = string.char(n % 256, math.floor(n / 256) % 256,
     math.floor(n / 65536) % 256, math.floor(n / 16777216)) .. ARG.rec
   local tail = string.sub(st, size(r0) + 1)
@@ -158,13 +138,14 @@ if ARG.speaker == 'c' then
     redis.call('SETRANGE', KEY.state, size(r), tail)
   end
 elseif ARG.claim ~= '0' then
-  h.claim_turn = hex('claim_turn', n)
-  h.claim_what = hex('claim_what', tonumber(ARG.claim))
+  claim_turn = string.format(F.claim_turn, n)
+  claim_what = string.format(F.claim_what, tonumber(ARG.claim))
 end
 
-h.turns = hex('turns', n1 % W)
-h.dropped = hex('dropped', dr % W)
-local new = pack(h)
+-- the header again, in the layout's order
+local new = S.version .. string.format(F.turns, n1 % W) .. cu .. peak .. fr
+  .. claim_turn .. claim_what .. peak_prev .. fr_prev .. claim_prev_turn
+  .. claim_prev_what .. string.format(F.dropped, dr % W) .. nr .. nm
 if fresh then
   redis.call('SET', KEY.state, new .. body, 'EX', ARG.ttl)
 else

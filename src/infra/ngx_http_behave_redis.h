@@ -105,6 +105,15 @@ ngx_int_t ngx_http_behave_redis_command_bg(int argc, const char **argv,
     void *data);
 
 /*
+ * A script in the background, as ngx_http_behave_redis_command_bg():
+ * EVALSHA, EVAL again after NOSCRIPT; argv holds its keys, then its
+ * arguments
+ */
+ngx_int_t ngx_http_behave_redis_eval_bg(ngx_http_behave_redis_script_t *script,
+    int nkeys, int argc, const char **argv, const size_t *argvlen,
+    void (*done)(redisReply *reply, void *data), void *data);
+
+/*
  * The key of a tenant's record, in the request pool and NUL-terminated:
  * prefix (one of ngx_http_behave_redis_keys.h, its "%s" the tenant's hash
  * tag), then "<what><id>".  NULL when out of memory.

@@ -337,6 +337,44 @@ ngx_http_behave_redis_command_bg(int argc, const char **argv,
 
 
 /*
+ * A script with no request behind it, by EVALSHA (EVAL again after
+ * NOSCRIPT, as a request's): argv holds its keys and arguments
+ */
+
+ngx_int_t
+ngx_http_behave_redis_eval_bg(ngx_http_behave_redis_script_t *script,
+    int nkeys, int argc, const char **argv, const size_t *argvlen,
+    void (*done)(redisReply *reply, void *data), void *data)
+{
+    const char                   *reason;
+    ngx_http_behave_redis_cmd_t  *cmd;
+
+    if (ngx_http_behave_redis.nnodes == 0) {
+        return NGX_DECLINED;
+    }
+
+    cmd = ngx_http_behave_redis_cmd_new(NULL, 3, nkeys, 0, NULL, argc, argv,
+                                        argvlen);
+    if (cmd == NULL) {
+        return NGX_ERROR;
+    }
+
+    cmd->bg_done = done;
+    cmd->data = data;
+    cmd->script = script;
+    cmd->name = script->name;
+    cmd->key = nkeys > 0 ? 3 : -1;
+
+    if (ngx_http_behave_redis_start(cmd, &reason) != NGX_OK) {
+        ngx_free(cmd);
+        return NGX_DECLINED;
+    }
+
+    return NGX_OK;
+}
+
+
+/*
  * Where a plain command's key is: argv[1], or argv[3] for EVAL and
  * EVALSHA (script, numkeys, keys...); -1 for none.
  */

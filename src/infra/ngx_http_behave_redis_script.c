@@ -10,11 +10,6 @@
 #include "ngx_http_behave_redis_script.h"
 
 
-static ngx_int_t ngx_http_behave_redis_background(
-    ngx_http_behave_redis_args_t *a, ngx_uint_t eval,
-    void (*done)(redisReply *reply, void *data), void *data);
-
-
 void
 ngx_http_behave_redis_scripts_init(void)
 {
@@ -118,26 +113,7 @@ ngx_int_t
 ngx_http_behave_redis_run_bg(ngx_http_behave_redis_args_t *a,
     void (*done)(redisReply *reply, void *data), void *data)
 {
-    return ngx_http_behave_redis_background(a, 1, done, data);
-}
-
-
-ngx_int_t
-ngx_http_behave_redis_run_sha_bg(ngx_http_behave_redis_args_t *a,
-    void (*done)(redisReply *reply, void *data), void *data)
-{
-    return ngx_http_behave_redis_background(a, 0, done, data);
-}
-
-
-static ngx_int_t
-ngx_http_behave_redis_background(ngx_http_behave_redis_args_t *a,
-    ngx_uint_t eval, void (*done)(redisReply *reply, void *data), void *data)
-{
-    int           i, nkeys, slot;
-    u_char        num[NGX_INT_T_LEN];
-    size_t        len[NGX_HTTP_BEHAVE_REDIS_ARGS_MAX + 3];
-    const char   *argv[NGX_HTTP_BEHAVE_REDIS_ARGS_MAX + 3];
+    int  nkeys, slot;
 
     nkeys = ngx_http_behave_redis_args_ready(a, &slot);
 
@@ -148,22 +124,10 @@ ngx_http_behave_redis_background(ngx_http_behave_redis_args_t *a,
         return NGX_ERROR;
     }
 
-    argv[0] = eval ? "EVAL" : "EVALSHA";
-    len[0] = ngx_strlen(argv[0]);
-    argv[1] = eval ? a->script->source : a->script->sha1;
-    len[1] = ngx_strlen(argv[1]);
-    argv[2] = (const char *) num;
-    len[2] = ngx_sprintf(num, "%d", nkeys) - num;
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, ngx_cycle->log, 0,
+                   "behave redis: background script %s, %d keys",
+                   a->script->name, nkeys);
 
-    for (i = 0; i < a->argc; i++) {
-        argv[3 + i] = a->argv[i];
-        len[3 + i] = a->len[i];
-    }
-
-    ngx_log_debug3(NGX_LOG_DEBUG_HTTP, ngx_cycle->log, 0,
-                   "behave redis: background script %s by %s, %d keys",
-                   a->script->name, argv[0], nkeys);
-
-    return ngx_http_behave_redis_command_bg(a->argc + 3, argv, len, done,
-                                            data);
+    return ngx_http_behave_redis_eval_bg(a->script, nkeys, a->argc, a->argv,
+                                         a->len, done, data);
 }

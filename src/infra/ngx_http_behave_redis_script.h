@@ -41,14 +41,10 @@ ngx_int_t ngx_http_behave_redis_run(ngx_http_request_t *r,
     void *data, const char **reason);
 
 /*
- * The same with no request behind it (EVAL: the source goes with it, for
- * scripts sent now and then), as ngx_http_behave_redis_command_bg().
+ * The same with no request behind it, as
+ * ngx_http_behave_redis_command_bg() (EVALSHA, EVAL after NOSCRIPT too)
  */
 ngx_int_t ngx_http_behave_redis_run_bg(ngx_http_behave_redis_args_t *a,
-    void (*done)(redisReply *reply, void *data), void *data);
-
-/* by EVALSHA: for a script sent often; the caller handles NOSCRIPT */
-ngx_int_t ngx_http_behave_redis_run_sha_bg(ngx_http_behave_redis_args_t *a,
     void (*done)(redisReply *reply, void *data), void *data);
 
 

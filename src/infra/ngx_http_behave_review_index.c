@@ -15,13 +15,8 @@
 #include "ngx_http_behave_review_mark_lua.h"     /* review_mark.lua */
 
 
-/*
- * A filing's arguments, kept for the EVAL that follows a NOSCRIPT, and
- * the conversation's mark, written once the filing succeeded
- */
+/* the conversation's mark, written once the filing succeeded */
 typedef struct {
-    ngx_http_behave_redis_args_t  args;
-    unsigned                      resent:1;
     char                         *state_key;
     size_t                        state_key_len;
     char                          mark[BEHAVE_REVIEW_MARK_LEN + 1];
@@ -31,8 +26,6 @@ typedef struct {
 
 static void ngx_http_behave_review_send(ngx_http_behave_redis_args_t *a,
     ngx_str_t *state_key, const char *mark);
-static ngx_int_t ngx_http_behave_review_eval(ngx_http_behave_review_bg_t *bg,
-    ngx_http_behave_redis_args_t *a, ngx_uint_t eval);
 static void ngx_http_behave_review_filed(redisReply *reply, void *data);
 static void ngx_http_behave_review_marked(redisReply *reply, void *data);
 
@@ -126,68 +119,34 @@ ngx_http_behave_review_file(ngx_http_request_t *r, const char *tenant,
 
 
 /*
- * The arguments copied, for a second send and the mark; without memory,
- * sent once and no mark written (the next flagged turn files again)
+ * The mark copied for when the filing is done; without memory, filed
+ * all the same and no mark written (the next flagged turn files again).
+ * At every turn of a flagged conversation, so by EVALSHA (EVAL would
+ * make Redis hash the script's text each time): the adapter sends it
+ * again by EVAL after a NOSCRIPT.
  */
 
 static void
 ngx_http_behave_review_send(ngx_http_behave_redis_args_t *a,
     ngx_str_t *state_key, const char *mark)
 {
-    int                           i;
-    char                         *q;
-    size_t                        size;
     ngx_http_behave_review_bg_t  *bg;
 
-    size = sizeof(ngx_http_behave_review_bg_t) + state_key->len;
+    bg = ngx_alloc(sizeof(ngx_http_behave_review_bg_t) + state_key->len,
+                   ngx_cycle->log);
 
-    for (i = 0; i < a->argc; i++) {
-        size += a->len[i];
+    if (bg != NULL) {
+        bg->state_key = bg->bytes;
+        bg->state_key_len = state_key->len;
+        ngx_memcpy(bg->bytes, state_key->data, state_key->len);
+        ngx_cpystrn((u_char *) bg->mark, (u_char *) mark, sizeof(bg->mark));
     }
 
-    bg = ngx_alloc(size, ngx_cycle->log);
-
-    if (bg == NULL) {
-        (void) ngx_http_behave_review_eval(NULL, a, 0);
-        return;
-    }
-
-    bg->args = *a;
-    bg->resent = 0;
-    q = bg->bytes;
-
-    for (i = 0; i < a->argc; i++) {
-        bg->args.argv[i] = q;
-        q = (char *) ngx_cpymem(q, a->argv[i], a->len[i]);
-    }
-
-    bg->state_key = q;
-    bg->state_key_len = state_key->len;
-    ngx_memcpy(q, state_key->data, state_key->len);
-    ngx_cpystrn((u_char *) bg->mark, (u_char *) mark, sizeof(bg->mark));
-
-    if (ngx_http_behave_review_eval(bg, &bg->args, 0) != NGX_OK) {
+    if (ngx_http_behave_redis_run_bg(a, ngx_http_behave_review_filed, bg)
+        != NGX_OK)
+    {
         ngx_free(bg);
     }
-}
-
-
-/*
- * At every turn of a flagged conversation, so by EVALSHA (EVAL would
- * make Redis hash the script's text each time), EVAL after a NOSCRIPT
- */
-
-static ngx_int_t
-ngx_http_behave_review_eval(ngx_http_behave_review_bg_t *bg,
-    ngx_http_behave_redis_args_t *a, ngx_uint_t eval)
-{
-    if (eval) {
-        return ngx_http_behave_redis_run_bg(a, ngx_http_behave_review_filed,
-                                            bg);
-    }
-
-    return ngx_http_behave_redis_run_sha_bg(a, ngx_http_behave_review_filed,
-                                            bg);
 }
 
 
@@ -195,21 +154,6 @@ static void
 ngx_http_behave_review_filed(redisReply *reply, void *data)
 {
     ngx_http_behave_review_bg_t  *bg = data;
-
-    if (reply != NULL && reply->type == REDIS_REPLY_ERROR
-        && bg != NULL && !bg->resent
-        && ngx_strncmp(reply->str, "NOSCRIPT", 8) == 0)
-    {
-        /* Redis restarted or another node: load it with this filing */
-        ngx_log_debug0(NGX_LOG_DEBUG_HTTP, ngx_cycle->log, 0,
-                       "behave review: NOSCRIPT, filing again by EVAL");
-
-        bg->resent = 1;
-
-        if (ngx_http_behave_review_eval(bg, &bg->args, 1) == NGX_OK) {
-            return;
-        }
-    }
 
     if (reply != NULL && reply->type == REDIS_REPLY_ERROR) {
         ngx_log_error(NGX_LOG_ERR, ngx_cycle->log, 0,
