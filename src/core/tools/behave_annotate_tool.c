@@ -28,6 +28,7 @@
 #include "behave_routing.h"
 #include "behave_utf8.h"
 #include "behave_scores.h"
+#include "behave_tool_util.h"
 
 
 #define TOOL_MAX_THRESHOLDS  32
@@ -66,14 +67,6 @@ tool_round3(double v)
            / 1000.0;
 }
 
-
-static int
-tool_cmp(const void *a, const void *b)
-{
-    double  x = *(const double *) a, y = *(const double *) b;
-
-    return (x > y) - (x < y);
-}
 
 
 static void
@@ -472,7 +465,7 @@ main(int argc, char **argv)
     }
 
     /* the default first, then the others in order */
-    qsort(ctx.thr + 1, ctx.nthr - 1, sizeof(double), tool_cmp);
+    qsort(ctx.thr + 1, ctx.nthr - 1, sizeof(double), behave_cmp_double);
 
     rc = 0;
     files = 0;

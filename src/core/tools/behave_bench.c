@@ -16,35 +16,14 @@
 #include <time.h>
 #include "behave_annotate.h"
 #include "behave_read_file.h"
+#include "behave_tool_util.h"
 
 
 #define BENCH_DEFAULT  "../shared/data/sentiment/tweets_GroundTruth.tsv"
 
 
-static double bench_now(void);
-static int bench_cmp(const void *a, const void *b);
 
 
-static double
-bench_now(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-
-static int
-bench_cmp(const void *a, const void *b)
-{
-    double  x, y;
-
-    x = *(const double *) a;
-    y = *(const double *) b;
-
-    return (x > y) - (x < y);
-}
 
 
 int
@@ -111,16 +90,16 @@ main(int argc, char **argv)
     }
 
     for (i = 0; i < n; i++) {
-        t0 = bench_now();
+        t0 = behave_clock_ns(CLOCK_MONOTONIC);
         for (r = 0; r < rounds; r++) {
             behave_annotate(texts[i], lens[i], &a);
             sink += a.signals_fired;
         }
-        per[i] = (bench_now() - t0) / rounds;
+        per[i] = (behave_clock_ns(CLOCK_MONOTONIC) - t0) / rounds;
         total += per[i];
     }
 
-    qsort(per, n, sizeof(double), bench_cmp);
+    qsort(per, n, sizeof(double), behave_cmp_double);
 
     printf("messages: %zu x %d rounds (%s)\n", n, rounds, path);
     printf("median: %.0f ns/message, p99: %.0f ns/message, mean: %.0f ns\n",

@@ -38,6 +38,7 @@
 #include "behave_json_parse.h"
 #include "behave_read_file.h"
 #include "behave_turn_memo.h"
+#include "behave_tool_util.h"
 
 
 #define BENCH_TURNS_MAX  20000
@@ -57,8 +58,6 @@ static void bench_load(const char *path);
 static char *bench_body(size_t first, size_t n, size_t *len);
 static double bench_request(const char *body, size_t len,
     behave_turn_memo_t *memo, size_t *annotated);
-static double bench_cpu_ns(void);
-static int bench_cmp(const void *a, const void *b);
 static void bench_report(const char *name, double *ns, size_t n,
     const char *what);
 
@@ -161,7 +160,7 @@ bench_request(const char *body, size_t len, behave_turn_memo_t *memo,
     behave_annotation_t      a;
     behave_chat_findings_t   f;
 
-    t0 = bench_cpu_ns();
+    t0 = behave_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 
     root = behave_json_parse_strict(body, len, &err);
 
@@ -187,36 +186,16 @@ bench_request(const char *body, size_t len, behave_turn_memo_t *memo,
 
     *annotated += f.annotated + 1;
 
-    return bench_cpu_ns() - t0;
+    return behave_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 }
 
 
-static double
-bench_cpu_ns(void)
-{
-    struct timespec  ts;
-
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-
-static int
-bench_cmp(const void *a, const void *b)
-{
-    double  x, y;
-
-    x = *(const double *) a;
-    y = *(const double *) b;
-
-    return (x > y) - (x < y);
-}
 
 
 static void
 bench_report(const char *name, double *ns, size_t n, const char *what)
 {
-    qsort(ns, n, sizeof(double), bench_cmp);
+    qsort(ns, n, sizeof(double), behave_cmp_double);
 
     printf("  %-8s median %7.1f us, p99 %7.1f us  (%s)\n", name,
            ns[n / 2] / 1000, ns[n * 99 / 100] / 1000, what);
