@@ -16,9 +16,11 @@ LDLIBS    := -lcjson -lutf8proc -lcrypto -lm
 LEXICON   := $(sort $(wildcard $(TOP)/src/core/text/lexicon/*.tsv))
 GEN       := $(OUT)/gen/behave_lexicon_data.c
 MODEL     := $(TOP)/src/core/text/model/concepts.tsv \
-             $(TOP)/src/core/text/model/weights.tsv
+             $(TOP)/src/core/text/model/weights.tsv \
+             $(TOP)/src/core/text/model/weights.bin
 GENM      := $(OUT)/gen/behave_model_data.c
-RISK      := $(TOP)/src/core/text/model/risk.tsv
+RISK      := $(TOP)/src/core/text/model/risk.tsv \
+             $(TOP)/src/core/text/model/risk.bin
 GENR      := $(OUT)/gen/behave_risk_data.c
 PHRASES   := $(sort $(wildcard $(TOP)/src/core/conversation/phrases/*.tsv))
 GENP      := $(OUT)/gen/behave_conv_phrases_data.c
@@ -42,11 +44,11 @@ $(GEN): $(LEXICON) $(TOP)/scripts/gen-lexicon
 
 $(GENM): $(MODEL) $(TOP)/scripts/gen-model
 	@mkdir -p $(dir $@)
-	perl $(TOP)/scripts/gen-model $@ $(MODEL)
+	perl $(TOP)/scripts/gen-model $@ $(wordlist 1,2,$(MODEL))
 
 $(GENR): $(RISK) $(TOP)/scripts/gen-risk
 	@mkdir -p $(dir $@)
-	perl $(TOP)/scripts/gen-risk $@ $(RISK)
+	perl $(TOP)/scripts/gen-risk $@ $(firstword $(RISK))
 $(GENP): $(PHRASES) $(TOP)/scripts/gen-phrases
 	@mkdir -p $(dir $@)
 	perl $(TOP)/scripts/gen-phrases $@ $(PHRASES)
