@@ -10,10 +10,9 @@
 #include "behave_conv_learned.h"
 #include "behave_conv_learned_data.h"
 #include "behave_conv_index.h"
+#include "behave_lexicon.h"
 
 
-#define BEHAVE_FNV_BASIS  2166136261u
-#define BEHAVE_FNV_PRIME  16777619u
 #define BEHAVE_CONV_GRAM  4             /* bytes of a character n-gram */
 
 
@@ -23,7 +22,6 @@ typedef struct {
 } behave_conv_learned_acc_t;
 
 
-static uint32_t behave_fnv(uint32_t h, const char *p, size_t n);
 static uint32_t behave_fnv_kind(char kind, const char *p, size_t n);
 static void behave_conv_grams(const char *w, size_t n,
     void (*fn)(void *ctx, uint32_t hash), void *ctx, size_t *count);
@@ -32,25 +30,20 @@ static void behave_conv_learned_run(const behave_conv_learned_model_t *m,
     const behave_conv_norm_t *t, double *p);
 
 
-static uint32_t
-behave_fnv(uint32_t h, const char *p, size_t n)
-{
-    size_t  i;
-
-    for (i = 0; i < n; i++) {
-        h ^= (unsigned char) p[i];
-        h *= BEHAVE_FNV_PRIME;
-    }
-
-    return h;
-}
-
-
-/* a feature's hash: its kind's byte, then its bytes */
+/* a feature's hash: FNV-1a of its kind's byte, then its bytes */
 static uint32_t
 behave_fnv_kind(char kind, const char *p, size_t n)
 {
-    return behave_fnv(behave_fnv(BEHAVE_FNV_BASIS, &kind, 1), p, n);
+    size_t    i;
+    uint32_t  h;
+
+    h = behave_lex_hash_step(BEHAVE_LEX_HASH_INIT, (unsigned char) kind);
+
+    for (i = 0; i < n; i++) {
+        h = behave_lex_hash_step(h, (unsigned char) p[i]);
+    }
+
+    return h;
 }
 
 
