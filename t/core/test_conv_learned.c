@@ -186,7 +186,8 @@ check_adjust(void)
         behave_conv_learned_agent(&norm, p);
         behave_conv_learned_adjust(&norm, &rec);
 
-        want = before == 0 ? (p[0] >= am->add ? BEHAVE_CONV_CLAIM_CUE : 0)
+        want = before == 0 ? (am->add < 1.0 && p[0] >= am->add
+                              ? BEHAVE_CONV_CLAIM_CUE : 0)
                : p[0] < am->veto ? 0 : before;
         bad += rec.claim != want;
     }
@@ -208,7 +209,7 @@ check_adjust(void)
         behave_conv_learned_adjust(&norm, &rec);
 
         want = before ? (p[0] < rm->veto ? 0 : before)
-               : (p[0] >= rm->add && !rec.confusion
+               : (rm->add < 1.0 && p[0] >= rm->add && !rec.confusion
                   ? BEHAVE_CONV_F_DENIES : 0);
         bad += (rec.flags & BEHAVE_CONV_F_DENIES) != want;
     }
@@ -248,7 +249,9 @@ check_fold(void)
     behave_conversation_assess(tv, 2, &tv[2], &r);
 
     ok(r.false_resolution == (behave_conv_claim(&norm, a[1].cues) != 0
-                              || p[0] >= behave_conv_learned_agent_model.add),
+                              || (behave_conv_learned_agent_model.add < 1.0
+                                  && p[0]
+                                     >= behave_conv_learned_agent_model.add)),
        "the fold's false resolution follows the claim it was given "
        "(p(claim) %.3f, found %d)", p[0], r.false_resolution);
 }

@@ -255,7 +255,9 @@ behave_conv_learned_adjust(const behave_conv_norm_t *t,
         behave_conv_learned_agent(t, p);
 
         /* a learned claim has no phrase: its reason is the cue's */
-        if (rec->claim == 0 && p[BEHAVE_AGENT_CLAIM] >= m->add) {
+        if (rec->claim == 0 && m->add < 1.0
+            && p[BEHAVE_AGENT_CLAIM] >= m->add)
+        {
             rec->claim = BEHAVE_CONV_CLAIM_CUE;
 
         } else if (rec->claim != 0 && p[BEHAVE_AGENT_CLAIM] < m->veto) {
@@ -276,7 +278,7 @@ behave_conv_learned_adjust(const behave_conv_norm_t *t,
      * "Sehr geehrte Damen und Herren" is no denial wherever it stands
      */
     if (!(rec->flags & BEHAVE_CONV_F_DENIES)
-        && p[BEHAVE_REPLY_DENIAL] >= m->add
+        && m->add < 1.0 && p[BEHAVE_REPLY_DENIAL] >= m->add
         && rec->valence <= 0 && rec->overload == 0 && rec->confusion == 0)
     {
         rec->flags |= BEHAVE_CONV_F_DENIES;

@@ -17,8 +17,10 @@ typedef struct {
     const int8_t   *w;          /* 2^bits x 4: bucket-major */
     double          scale;      /* a weight is its int8 times scale */
     double          bias[4];
-    double          add;        /* a finding the rules missed: p >= add */
-    double          veto;       /* one the rules made: dropped, p < veto */
+    double          add;        /* a finding the rules missed: p >= add
+                                   (1: never) */
+    double          veto;       /* one the rules made: dropped, p < veto
+                                   (0: never) */
 } behave_conv_learned_model_t;
 
 
