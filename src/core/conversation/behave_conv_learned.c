@@ -250,8 +250,15 @@ behave_conv_learned_adjust(const behave_conv_norm_t *t,
         return;
     }
 
+    /* a model that could change nothing here is not run: a turn pays
+     * for it only where a threshold can act */
     if (!rec->customer) {
         m = &behave_conv_learned_agent_model;
+
+        if (rec->claim == 0 ? m->add >= 1.0 : m->veto <= 0.0) {
+            return;
+        }
+
         behave_conv_learned_agent(t, p);
 
         /* a learned claim has no phrase: its reason is the cue's */
@@ -268,6 +275,13 @@ behave_conv_learned_adjust(const behave_conv_norm_t *t,
     }
 
     m = &behave_conv_learned_reply_model;
+
+    if ((rec->flags & BEHAVE_CONV_F_DENIES) ? m->veto <= 0.0
+                                            : m->add >= 1.0)
+    {
+        return;
+    }
+
     behave_conv_learned_reply(t, p);
 
     /*
