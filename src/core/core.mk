@@ -24,6 +24,8 @@ RISK      := $(TOP)/src/core/text/model/risk.tsv \
 GENR      := $(OUT)/gen/behave_risk_data.c
 PHRASES   := $(sort $(wildcard $(TOP)/src/core/conversation/phrases/*.tsv))
 GENP      := $(OUT)/gen/behave_conv_phrases_data.c
+TURNS     := $(TOP)/src/core/conversation/learned/turns.tsv
+GENT      := $(OUT)/gen/behave_conv_learned_data.c
 # the descriptions the Redis scripts share with the core (generated headers)
 DESCR     := $(sort $(foreach d,$(DIRS),$(wildcard $(TOP)/src/core/$(d)/*.layout \
                                                   $(TOP)/src/core/$(d)/*.fields)))
@@ -36,7 +38,8 @@ CORE_OBJS := $(patsubst $(TOP)/%.c,$(OUT)/obj/%.o,$(CORE_SRCS)) \
              $(OUT)/obj/gen/behave_lexicon_data.o \
              $(OUT)/obj/gen/behave_model_data.o \
              $(OUT)/obj/gen/behave_risk_data.o \
-             $(OUT)/obj/gen/behave_conv_phrases_data.o
+             $(OUT)/obj/gen/behave_conv_phrases_data.o \
+             $(OUT)/obj/gen/behave_conv_learned_data.o
 
 $(GEN): $(LEXICON) $(TOP)/scripts/gen-lexicon
 	@mkdir -p $(dir $@)
@@ -52,6 +55,10 @@ $(GENR): $(RISK) $(TOP)/scripts/gen-risk
 $(GENP): $(PHRASES) $(TOP)/scripts/gen-phrases
 	@mkdir -p $(dir $@)
 	perl $(TOP)/scripts/gen-phrases $@ $(PHRASES)
+
+$(GENT): $(TURNS) $(TOP)/scripts/gen-turns
+	@mkdir -p $(dir $@)
+	perl $(TOP)/scripts/gen-turns $@ $(TURNS)
 
 # the core's share of scripts/gen-redis-scripts: its headers, no script
 $(GENH) &: $(DESCR) $(TOP)/scripts/gen-redis-scripts

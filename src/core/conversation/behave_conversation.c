@@ -26,6 +26,7 @@
 #include "behave_conv_asks.h"
 #include "behave_conv_claims.h"
 #include "behave_conv_escalation.h"
+#include "behave_conv_learned.h"
 #include "behave_conv_scan.h"
 #include "behave_conv_state.h"
 #include "behave_model.h"
@@ -68,6 +69,7 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
 
     if (!rec->customer) {
         rec->claim = behave_conv_claim(&norm, t->cues);
+        behave_conv_learned_adjust(&norm, rec);
         return;
     }
 
@@ -165,6 +167,9 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     }
 
     rec->flags = f;
+
+    /* the classifiers settle the denial where the phrases miss */
+    behave_conv_learned_adjust(&norm, rec);
 
     rec->specialist = behave_conv_first(&norm,
                                         BEHAVE_CONV_T_SPECIALIST,
