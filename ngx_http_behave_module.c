@@ -960,7 +960,6 @@ ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
     char                 errbuf[256], *rv;
     ngx_str_t           *value, file, text;
-    ngx_pool_cleanup_t  *cln;
     behave_gw_catalog_t *cat;
 
     if (bmcf->models != NULL) {
@@ -985,14 +984,13 @@ ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         return NGX_CONF_ERROR;
     }
 
-    cln = ngx_pool_cleanup_add(cf->pool, 0);
-    if (cln == NULL) {
+    if (ngx_http_behave_on_cleanup(cf->pool, ngx_http_behave_models_free,
+                                   cat)
+        != NGX_OK)
+    {
         behave_gw_catalog_free(cat);
         return NGX_CONF_ERROR;
     }
-
-    cln->handler = ngx_http_behave_models_free;
-    cln->data = cat;
     bmcf->models = cat;
 
     return NGX_CONF_OK;
@@ -1157,7 +1155,6 @@ ngx_http_behave_lexicon(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
     char                   err[256], *rv;
     ngx_str_t             *value, file, text;
-    ngx_pool_cleanup_t    *cln;
     behave_lex_overlay_t  *ov;
 
     if (bmcf->lexicon != NULL) {
@@ -1182,14 +1179,13 @@ ngx_http_behave_lexicon(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         return NGX_CONF_ERROR;
     }
 
-    cln = ngx_pool_cleanup_add(cf->pool, 0);
-    if (cln == NULL) {
+    if (ngx_http_behave_on_cleanup(cf->pool, ngx_http_behave_lexicon_free,
+                                   ov)
+        != NGX_OK)
+    {
         behave_lex_overlay_free(ov);
         return NGX_CONF_ERROR;
     }
-
-    cln->handler = ngx_http_behave_lexicon_free;
-    cln->data = ov;
     bmcf->lexicon = ov;
 
     ngx_conf_log_error(NGX_LOG_NOTICE, cf, 0,

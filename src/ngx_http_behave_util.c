@@ -134,6 +134,45 @@ ngx_http_behave_get_ctx(ngx_http_request_t *r)
 }
 
 
+/*
+ * What a pool's cleanup frees is registered in one step: the glue's
+ * surfaces hold parse trees and buffers from malloc() (the core's), which
+ * must go whatever path the request takes.
+ */
+ngx_int_t
+ngx_http_behave_on_cleanup(ngx_pool_t *pool, ngx_pool_cleanup_pt handler,
+    void *data)
+{
+    ngx_pool_cleanup_t  *cln;
+
+    cln = ngx_pool_cleanup_add(pool, 0);
+    if (cln == NULL) {
+        return NGX_ERROR;
+    }
+
+    cln->handler = handler;
+    cln->data = data;
+
+    return NGX_OK;
+}
+
+
+void *
+ngx_http_behave_pcalloc_owned(ngx_pool_t *pool, size_t size,
+    ngx_pool_cleanup_pt handler)
+{
+    void  *p;
+
+    p = ngx_pcalloc(pool, size);
+
+    if (p == NULL || ngx_http_behave_on_cleanup(pool, handler, p) != NGX_OK) {
+        return NULL;
+    }
+
+    return p;
+}
+
+
 ngx_table_elt_t *
 ngx_http_behave_find_header(ngx_http_request_t *r, ngx_str_t *name)
 {

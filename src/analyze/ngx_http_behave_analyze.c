@@ -84,7 +84,6 @@ ngx_http_behave_analyze_body(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_behave_analyze_process(ngx_http_request_t *r, ngx_str_t *body)
 {
-    ngx_pool_cleanup_t          *cln;
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_analyze_t   *an;
     ngx_http_behave_loc_conf_t  *blcf;
@@ -92,16 +91,14 @@ ngx_http_behave_analyze_process(ngx_http_request_t *r, ngx_str_t *body)
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    an = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_analyze_t));
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-
-    if (an == NULL || cln == NULL) {
+    /* what the parse makes lives until the request is gone, whatever */
+    an = ngx_http_behave_pcalloc_owned(r->pool,
+                                       sizeof(ngx_http_behave_analyze_t),
+                                       ngx_http_behave_analyze_cleanup);
+    if (an == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    /* what the parse makes lives until the request is gone, whatever */
-    cln->handler = ngx_http_behave_analyze_cleanup;
-    cln->data = an;
     ctx->surface = an;
 
     an->body = *body;

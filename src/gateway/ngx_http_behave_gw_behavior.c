@@ -137,18 +137,13 @@ ngx_int_t
 ngx_http_behave_behavior_start(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw)
 {
-    ngx_pool_cleanup_t     *cln;
     ngx_http_behave_beh_t  *b;
 
-    b = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_beh_t));
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-
-    if (b == NULL || cln == NULL) {
+    b = ngx_http_behave_pcalloc_owned(r->pool, sizeof(ngx_http_behave_beh_t),
+                                      ngx_http_behave_beh_cleanup);
+    if (b == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-
-    cln->handler = ngx_http_behave_beh_cleanup;
-    cln->data = b;
 
     b->gw = gw;
     b->epoch = (uint64_t) gw->now_ms;

@@ -38,19 +38,15 @@ ngx_int_t
 ngx_http_behave_reviews_patch(ngx_http_request_t *r, ngx_str_t *id)
 {
     ngx_int_t                    rc;
-    ngx_pool_cleanup_t          *cln;
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_rv_patch_t  *pt;
 
-    pt = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_rv_patch_t));
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-
-    if (pt == NULL || cln == NULL) {
+    pt = ngx_http_behave_pcalloc_owned(r->pool,
+                                       sizeof(ngx_http_behave_rv_patch_t),
+                                       ngx_http_behave_reviews_patch_cleanup);
+    if (pt == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-
-    cln->handler = ngx_http_behave_reviews_patch_cleanup;
-    cln->data = pt;
 
     pt->id = *id;
 

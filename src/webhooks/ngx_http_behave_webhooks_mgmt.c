@@ -146,7 +146,6 @@ ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
 {
     ngx_str_t                    body;
     behave_error_t               err;
-    ngx_pool_cleanup_t          *cln;
     ngx_http_behave_step_t       step;
     ngx_http_behave_loc_conf_t  *blcf;
 
@@ -157,15 +156,14 @@ ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
         return step;
     }
 
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-    if (cln == NULL) {
+    if (ngx_http_behave_on_cleanup(r->pool, ngx_http_behave_wh_mgmt_cleanup,
+                                   m)
+        != NGX_OK)
+    {
         return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
     }
 
     m->root = behave_json_parse_object((char *) body.data, body.len, &err);
-
-    cln->handler = ngx_http_behave_wh_mgmt_cleanup;
-    cln->data = m;
 
     if (m->root == NULL) {
         return ngx_http_behave_answered(ngx_http_behave_send_error(r, &err));

@@ -186,7 +186,6 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
 {
     behave_error_t               err;
     ngx_time_t                  *tp;
-    ngx_pool_cleanup_t          *cln;
     ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_wh_recv_t   *rv;
     ngx_http_behave_loc_conf_t  *blcf;
@@ -207,16 +206,13 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
         return ngx_http_behave_refuse(r, &err);
     }
 
-    rv = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_wh_recv_t));
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-
-    if (rv == NULL || cln == NULL) {
+    /* frees the parsed call whatever path the request takes */
+    rv = ngx_http_behave_pcalloc_owned(r->pool,
+                                       sizeof(ngx_http_behave_wh_recv_t),
+                                       ngx_http_behave_wh_recv_cleanup);
+    if (rv == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-
-    /* frees the parsed call whatever path the request takes */
-    cln->handler = ngx_http_behave_wh_recv_cleanup;
-    cln->data = rv;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     ctx->surface = rv;
