@@ -1102,11 +1102,6 @@ test_as_i_said(void)
 int
 main(void)
 {
-    (void) tap_is_str;
-    (void) tap_is_near;
-    (void) tap_todo;
-    (void) tap_skip;
-
     test_false_resolution();
     test_overload();
     test_specialist();

@@ -201,11 +201,6 @@ test_escalation_words(void)
 int
 main(void)
 {
-    (void) tap_is_str;
-    (void) tap_is_near;
-    (void) tap_todo;
-    (void) tap_skip;
-
     test_claims_and_denials();
     test_repetition_by_intent();
     test_vague_reference();

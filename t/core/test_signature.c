@@ -864,8 +864,6 @@ test_misc(void)
 int
 main(void)
 {
-    (void) tap_is_near;
-
     test_names();
     test_elevenlabs();
     test_elevenlabs_sample();

@@ -535,8 +535,6 @@ test_sha256(void)
 int
 main(void)
 {
-    (void) tap_is_near;
-
     test_samples();
     test_elevenlabs();
     test_retell();

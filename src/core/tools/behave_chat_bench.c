@@ -36,7 +36,7 @@
 #include "behave_extract.h"
 #include "behave_json.h"
 #include "behave_json_parse.h"
-#include "behave_read_file.h"
+#include "behave_jsonl.h"
 #include "behave_turn_memo.h"
 #include "behave_tool_util.h"
 
@@ -55,6 +55,8 @@ static size_t        nturns;
 
 
 static void bench_load(const char *path);
+static void bench_turn(const char *text, int agent, int first,
+    void *data);
 static char *bench_body(size_t first, size_t n, size_t *len);
 static double bench_request(const char *body, size_t len,
     behave_turn_memo_t *memo, size_t *annotated);
@@ -62,45 +64,27 @@ static void bench_report(const char *name, double *ns, size_t n,
     const char *what);
 
 
+/* the texts outlive the corpus' trees: kept until exit */
+static void
+bench_turn(const char *text, int agent, int first, void *data)
+{
+    if (nturns == BENCH_TURNS_MAX) {
+        return;
+    }
+
+    turns[nturns].text = strdup(text);
+    turns[nturns].agent = agent;
+    nturns++;
+}
+
+
 static void
 bench_load(const char *path)
 {
-    char         *buf, *line, *next;
-    size_t        len;
-    cJSON        *c, *e, *msg, *spk;
-
-    buf = behave_read_file(path, &len);
-    if (buf == NULL) {
+    if (behave_jsonl_turns(path, bench_turn, NULL) != 0) {
         perror(path);
         exit(1);
     }
-
-    for (line = buf; line != NULL && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next != NULL) {
-            *next++ = '\0';
-        }
-
-        c = cJSON_Parse(line);
-
-        cJSON_ArrayForEach(e, cJSON_GetObjectItem(c, "turns")) {
-            msg = cJSON_GetObjectItem(e, "message");
-            spk = cJSON_GetObjectItem(e, "speaker");
-
-            if (!cJSON_IsString(msg) || nturns == BENCH_TURNS_MAX) {
-                continue;
-            }
-
-            turns[nturns].text = strdup(msg->valuestring);
-            turns[nturns].agent = cJSON_IsString(spk)
-                                  && strcmp(spk->valuestring, "agent") == 0;
-            nturns++;
-        }
-
-        cJSON_Delete(c);
-    }
-
-    free(buf);
 }
 
 

@@ -27,7 +27,7 @@
 #include "behave_annotate.h"
 #include "behave_conv_state.h"
 #include "behave_conversation.h"
-#include "behave_read_file.h"
+#include "behave_jsonl.h"
 #include "behave_turn.h"
 
 
@@ -48,58 +48,33 @@ static size_t       state_len;
 
 
 static void cost_load(const char *path);
+static void cost_add(const char *text, int agent, int first,
+    void *data);
 static void cost_turn(const cost_turn_t *ct, behave_conv_result_t *res);
+
+
+/* the texts outlive the corpus' trees: kept until exit */
+static void
+cost_add(const char *text, int agent, int first, void *data)
+{
+    if (nturns == COST_MAX_TURNS) {
+        return;
+    }
+
+    turns[nturns].text = strdup(text);
+    turns[nturns].agent = agent;
+    turns[nturns].first = first;
+    nturns++;
+}
 
 
 static void
 cost_load(const char *path)
 {
-    char         *buf, *line, *next;
-    size_t        len;
-    cJSON        *conv, *e, *msg, *spk;
-    int           first;
-
-    buf = behave_read_file(path, &len);
-    if (buf == NULL) {
+    if (behave_jsonl_turns(path, cost_add, NULL) != 0) {
         perror(path);
         exit(1);
     }
-
-    for (line = buf; line != NULL && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next != NULL) {
-            *next++ = '\0';
-        }
-
-        conv = cJSON_Parse(line);
-        if (conv == NULL) {
-            continue;
-        }
-
-        first = 1;
-        e = cJSON_GetObjectItem(conv, "turns");
-
-        for (e = cJSON_IsArray(e) ? e->child : NULL; e != NULL; e = e->next) {
-            msg = cJSON_GetObjectItem(e, "message");
-            spk = cJSON_GetObjectItem(e, "speaker");
-
-            if (!cJSON_IsString(msg) || nturns == COST_MAX_TURNS) {
-                continue;
-            }
-
-            /* the texts outlive the tree: kept until exit */
-            turns[nturns].text = strdup(msg->valuestring);
-            turns[nturns].agent = cJSON_IsString(spk)
-                                  && strcmp(spk->valuestring, "agent") == 0;
-            turns[nturns].first = first;
-            first = 0;
-            nturns++;
-        }
-
-        cJSON_Delete(conv);
-    }
-
-    free(buf);
 }
 
 
