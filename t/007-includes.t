@@ -40,9 +40,7 @@ my %files = (
 for my $f (keys %files) {
     (my $d = "$dir/$f") =~ s{/[^/]+$}{};
     make_path($d);
-    open my $fh, '>', "$dir/$f" or die $!;
-    print $fh $files{$f};
-    close $fh;
+    spew("$dir/$f", $files{$f});
 }
 $out = `$TOP/scripts/check-includes --root $dir 2>&1`;
 isnt($?, 0, 'a faulty tree fails');

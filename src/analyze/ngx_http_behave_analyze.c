@@ -295,22 +295,16 @@ ngx_http_behave_analyze_respond(ngx_http_request_t *r,
     ctx->session_id.data = session_id;
     ctx->session_id.len = 4 + 32;
 
-    ngx_memzero(&resp, sizeof(behave_analyze_resp_t));
+    /* the body lives in the request pool: the metadata's span is valid */
+    behave_analyze_resp_init(&resp, (char *) session_id, an->usage.meter,
+                             &an->req, &an->ann, &an->routing);
 
-    resp.session_id = (char *) session_id;
     resp.latency_ms = an->latency_ms;
-    resp.annotation = &an->ann;
-    resp.routing = &an->routing;
     resp.tenant_remaining = an->usage.remaining;
     resp.overage = an->usage.overage;
-    resp.meter = an->usage.meter;
     resp.conversation = conversation;
     resp.conversation_id = an->req.conversation_id;
     resp.redacted = (int) an->redacted;
-
-    /* the body lives in the request pool: the span is still valid */
-    resp.metadata = an->req.metadata;
-    resp.metadata_len = an->req.metadata_len;
 
     resp.gateway_latency_ms = ngx_http_behave_now_ms() - ctx->started_ms;
 

@@ -123,21 +123,26 @@ load(const char *name, size_t *len)
 static void
 test_names(void)
 {
+    size_t                    i;
     const behave_provider_t  *const *p;
 
-    is_str(behave_sig_err_name(BEHAVE_SIG_OK), "ok", "err name ok");
-    is_str(behave_sig_err_name(BEHAVE_SIG_MISSING_HEADER), "missing_header",
-           "err name missing");
-    is_str(behave_sig_err_name(BEHAVE_SIG_MALFORMED_HEADER),
-           "malformed_header", "err name malformed");
-    is_str(behave_sig_err_name(BEHAVE_SIG_BAD_SIGNATURE), "bad_signature",
-           "err name bad signature");
-    is_str(behave_sig_err_name(BEHAVE_SIG_TOO_OLD), "too_old",
-           "err name too old");
-    is_str(behave_sig_err_name(BEHAVE_SIG_TOO_NEW), "too_new",
-           "err name too new");
-    is_str(behave_sig_err_name((behave_sig_err_e) 999), "unknown",
-           "err name out of range");
+    static const struct {
+        behave_sig_err_e   err;
+        const char        *name;
+    } names[] = {
+        { BEHAVE_SIG_OK, "ok" },
+        { BEHAVE_SIG_MISSING_HEADER, "missing_header" },
+        { BEHAVE_SIG_MALFORMED_HEADER, "malformed_header" },
+        { BEHAVE_SIG_BAD_SIGNATURE, "bad_signature" },
+        { BEHAVE_SIG_TOO_OLD, "too_old" },
+        { BEHAVE_SIG_TOO_NEW, "too_new" },
+        { (behave_sig_err_e) 999, "unknown" },     /* out of range */
+    };
+
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        is_str(behave_sig_err_name(names[i].err), names[i].name,
+               "err name %s", names[i].name);
+    }
 
     ok(BEHAVE_PROVIDER_RETELL != NULL
        && strcmp(BEHAVE_PROVIDER_RETELL->name, "retell") == 0,

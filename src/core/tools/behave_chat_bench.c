@@ -44,48 +44,15 @@
 #define BENCH_TURNS_MAX  20000
 
 
-typedef struct {
-    const char  *text;
-    int          agent;
-} bench_turn_t;
+static behave_jsonl_turn_t   turns[BENCH_TURNS_MAX];
+static behave_jsonl_turns_t  corpus = { turns, 0, BENCH_TURNS_MAX };
 
 
-static bench_turn_t  turns[BENCH_TURNS_MAX];
-static size_t        nturns;
-
-
-static void bench_load(const char *path);
-static void bench_turn(const char *text, int agent, int first,
-    void *data);
 static char *bench_body(size_t first, size_t n, size_t *len);
 static double bench_request(const char *body, size_t len,
     behave_turn_memo_t *memo, size_t *annotated);
 static void bench_report(const char *name, double *ns, size_t n,
     const char *what);
-
-
-/* the texts outlive the corpus' trees: kept until exit */
-static void
-bench_turn(const char *text, int agent, int first, void *data)
-{
-    if (nturns == BENCH_TURNS_MAX) {
-        return;
-    }
-
-    turns[nturns].text = strdup(text);
-    turns[nturns].agent = agent;
-    nturns++;
-}
-
-
-static void
-bench_load(const char *path)
-{
-    if (behave_jsonl_turns(path, bench_turn, NULL) != 0) {
-        perror(path);
-        exit(1);
-    }
-}
 
 
 /* n turns from turns[first] on (cycled), ending on a user turn */
@@ -117,7 +84,7 @@ bench_body(size_t first, size_t n, size_t *len)
             behave_jw_literal(&w, ",{\"role\":\"user\",\"content\":");
         }
 
-        behave_jw_value_string(&w, turns[(first + i) % nturns].text);
+        behave_jw_value_string(&w, turns[(first + i) % corpus.n].text);
         behave_jw_literal(&w, "}");
     }
 
@@ -217,10 +184,10 @@ main(int argc, char **argv)
     }
 
     for ( /* void */ ; i < argc; i++) {
-        bench_load(argv[i]);
+        behave_jsonl_turns(argv[i], &corpus);
     }
 
-    if (nturns < nt) {
+    if (corpus.n < nt) {
         fprintf(stderr, "fewer turns than a chat\n");
         return 1;
     }
@@ -235,7 +202,7 @@ main(int argc, char **argv)
 
     printf("a pre-filtered chat request, core CPU time (parse, turns, "
            "annotate, findings), %zu chats from %zu turns\n", chats,
-           nturns);
+           corpus.n);
 
     /* cold: each chat a new one, every turn annotated */
     annotated = 0;

@@ -34,53 +34,19 @@
 #define COST_MAX_TURNS  20000
 
 
-typedef struct {
-    const char  *text;
-    int          agent;
-    int          first;      /* a conversation's first turn */
-} cost_turn_t;
-
-
-static cost_turn_t  turns[COST_MAX_TURNS];
-static size_t       nturns;
+static behave_jsonl_turn_t   turns[COST_MAX_TURNS];
+static behave_jsonl_turns_t  corpus = { turns, 0, COST_MAX_TURNS };
 static char         state_buf[BEHAVE_CONV_STATE_MAX];
 static size_t       state_len;
 
 
-static void cost_load(const char *path);
-static void cost_add(const char *text, int agent, int first,
-    void *data);
-static void cost_turn(const cost_turn_t *ct, behave_conv_result_t *res);
-
-
-/* the texts outlive the corpus' trees: kept until exit */
-static void
-cost_add(const char *text, int agent, int first, void *data)
-{
-    if (nturns == COST_MAX_TURNS) {
-        return;
-    }
-
-    turns[nturns].text = strdup(text);
-    turns[nturns].agent = agent;
-    turns[nturns].first = first;
-    nturns++;
-}
-
-
-static void
-cost_load(const char *path)
-{
-    if (behave_jsonl_turns(path, cost_add, NULL) != 0) {
-        perror(path);
-        exit(1);
-    }
-}
+static void cost_turn(const behave_jsonl_turn_t *ct,
+    behave_conv_result_t *res);
 
 
 /* one turn, as the module's analyze handler and its Redis reply do it */
 static __attribute__((noinline)) void
-cost_turn(const cost_turn_t *ct, behave_conv_result_t *res)
+cost_turn(const behave_jsonl_turn_t *ct, behave_conv_result_t *res)
 {
     size_t                len;
     unsigned char         enc[BEHAVE_CONV_REC_SIZE];
@@ -108,7 +74,7 @@ cost_turn(const cost_turn_t *ct, behave_conv_result_t *res)
 
 /* what Redis's script does between turns, outside the count */
 static void
-cost_push(behave_conv_state_t *st, const cost_turn_t *ct)
+cost_push(behave_conv_state_t *st, const behave_jsonl_turn_t *ct)
 {
     behave_turn_t        t;
     behave_conv_rec_t    rec;
@@ -153,10 +119,10 @@ main(int argc, char **argv)
     }
 
     for (/* void */; i < argc; i++) {
-        cost_load(argv[i]);
+        behave_jsonl_turns(argv[i], &corpus);
     }
 
-    if (nturns == 0) {
+    if (corpus.n == 0) {
         fprintf(stderr, "behave_conv_cost: no turns\n");
         return 1;
     }
@@ -165,13 +131,13 @@ main(int argc, char **argv)
     sink = 0;
     h = 0;
 
-    for (k = 0; k < nturns; k++) {
+    for (k = 0; k < corpus.n; k++) {
         if (turns[k].first || lone) {
             behave_conv_state_init(&st);
             state_len = 0;
 
             for (i = 0; i < history; i++) {
-                cost_push(&st, &turns[h++ % nturns]);
+                cost_push(&st, &turns[h++ % corpus.n]);
             }
         }
 

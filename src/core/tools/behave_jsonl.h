@@ -9,6 +9,8 @@
 #ifndef BEHAVE_JSONL_H
 #define BEHAVE_JSONL_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -18,9 +20,19 @@
 
 typedef void (*behave_jsonl_line_pt)(const cJSON *line, void *data);
 
-/* text: a turn's "message"; first: the conversation's first such turn */
-typedef void (*behave_jsonl_turn_pt)(const char *text, int agent, int first,
-    void *data);
+typedef struct {
+    const char            *text;     /* a turn's "message" */
+    int                    agent;    /* "speaker": "agent" */
+    int                    first;    /* its conversation's first */
+} behave_jsonl_turn_t;
+
+
+/* turns read so far, into an array of max the caller gives */
+typedef struct {
+    behave_jsonl_turn_t   *turn;
+    size_t                 n;
+    size_t                 max;
+} behave_jsonl_turns_t;
 
 
 /*
@@ -58,12 +70,7 @@ behave_jsonl_each(const char *path, behave_jsonl_line_pt fn, void *data)
 }
 
 
-typedef struct {
-    behave_jsonl_turn_pt   fn;
-    void                  *data;
-} behave_jsonl_turns_t;
-
-
+/* the texts outlive the corpus' trees: strdup()ed, kept until exit */
 static __attribute__((unused)) void
 behave_jsonl_turns_of(const cJSON *conv, void *data)
 {
@@ -77,28 +84,32 @@ behave_jsonl_turns_of(const cJSON *conv, void *data)
         msg = cJSON_GetObjectItem(e, "message");
         spk = cJSON_GetObjectItem(e, "speaker");
 
-        if (!cJSON_IsString(msg)) {
+        if (!cJSON_IsString(msg) || t->n == t->max) {
             continue;
         }
 
-        t->fn(msg->valuestring,
-              cJSON_IsString(spk) && strcmp(spk->valuestring, "agent") == 0,
-              first, t->data);
+        t->turn[t->n].text = strdup(msg->valuestring);
+        t->turn[t->n].agent = cJSON_IsString(spk)
+                              && strcmp(spk->valuestring, "agent") == 0;
+        t->turn[t->n].first = first;
+        t->n++;
         first = 0;
     }
 }
 
 
-/* fn() on every turn with a message of every conversation of the file */
-static __attribute__((unused)) int
-behave_jsonl_turns(const char *path, behave_jsonl_turn_pt fn, void *data)
+/*
+ * Every turn with a message of every conversation of the file, after
+ * those t holds already (a tool reads several files); the file's name
+ * and errno on stderr, and exit, when it cannot be read.
+ */
+static __attribute__((unused)) void
+behave_jsonl_turns(const char *path, behave_jsonl_turns_t *t)
 {
-    behave_jsonl_turns_t  t;
-
-    t.fn = fn;
-    t.data = data;
-
-    return behave_jsonl_each(path, behave_jsonl_turns_of, &t);
+    if (behave_jsonl_each(path, behave_jsonl_turns_of, t) != 0) {
+        perror(path);
+        exit(1);
+    }
 }
 
 

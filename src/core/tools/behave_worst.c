@@ -625,14 +625,8 @@ run_analyze(const char *body, size_t len, void *data)
     behave_route(&ann, &routing);
     worst_piece("check, walk, annotate", WORST_THREAD);
 
-    memset(&resp, 0, sizeof(resp));
-    resp.session_id = "ses_0123456789abcdef0123456789abcdef";
-    resp.tenant_remaining = -1;
-    resp.meter = "shared";
-    resp.annotation = &ann;
-    resp.routing = &routing;
-    resp.metadata = req.metadata;
-    resp.metadata_len = req.metadata_len;
+    behave_analyze_resp_init(&resp, "ses_0123456789abcdef0123456789abcdef",
+                             "shared", &req, &ann, &routing);
 
     out = behave_analyze_response_json(&resp, &olen);
     worst_piece("the answer (metadata echoed)", WORST_LOOP);
