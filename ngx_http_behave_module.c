@@ -82,10 +82,18 @@ static char *ngx_http_behave_trace_sample(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_trace_retention(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
+static int ngx_http_behave_models_parse(const char *text, size_t len,
+    void **out, char *err, size_t size);
 static void ngx_http_behave_models_free(void *data);
 static char *ngx_http_behave_lexicon(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
+static int ngx_http_behave_lexicon_parse(const char *text, size_t len,
+    void **out, char *err, size_t size);
 static void ngx_http_behave_lexicon_free(void *data);
+static char *ngx_http_behave_conf_parsed(ngx_conf_t *cf, size_t max,
+    int (*parse)(const char *text, size_t len, void **out, char *err,
+                 size_t size),
+    ngx_pool_cleanup_pt free_fn, void **out);
 static char *ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd,
@@ -958,42 +966,37 @@ ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_behave_main_conf_t *bmcf = conf;
 
-    char                 errbuf[256], *rv;
-    ngx_str_t           *value, file, text;
-    behave_gw_catalog_t *cat;
+    void  *cat;
+    char  *rv;
 
     if (bmcf->models != NULL) {
         return "is duplicate";
     }
 
-    value = cf->args->elts;
-    file = value[1];
-
-    rv = ngx_http_behave_conf_read(cf, "behave_models", &file,
-                                   4 * 1024 * 1024, &text);
+    rv = ngx_http_behave_conf_parsed(cf, 4 * 1024 * 1024,
+                                     ngx_http_behave_models_parse,
+                                     ngx_http_behave_models_free, &cat);
     if (rv != NGX_CONF_OK) {
         return rv;
     }
 
-    if (behave_gw_catalog_load((char *) text.data, text.len, &cat, errbuf,
-                               sizeof(errbuf))
-        != 0)
-    {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "behave_models: %V: %s",
-                           &file, errbuf);
-        return NGX_CONF_ERROR;
-    }
-
-    if (ngx_http_behave_on_cleanup(cf->pool, ngx_http_behave_models_free,
-                                   cat)
-        != NGX_OK)
-    {
-        behave_gw_catalog_free(cat);
-        return NGX_CONF_ERROR;
-    }
     bmcf->models = cat;
 
     return NGX_CONF_OK;
+}
+
+
+static int
+ngx_http_behave_models_parse(const char *text, size_t len, void **out,
+    char *err, size_t size)
+{
+    int                   rc;
+    behave_gw_catalog_t  *cat;
+
+    rc = behave_gw_catalog_load(text, len, &cat, err, size);
+    *out = cat;
+
+    return rc;
 }
 
 
@@ -1153,44 +1156,80 @@ ngx_http_behave_lexicon(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_behave_main_conf_t *bmcf = conf;
 
-    char                   err[256], *rv;
-    ngx_str_t             *value, file, text;
-    behave_lex_overlay_t  *ov;
+    void       *ov;
+    char       *rv;
+    ngx_str_t  *value;
 
     if (bmcf->lexicon != NULL) {
         return "is duplicate";
     }
 
-    value = cf->args->elts;
-    file = value[1];
-
-    rv = ngx_http_behave_conf_read(cf, "behave_lexicon", &file,
-                                   64 * 1024 * 1024, &text);
+    rv = ngx_http_behave_conf_parsed(cf, 64 * 1024 * 1024,
+                                     ngx_http_behave_lexicon_parse,
+                                     ngx_http_behave_lexicon_free, &ov);
     if (rv != NGX_CONF_OK) {
         return rv;
     }
 
-    if (behave_lex_overlay_parse((char *) text.data, text.len, &ov, err,
-                                 sizeof(err))
-        != 0)
-    {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "behave_lexicon: %V: %s",
-                           &file, err);
-        return NGX_CONF_ERROR;
-    }
-
-    if (ngx_http_behave_on_cleanup(cf->pool, ngx_http_behave_lexicon_free,
-                                   ov)
-        != NGX_OK)
-    {
-        behave_lex_overlay_free(ov);
-        return NGX_CONF_ERROR;
-    }
     bmcf->lexicon = ov;
 
+    value = cf->args->elts;
     ngx_conf_log_error(NGX_LOG_NOTICE, cf, 0,
                        "behave_lexicon: %uz terms from \"%V\"",
-                       behave_lex_overlay_count(ov), &file);
+                       behave_lex_overlay_count(bmcf->lexicon), &value[1]);
+
+    return NGX_CONF_OK;
+}
+
+
+static int
+ngx_http_behave_lexicon_parse(const char *text, size_t len, void **out,
+    char *err, size_t size)
+{
+    int                    rc;
+    behave_lex_overlay_t  *ov;
+
+    rc = behave_lex_overlay_parse(text, len, &ov, err, size);
+    *out = ov;
+
+    return rc;
+}
+
+
+/*
+ * The file a directive names (its one argument), read and parsed by the
+ * core at configuration time; what the parse made lives as long as the
+ * cycle's pool and free_fn frees it with the pool.
+ */
+
+static char *
+ngx_http_behave_conf_parsed(ngx_conf_t *cf, size_t max,
+    int (*parse)(const char *text, size_t len, void **out, char *err,
+                 size_t size),
+    ngx_pool_cleanup_pt free_fn, void **out)
+{
+    char        err[256], *rv;
+    ngx_str_t  *value, text;
+
+    value = cf->args->elts;
+
+    /* the directive's name is NUL-terminated, as every argument is */
+    rv = ngx_http_behave_conf_read(cf, (char *) value[0].data, &value[1],
+                                   max, &text);
+    if (rv != NGX_CONF_OK) {
+        return rv;
+    }
+
+    if (parse((char *) text.data, text.len, out, err, sizeof(err)) != 0) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "%V: %V: %s", &value[0],
+                           &value[1], err);
+        return NGX_CONF_ERROR;
+    }
+
+    if (ngx_http_behave_on_cleanup(cf->pool, free_fn, *out) != NGX_OK) {
+        free_fn(*out);
+        return NGX_CONF_ERROR;
+    }
 
     return NGX_CONF_OK;
 }

@@ -173,6 +173,36 @@ ngx_http_behave_pcalloc_owned(ngx_pool_t *pool, size_t size,
 }
 
 
+void *
+ngx_http_behave_surface_new(ngx_http_request_t *r, size_t size,
+    ngx_pool_cleanup_pt handler)
+{
+    void                   *s;
+    ngx_http_behave_ctx_t  *ctx;
+
+    s = ngx_http_behave_pcalloc_owned(r->pool, size, handler);
+    if (s == NULL) {
+        return NULL;
+    }
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    ctx->surface = s;
+
+    return s;
+}
+
+
+void *
+ngx_http_behave_surface(ngx_http_request_t *r)
+{
+    ngx_http_behave_ctx_t  *ctx;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    return ctx->surface;
+}
+
+
 ngx_table_elt_t *
 ngx_http_behave_find_header(ngx_http_request_t *r, ngx_str_t *name)
 {

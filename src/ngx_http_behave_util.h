@@ -27,6 +27,10 @@ ngx_int_t ngx_http_behave_on_cleanup(ngx_pool_t *pool,
 /* a zeroed block that handler(block) releases when the pool goes */
 void *ngx_http_behave_pcalloc_owned(ngx_pool_t *pool, size_t size,
     ngx_pool_cleanup_pt handler);
+/* the request's surface state: made so (after get_ctx()), then read */
+void *ngx_http_behave_surface_new(ngx_http_request_t *r, size_t size,
+    ngx_pool_cleanup_pt handler);
+void *ngx_http_behave_surface(ngx_http_request_t *r);
 double ngx_http_behave_now_ms(void);
 ngx_int_t ngx_http_behave_random_hex(u_char *out, size_t bytes);
 

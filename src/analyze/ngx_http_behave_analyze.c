@@ -84,22 +84,17 @@ ngx_http_behave_analyze_body(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_behave_analyze_process(ngx_http_request_t *r, ngx_str_t *body)
 {
-    ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_analyze_t   *an;
     ngx_http_behave_loc_conf_t  *blcf;
 
-    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
     /* what the parse makes lives until the request is gone, whatever */
-    an = ngx_http_behave_pcalloc_owned(r->pool,
-                                       sizeof(ngx_http_behave_analyze_t),
-                                       ngx_http_behave_analyze_cleanup);
+    an = ngx_http_behave_surface_new(r, sizeof(ngx_http_behave_analyze_t),
+                                     ngx_http_behave_analyze_cleanup);
     if (an == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-
-    ctx->surface = an;
 
     an->body = *body;
     an->bufs = r->request_body ? r->request_body->bufs : NULL;

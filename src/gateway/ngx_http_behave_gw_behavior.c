@@ -34,6 +34,7 @@
 #include "ngx_http_behave_offload.h"
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_util.h"
+#include "ngx_http_behave_redis_reply.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_redis_script.h"
@@ -445,22 +446,11 @@ ngx_http_behave_beh_seed(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
     redisReply *reply)
 {
     char    *blob;
-    size_t   i, len;
-    cJSON   *prior, *e;
+    size_t   len;
+    cJSON   *prior;
 
     prior = cJSON_CreateArray();
-
-    for (i = 0; prior != NULL && i < reply->elements; i++) {
-        if (reply->element[i]->type != REDIS_REPLY_STRING) {
-            continue;
-        }
-
-        e = cJSON_ParseWithLength(reply->element[i]->str,
-                                  reply->element[i]->len);
-        if (e != NULL) {
-            cJSON_AddItemToArray(prior, e);
-        }
-    }
+    ngx_http_behave_redis_json_items(reply, prior);
 
     blob = prior ? behave_gw_behavior_seed(prior, b->epoch, &len) : NULL;
     cJSON_Delete(prior);

@@ -14,6 +14,7 @@
 #include "ngx_http_behave_webhooks_mgmt.h"
 #include "ngx_http_behave_auth.h"
 #include "ngx_http_behave_body.h"
+#include "ngx_http_behave_redis_reply.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_args.h"
 #include "ngx_http_behave_redis_keys.h"
@@ -568,9 +569,9 @@ static void
 ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
 {
-    size_t       i, j;
-    cJSON       *o, *list, *ep, *dl, *d;
-    redisReply  *e, *ds;
+    size_t       i;
+    cJSON       *o, *list, *ep, *dl;
+    redisReply  *e;
 
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
         ngx_http_behave_wh_storage_failed(r, reason);
@@ -601,19 +602,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
         }
 
         dl = cJSON_AddArrayToObject(ep, "deliveries");
-        ds = e->element[1];
-
-        for (j = 0; dl != NULL && j < ds->elements; j++) {
-            if (ds->element[j]->type != REDIS_REPLY_STRING) {
-                continue;
-            }
-
-            d = cJSON_ParseWithLength(ds->element[j]->str,
-                                      ds->element[j]->len);
-            if (d != NULL) {
-                cJSON_AddItemToArray(dl, d);
-            }
-        }
+        ngx_http_behave_redis_json_items(e->element[1], dl);
 
         cJSON_AddItemToArray(list, ep);
     }
