@@ -116,8 +116,8 @@ static behave_err_e behave_gw_behavior_run(const cJSON *req, int64_t now_ms,
     uint64_t epoch, const char **sid, int64_t *ts, behave_gw_behavior_t *m,
     behave_gw_rewrite_t *rw, behave_error_t *err);
 static cJSON *behave_gw_event_json(const behave_gw_event_t *e);
-static behave_err_e behave_gw_events_done(behave_gw_event_t *ev, int made,
-    behave_error_t *err);
+static behave_err_e behave_gw_events_made(const cJSON *req,
+    size_t max_events, size_t *len, void **out, behave_error_t *err);
 static char *behave_gw_hot_encode(const behave_gw_session_t *s, size_t base,
     size_t full_max, size_t *len);
 static void behave_gw_put_le(unsigned char *p, uint64_t v, size_t size);
@@ -327,13 +327,34 @@ behave_gw_behavior_events(const cJSON *req, behave_gw_event_t **ev,
 }
 
 
-/* the request's events freed once what they made is made (or not) */
+/*
+ * What the request's events are made into, their array freed after: the
+ * batch a call appends (len set), or the stored form of at most
+ * max_events of them (len NULL).
+ */
 static behave_err_e
-behave_gw_events_done(behave_gw_event_t *ev, int made, behave_error_t *err)
+behave_gw_events_made(const cJSON *req, size_t max_events, size_t *len,
+    void **out, behave_error_t *err)
 {
+    size_t              n;
+    behave_gw_event_t  *ev;
+
+    *out = NULL;
+
+    if (behave_gw_behavior_events(req, &ev, &n, err) != BEHAVE_OK) {
+        return err->err;
+    }
+
+    if (len != NULL) {
+        *out = behave_gw_batch_encode(ev, n, len);
+
+    } else {
+        *out = behave_gw_events_reduced(ev, n, max_events);
+    }
+
     free(ev);
 
-    if (!made) {
+    if (*out == NULL) {
         return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
     }
 
@@ -345,18 +366,13 @@ behave_err_e
 behave_gw_behavior_batch(const cJSON *req, char **batch, size_t *len,
     behave_error_t *err)
 {
-    size_t              n;
-    behave_gw_event_t  *ev;
+    void          *made;
+    behave_err_e   rc;
 
-    *batch = NULL;
+    rc = behave_gw_events_made(req, 0, len, &made, err);
+    *batch = made;
 
-    if (behave_gw_behavior_events(req, &ev, &n, err) != BEHAVE_OK) {
-        return err->err;
-    }
-
-    *batch = behave_gw_batch_encode(ev, n, len);
-
-    return behave_gw_events_done(ev, *batch != NULL, err);
+    return rc;
 }
 
 
@@ -762,18 +778,13 @@ behave_err_e
 behave_gw_behavior_store(const cJSON *req, size_t max_events, cJSON **out,
     behave_error_t *err)
 {
-    size_t              n;
-    behave_gw_event_t  *ev;
+    void          *made;
+    behave_err_e   rc;
 
-    *out = NULL;
+    rc = behave_gw_events_made(req, max_events, NULL, &made, err);
+    *out = made;
 
-    if (behave_gw_behavior_events(req, &ev, &n, err) != BEHAVE_OK) {
-        return err->err;
-    }
-
-    *out = behave_gw_events_reduced(ev, n, max_events);
-
-    return behave_gw_events_done(ev, *out != NULL, err);
+    return rc;
 }
 
 
