@@ -116,6 +116,10 @@ static behave_err_e behave_gw_behavior_run(const cJSON *req, int64_t now_ms,
     uint64_t epoch, const char **sid, int64_t *ts, behave_gw_behavior_t *m,
     behave_gw_rewrite_t *rw, behave_error_t *err);
 static cJSON *behave_gw_event_json(const behave_gw_event_t *e);
+static behave_err_e behave_gw_behavior_answer(const cJSON *req,
+    int64_t now_ms, const char *state, size_t state_len, const char *batch,
+    size_t batch_len, uint64_t epoch, const char *history, void **out,
+    size_t *len, behave_gw_rewrite_t *rw, behave_error_t *err);
 static behave_err_e behave_gw_events_made(const cJSON *req,
     size_t max_events, size_t *len, void **out, behave_error_t *err);
 static char *behave_gw_hot_encode(const behave_gw_session_t *s, size_t base,
@@ -379,19 +383,20 @@ behave_gw_behavior_batch(const cJSON *req, char **batch, size_t *len,
 /*
  * The answer of a call whose batch the glue appended to the stored
  * state (the state as it was before, NULL without one): the state's
- * batches are applied as their calls applied them, then this one.
+ * batches are applied as their calls applied them, then this one.  As a
+ * tree (len NULL, no "history"), or as text with the history's member.
  */
-behave_err_e
-behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
+static behave_err_e
+behave_gw_behavior_answer(const cJSON *req, int64_t now_ms,
     const char *state, size_t state_len, const char *batch, size_t batch_len,
-    uint64_t epoch, cJSON **resp, behave_gw_rewrite_t *rw,
-    behave_error_t *err)
+    uint64_t epoch, const char *history, void **out, size_t *len,
+    behave_gw_rewrite_t *rw, behave_error_t *err)
 {
     int64_t                ts;
     const char            *sid;
     behave_gw_behavior_t   m;
 
-    *resp = NULL;
+    *out = NULL;
 
     if (behave_gw_behavior_run(req, now_ms, state, state_len, batch,
                                batch_len, epoch, &sid, &ts, &m, rw, err)
@@ -400,9 +405,16 @@ behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
         return err->err;
     }
 
-    *resp = behave_gw_behavior_json(sid, &m, ts);
+    if (len == NULL) {
+        *out = behave_gw_behavior_json(sid, &m, ts);
 
-    if (*resp == NULL) {
+    } else {
+        *out = behave_gw_behavior_text(sid, &m, ts,
+                                       rw->reset ? "request_only" : history,
+                                       len);
+    }
+
+    if (*out == NULL) {
         free(rw->blob);
         free(rw->hot);
         rw->blob = NULL;
@@ -415,37 +427,38 @@ behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
 
 
 behave_err_e
+behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
+    const char *state, size_t state_len, const char *batch, size_t batch_len,
+    uint64_t epoch, cJSON **resp, behave_gw_rewrite_t *rw,
+    behave_error_t *err)
+{
+    void          *out;
+    behave_err_e   rc;
+
+    rc = behave_gw_behavior_answer(req, now_ms, state, state_len, batch,
+                                   batch_len, epoch, NULL, &out, NULL, rw,
+                                   err);
+    *resp = out;
+
+    return rc;
+}
+
+
+behave_err_e
 behave_gw_behavior_session_text(const cJSON *req, int64_t now_ms,
     const char *state, size_t state_len, const char *batch, size_t batch_len,
     uint64_t epoch, const char *history, char **text, size_t *len,
     behave_gw_rewrite_t *rw, behave_error_t *err)
 {
-    int64_t                ts;
-    const char            *sid;
-    behave_gw_behavior_t   m;
+    void          *out;
+    behave_err_e   rc;
 
-    *text = NULL;
+    rc = behave_gw_behavior_answer(req, now_ms, state, state_len, batch,
+                                   batch_len, epoch, history, &out, len, rw,
+                                   err);
+    *text = out;
 
-    if (behave_gw_behavior_run(req, now_ms, state, state_len, batch,
-                               batch_len, epoch, &sid, &ts, &m, rw, err)
-        != BEHAVE_OK)
-    {
-        return err->err;
-    }
-
-    *text = behave_gw_behavior_text(sid, &m, ts,
-                                    rw->reset ? "request_only" : history,
-                                    len);
-
-    if (*text == NULL) {
-        free(rw->blob);
-        free(rw->hot);
-        rw->blob = NULL;
-        rw->hot = NULL;
-        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
-    }
-
-    return BEHAVE_OK;
+    return rc;
 }
 
 
