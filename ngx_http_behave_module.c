@@ -82,18 +82,12 @@ static char *ngx_http_behave_trace_sample(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_trace_retention(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
-static int ngx_http_behave_models_parse(const char *text, size_t len,
-    void **out, char *err, size_t size);
 static void ngx_http_behave_models_free(void *data);
 static char *ngx_http_behave_lexicon(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
-static int ngx_http_behave_lexicon_parse(const char *text, size_t len,
-    void **out, char *err, size_t size);
 static void ngx_http_behave_lexicon_free(void *data);
-static char *ngx_http_behave_conf_parsed(ngx_conf_t *cf, size_t max,
-    int (*parse)(const char *text, size_t len, void **out, char *err,
-                 size_t size),
-    ngx_pool_cleanup_pt free_fn, void **out);
+static char *ngx_http_behave_conf_parsed(ngx_conf_t *cf, ngx_uint_t models,
+    void **out);
 static char *ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd,
@@ -973,9 +967,7 @@ ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         return "is duplicate";
     }
 
-    rv = ngx_http_behave_conf_parsed(cf, 4 * 1024 * 1024,
-                                     ngx_http_behave_models_parse,
-                                     ngx_http_behave_models_free, &cat);
+    rv = ngx_http_behave_conf_parsed(cf, 1, &cat);
     if (rv != NGX_CONF_OK) {
         return rv;
     }
@@ -983,20 +975,6 @@ ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     bmcf->models = cat;
 
     return NGX_CONF_OK;
-}
-
-
-static int
-ngx_http_behave_models_parse(const char *text, size_t len, void **out,
-    char *err, size_t size)
-{
-    int                   rc;
-    behave_gw_catalog_t  *cat;
-
-    rc = behave_gw_catalog_load(text, len, &cat, err, size);
-    *out = cat;
-
-    return rc;
 }
 
 
@@ -1164,9 +1142,7 @@ ngx_http_behave_lexicon(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         return "is duplicate";
     }
 
-    rv = ngx_http_behave_conf_parsed(cf, 64 * 1024 * 1024,
-                                     ngx_http_behave_lexicon_parse,
-                                     ngx_http_behave_lexicon_free, &ov);
+    rv = ngx_http_behave_conf_parsed(cf, 0, &ov);
     if (rv != NGX_CONF_OK) {
         return rv;
     }
@@ -1182,45 +1158,48 @@ ngx_http_behave_lexicon(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 }
 
 
-static int
-ngx_http_behave_lexicon_parse(const char *text, size_t len, void **out,
-    char *err, size_t size)
-{
-    int                    rc;
-    behave_lex_overlay_t  *ov;
-
-    rc = behave_lex_overlay_parse(text, len, &ov, err, size);
-    *out = ov;
-
-    return rc;
-}
-
-
 /*
  * The file a directive names (its one argument), read and parsed by the
- * core at configuration time; what the parse made lives as long as the
- * cycle's pool and free_fn frees it with the pool.
+ * core at configuration time: the model catalog of behave_models (at
+ * most 4 MiB), or behave_lexicon's overlay (64 MiB); what the parse made
+ * lives as long as the cycle's pool.
  */
 
 static char *
-ngx_http_behave_conf_parsed(ngx_conf_t *cf, size_t max,
-    int (*parse)(const char *text, size_t len, void **out, char *err,
-                 size_t size),
-    ngx_pool_cleanup_pt free_fn, void **out)
+ngx_http_behave_conf_parsed(ngx_conf_t *cf, ngx_uint_t models, void **out)
 {
-    char        err[256], *rv;
-    ngx_str_t  *value, text;
+    int                     rc;
+    char                    err[256], *rv;
+    ngx_str_t              *value, text;
+    ngx_pool_cleanup_pt     free_fn;
+    behave_gw_catalog_t    *cat;
+    behave_lex_overlay_t   *ov;
 
     value = cf->args->elts;
 
     /* the directive's name is NUL-terminated, as every argument is */
     rv = ngx_http_behave_conf_read(cf, (char *) value[0].data, &value[1],
-                                   max, &text);
+                                   models ? 4 * 1024 * 1024
+                                          : 64 * 1024 * 1024,
+                                   &text);
     if (rv != NGX_CONF_OK) {
         return rv;
     }
 
-    if (parse((char *) text.data, text.len, out, err, sizeof(err)) != 0) {
+    if (models) {
+        rc = behave_gw_catalog_load((char *) text.data, text.len, &cat, err,
+                                    sizeof(err));
+        *out = cat;
+        free_fn = ngx_http_behave_models_free;
+
+    } else {
+        rc = behave_lex_overlay_parse((char *) text.data, text.len, &ov,
+                                      err, sizeof(err));
+        *out = ov;
+        free_fn = ngx_http_behave_lexicon_free;
+    }
+
+    if (rc != 0) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "%V: %V: %s", &value[0],
                            &value[1], err);
         return NGX_CONF_ERROR;

@@ -118,10 +118,11 @@ static behave_err_e behave_gw_behavior_run(const cJSON *req, int64_t now_ms,
 static cJSON *behave_gw_event_json(const behave_gw_event_t *e);
 static behave_err_e behave_gw_behavior_answer(const cJSON *req,
     int64_t now_ms, const char *state, size_t state_len, const char *batch,
-    size_t batch_len, uint64_t epoch, const char *history, void **out,
-    size_t *len, behave_gw_rewrite_t *rw, behave_error_t *err);
+    size_t batch_len, uint64_t epoch, const char *history, cJSON **resp,
+    char **text, size_t *len, behave_gw_rewrite_t *rw, behave_error_t *err);
 static behave_err_e behave_gw_events_made(const cJSON *req,
-    size_t max_events, size_t *len, void **out, behave_error_t *err);
+    size_t max_events, char **batch, size_t *len, cJSON **stored,
+    behave_error_t *err);
 static char *behave_gw_hot_encode(const behave_gw_session_t *s, size_t base,
     size_t full_max, size_t *len);
 static void behave_gw_put_le(unsigned char *p, uint64_t v, size_t size);
@@ -333,32 +334,40 @@ behave_gw_behavior_events(const cJSON *req, behave_gw_event_t **ev,
 
 /*
  * What the request's events are made into, their array freed after: the
- * batch a call appends (len set), or the stored form of at most
- * max_events of them (len NULL).
+ * batch a call appends, or the stored form of at most max_events of them
+ * (stored set).
  */
 static behave_err_e
-behave_gw_events_made(const cJSON *req, size_t max_events, size_t *len,
-    void **out, behave_error_t *err)
+behave_gw_events_made(const cJSON *req, size_t max_events, char **batch,
+    size_t *len, cJSON **stored, behave_error_t *err)
 {
+    int                 made;
     size_t              n;
     behave_gw_event_t  *ev;
 
-    *out = NULL;
+    if (stored != NULL) {
+        *stored = NULL;
+
+    } else {
+        *batch = NULL;
+    }
 
     if (behave_gw_behavior_events(req, &ev, &n, err) != BEHAVE_OK) {
         return err->err;
     }
 
-    if (len != NULL) {
-        *out = behave_gw_batch_encode(ev, n, len);
+    if (stored != NULL) {
+        *stored = behave_gw_events_reduced(ev, n, max_events);
+        made = *stored != NULL;
 
     } else {
-        *out = behave_gw_events_reduced(ev, n, max_events);
+        *batch = behave_gw_batch_encode(ev, n, len);
+        made = *batch != NULL;
     }
 
     free(ev);
 
-    if (*out == NULL) {
+    if (!made) {
         return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
     }
 
@@ -370,13 +379,7 @@ behave_err_e
 behave_gw_behavior_batch(const cJSON *req, char **batch, size_t *len,
     behave_error_t *err)
 {
-    void          *made;
-    behave_err_e   rc;
-
-    rc = behave_gw_events_made(req, 0, len, &made, err);
-    *batch = made;
-
-    return rc;
+    return behave_gw_events_made(req, 0, batch, len, NULL, err);
 }
 
 
@@ -384,19 +387,25 @@ behave_gw_behavior_batch(const cJSON *req, char **batch, size_t *len,
  * The answer of a call whose batch the glue appended to the stored
  * state (the state as it was before, NULL without one): the state's
  * batches are applied as their calls applied them, then this one.  As a
- * tree (len NULL, no "history"), or as text with the history's member.
+ * tree (resp, no "history"), or as text with the history's member.
  */
 static behave_err_e
 behave_gw_behavior_answer(const cJSON *req, int64_t now_ms,
     const char *state, size_t state_len, const char *batch, size_t batch_len,
-    uint64_t epoch, const char *history, void **out, size_t *len,
-    behave_gw_rewrite_t *rw, behave_error_t *err)
+    uint64_t epoch, const char *history, cJSON **resp, char **text,
+    size_t *len, behave_gw_rewrite_t *rw, behave_error_t *err)
 {
+    int                    made;
     int64_t                ts;
     const char            *sid;
     behave_gw_behavior_t   m;
 
-    *out = NULL;
+    if (resp != NULL) {
+        *resp = NULL;
+
+    } else {
+        *text = NULL;
+    }
 
     if (behave_gw_behavior_run(req, now_ms, state, state_len, batch,
                                batch_len, epoch, &sid, &ts, &m, rw, err)
@@ -405,16 +414,18 @@ behave_gw_behavior_answer(const cJSON *req, int64_t now_ms,
         return err->err;
     }
 
-    if (len == NULL) {
-        *out = behave_gw_behavior_json(sid, &m, ts);
+    if (resp != NULL) {
+        *resp = behave_gw_behavior_json(sid, &m, ts);
+        made = *resp != NULL;
 
     } else {
-        *out = behave_gw_behavior_text(sid, &m, ts,
-                                       rw->reset ? "request_only" : history,
-                                       len);
+        *text = behave_gw_behavior_text(sid, &m, ts,
+                                        rw->reset ? "request_only" : history,
+                                        len);
+        made = *text != NULL;
     }
 
-    if (*out == NULL) {
+    if (!made) {
         free(rw->blob);
         free(rw->hot);
         rw->blob = NULL;
@@ -432,15 +443,9 @@ behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
     uint64_t epoch, cJSON **resp, behave_gw_rewrite_t *rw,
     behave_error_t *err)
 {
-    void          *out;
-    behave_err_e   rc;
-
-    rc = behave_gw_behavior_answer(req, now_ms, state, state_len, batch,
-                                   batch_len, epoch, NULL, &out, NULL, rw,
-                                   err);
-    *resp = out;
-
-    return rc;
+    return behave_gw_behavior_answer(req, now_ms, state, state_len, batch,
+                                     batch_len, epoch, NULL, resp, NULL,
+                                     NULL, rw, err);
 }
 
 
@@ -450,15 +455,9 @@ behave_gw_behavior_session_text(const cJSON *req, int64_t now_ms,
     uint64_t epoch, const char *history, char **text, size_t *len,
     behave_gw_rewrite_t *rw, behave_error_t *err)
 {
-    void          *out;
-    behave_err_e   rc;
-
-    rc = behave_gw_behavior_answer(req, now_ms, state, state_len, batch,
-                                   batch_len, epoch, history, &out, len, rw,
-                                   err);
-    *text = out;
-
-    return rc;
+    return behave_gw_behavior_answer(req, now_ms, state, state_len, batch,
+                                     batch_len, epoch, history, NULL, text,
+                                     len, rw, err);
 }
 
 
@@ -791,13 +790,7 @@ behave_err_e
 behave_gw_behavior_store(const cJSON *req, size_t max_events, cJSON **out,
     behave_error_t *err)
 {
-    void          *made;
-    behave_err_e   rc;
-
-    rc = behave_gw_events_made(req, max_events, NULL, &made, err);
-    *out = made;
-
-    return rc;
+    return behave_gw_events_made(req, max_events, NULL, NULL, out, err);
 }
 
 
