@@ -201,7 +201,8 @@ behave_conv_state_encode(const behave_conv_state_t *st, char *buf)
 
     len = behave_conv_state_len(st->nrec);
 
-    sprintf(buf, BEHAVE_CONV_LAYOUT_FORMAT, BEHAVE_CONV_STATE_VERSION, (unsigned) st->turns,
+    sprintf(buf, BEHAVE_CONV_LAYOUT_FORMAT,
+            BEHAVE_CONV_STATE_VERSION, (unsigned) st->turns,
             (unsigned) st->customers, st->peak, st->fr,
             (unsigned) st->claim_turn, st->claim_what & 0xff,
             st->peak_prev, st->fr_prev, (unsigned) st->claim_prev_turn,
