@@ -13,6 +13,16 @@ use File::Path qw(make_path);
 use File::Temp qw(tempdir);
 use Test::More;
 
+# writes a small tree of files (path => text) under dir
+sub tree {
+    my ($dir, $files) = @_;
+    for my $f (keys %$files) {
+        (my $d = "$dir/$f") =~ s{/[^/]+$}{};
+        make_path($d);
+        spew("$dir/$f", $files->{$f});
+    }
+}
+
 my $out = `$TOP/scripts/check-includes 2>&1`;
 is($?, 0, 'the tree: no include cycle, no forbidden edge') or diag($out);
 like($out, qr/no cycle, no forbidden edge/, 'the checker says what it checked');
@@ -38,11 +48,7 @@ my %files = (
     'src/core/text/behave_l.h'    => '',
     'src/core/conversation/behave_m.h' => '',
 );
-for my $f (keys %files) {
-    (my $d = "$dir/$f") =~ s{/[^/]+$}{};
-    make_path($d);
-    spew("$dir/$f", $files{$f});
-}
+tree($dir, \%files);
 $out = `$TOP/scripts/check-includes --root $dir 2>&1`;
 isnt($?, 0, 'a faulty tree fails');
 like($out, qr{include cycle: src/gateway/ngx_a <-> src/gateway/ngx_b}, 'the cycle is named');
@@ -77,11 +83,7 @@ my %c = (
     'src/infra/ngx_w.c' => "void\nngx_w_run(void)\n{\n    ngx_z_start();\n"
                          . "    ngx_x_up();\n}\n",
 );
-for my $f (keys %c) {
-    (my $d = "$calls/$f") =~ s{/[^/]+$}{};
-    make_path($d);
-    spew("$calls/$f", $c{$f});
-}
+tree($calls, \%c);
 $out = `$TOP/scripts/check-calls --root $calls 2>&1`;
 isnt($?, 0, 'files that call each other fail');
 like($out, qr{call circle: src/infra/ngx_x\.c <-> src/infra/ngx_y\.c$}m,
