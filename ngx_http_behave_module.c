@@ -86,6 +86,8 @@ static void ngx_http_behave_models_free(void *data);
 static char *ngx_http_behave_lexicon(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static void ngx_http_behave_lexicon_free(void *data);
+static char *ngx_http_behave_conf_parsed(ngx_conf_t *cf, ngx_uint_t models,
+    void **out);
 static char *ngx_http_behave_keys(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_secret_key(ngx_conf_t *cf, ngx_command_t *cmd,
@@ -958,41 +960,18 @@ ngx_http_behave_models(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_behave_main_conf_t *bmcf = conf;
 
-    char                 errbuf[256], *rv;
-    ngx_str_t           *value, file, text;
-    ngx_pool_cleanup_t  *cln;
-    behave_gw_catalog_t *cat;
+    void  *cat;
+    char  *rv;
 
     if (bmcf->models != NULL) {
         return "is duplicate";
     }
 
-    value = cf->args->elts;
-    file = value[1];
-
-    rv = ngx_http_behave_conf_read(cf, "behave_models", &file,
-                                   4 * 1024 * 1024, &text);
+    rv = ngx_http_behave_conf_parsed(cf, 1, &cat);
     if (rv != NGX_CONF_OK) {
         return rv;
     }
 
-    if (behave_gw_catalog_load((char *) text.data, text.len, &cat, errbuf,
-                               sizeof(errbuf))
-        != 0)
-    {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "behave_models: %V: %s",
-                           &file, errbuf);
-        return NGX_CONF_ERROR;
-    }
-
-    cln = ngx_pool_cleanup_add(cf->pool, 0);
-    if (cln == NULL) {
-        behave_gw_catalog_free(cat);
-        return NGX_CONF_ERROR;
-    }
-
-    cln->handler = ngx_http_behave_models_free;
-    cln->data = cat;
     bmcf->models = cat;
 
     return NGX_CONF_OK;
@@ -1155,46 +1134,81 @@ ngx_http_behave_lexicon(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_behave_main_conf_t *bmcf = conf;
 
-    char                   err[256], *rv;
-    ngx_str_t             *value, file, text;
-    ngx_pool_cleanup_t    *cln;
-    behave_lex_overlay_t  *ov;
+    void       *ov;
+    char       *rv;
+    ngx_str_t  *value;
 
     if (bmcf->lexicon != NULL) {
         return "is duplicate";
     }
 
-    value = cf->args->elts;
-    file = value[1];
-
-    rv = ngx_http_behave_conf_read(cf, "behave_lexicon", &file,
-                                   64 * 1024 * 1024, &text);
+    rv = ngx_http_behave_conf_parsed(cf, 0, &ov);
     if (rv != NGX_CONF_OK) {
         return rv;
     }
 
-    if (behave_lex_overlay_parse((char *) text.data, text.len, &ov, err,
-                                 sizeof(err))
-        != 0)
-    {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "behave_lexicon: %V: %s",
-                           &file, err);
-        return NGX_CONF_ERROR;
-    }
-
-    cln = ngx_pool_cleanup_add(cf->pool, 0);
-    if (cln == NULL) {
-        behave_lex_overlay_free(ov);
-        return NGX_CONF_ERROR;
-    }
-
-    cln->handler = ngx_http_behave_lexicon_free;
-    cln->data = ov;
     bmcf->lexicon = ov;
 
+    value = cf->args->elts;
     ngx_conf_log_error(NGX_LOG_NOTICE, cf, 0,
                        "behave_lexicon: %uz terms from \"%V\"",
-                       behave_lex_overlay_count(ov), &file);
+                       behave_lex_overlay_count(bmcf->lexicon), &value[1]);
+
+    return NGX_CONF_OK;
+}
+
+
+/*
+ * The file a directive names (its one argument), read and parsed by the
+ * core at configuration time: the model catalog of behave_models (at
+ * most 4 MiB), or behave_lexicon's overlay (64 MiB); what the parse made
+ * lives as long as the cycle's pool.
+ */
+
+static char *
+ngx_http_behave_conf_parsed(ngx_conf_t *cf, ngx_uint_t models, void **out)
+{
+    int                     rc;
+    char                    err[256], *rv;
+    ngx_str_t              *value, text;
+    ngx_pool_cleanup_pt     free_fn;
+    behave_gw_catalog_t    *cat;
+    behave_lex_overlay_t   *ov;
+
+    value = cf->args->elts;
+
+    /* the directive's name is NUL-terminated, as every argument is */
+    rv = ngx_http_behave_conf_read(cf, (char *) value[0].data, &value[1],
+                                   models ? 4 * 1024 * 1024
+                                          : 64 * 1024 * 1024,
+                                   &text);
+    if (rv != NGX_CONF_OK) {
+        return rv;
+    }
+
+    if (models) {
+        rc = behave_gw_catalog_load((char *) text.data, text.len, &cat, err,
+                                    sizeof(err));
+        *out = cat;
+        free_fn = ngx_http_behave_models_free;
+
+    } else {
+        rc = behave_lex_overlay_parse((char *) text.data, text.len, &ov,
+                                      err, sizeof(err));
+        *out = ov;
+        free_fn = ngx_http_behave_lexicon_free;
+    }
+
+    if (rc != 0) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "%V: %V: %s", &value[0],
+                           &value[1], err);
+        return NGX_CONF_ERROR;
+    }
+
+    if (ngx_http_behave_on_cleanup(cf->pool, free_fn, *out) != NGX_OK) {
+        free_fn(*out);
+        return NGX_CONF_ERROR;
+    }
 
     return NGX_CONF_OK;
 }

@@ -158,16 +158,8 @@ fuzz_analyze_accepted(behave_analyze_req_t *req)
 
     behave_conversation_assess(NULL, 0, &turn, &conv);
 
-    memset(&resp, 0, sizeof(resp));
-    resp.session_id = "sess_0123456789abcdef";
-    resp.tenant_remaining = -1;
-    resp.meter = "shared";
-    resp.annotation = &ann;
-    resp.routing = &routing;
-
-    /* the raw bytes of the body's metadata, echoed as sent */
-    resp.metadata = req->metadata;
-    resp.metadata_len = req->metadata_len;
+    behave_analyze_resp_init(&resp, "sess_0123456789abcdef", "shared", req,
+                             &ann, &routing);
 
     if (req->conversation_id != NULL) {
         resp.conversation = &conv;

@@ -76,9 +76,10 @@ bench_redis_stop() {
 }
 
 # Redis and an nginx with the gateway at /api/v1/ (limits as given, the
-# extra http-level lines before the server) and "return 200" at /ok
+# extra http-level lines before the server, the extra server-level lines
+# after the gateway's location) and "return 200" at /ok
 bench_gateway_start() {
-    local limits=$1 extra=${2:-}
+    local limits=$1 extra=${2:-} locations=${3:-}
     bench_redis_start
     bench_nginx_start "
     behave_redis %%REDIS%%;
@@ -91,14 +92,29 @@ bench_gateway_start() {
             behave_gateway;
             behave_gateway_limits $limits;
         }
+        $locations
         location = /ok { return 200 '{}'; }
     }"
 }
 
-# wrk POSTs the body file with the given headers; prints requests/s
-bench_wrk() {
-    local url=$1 body=$2; shift 2
-    local lua=$BENCH_PREFIX/post.lua hdrs=""
+# Redis' client on the bench's Redis
+rcli() { redis-cli -p "$BENCH_REDIS_PORT" "$@"; }
+
+# The analyze-behavior rows' start, behind a running gateway: $auth and
+# $url set, $1 sessions seeded (bench_seed_behavior), a call's body in
+# the file $body (bench_behavior_body)
+bench_behavior_setup() {
+    auth="Authorization: Bearer $BENCH_KEY"
+    url=http://127.0.0.1:$BENCH_PORT
+    bench_seed_behavior "$1" "$url" "$BENCH_KEY"
+    body=$BENCH_PREFIX/behavior.json
+    bench_behavior_body "$body"
+}
+
+# Writes into file $1 wrk's Lua that POSTs the body file $2 with the
+# given headers, and $BENCH_LUA after
+bench_post_lua() {
+    local lua=$1 body=$2 hdrs=""; shift 2
     for h in "$@"; do
         hdrs="$hdrs wrk.headers[\"${h%%:*}\"] = \"${h#*: }\";"
     done
@@ -111,6 +127,13 @@ wrk.headers["Content-Type"] = "application/json"
 $hdrs
 ${BENCH_LUA:-}
 LUA
+}
+
+# wrk POSTs the body file with the given headers; prints requests/s
+bench_wrk() {
+    local url=$1 body=$2; shift 2
+    local lua=$BENCH_PREFIX/post.lua
+    bench_post_lua "$lua" "$body" "$@"
     wrk -t2 -c"$BENCH_CONNS" -d"${BENCH_SECONDS}s" -s "$lua" "$url" \
         > "$BENCH_PREFIX/wrk.out" 2>&1
     awk '/^Requests\/sec/ { print $2 }' "$BENCH_PREFIX/wrk.out"

@@ -6,6 +6,7 @@
 
 
 #include "ngx_http_behave_reply.h"
+#include "ngx_http_behave_util.h"
 
 #include "behave_json.h"
 
@@ -29,20 +30,16 @@ ngx_int_t
 ngx_http_behave_send_malloced(ngx_http_request_t *r, ngx_uint_t status,
     char *json, size_t len)
 {
-    ngx_pool_cleanup_t  *cln;
-
     if (json == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-    if (cln == NULL) {
+    if (ngx_http_behave_on_cleanup(r->pool, ngx_http_behave_free, json)
+        != NGX_OK)
+    {
         free(json);
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-
-    cln->handler = ngx_http_behave_free;
-    cln->data = json;
 
     return ngx_http_behave_send(r, status, (u_char *) json, len, 0);
 }

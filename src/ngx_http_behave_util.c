@@ -134,6 +134,75 @@ ngx_http_behave_get_ctx(ngx_http_request_t *r)
 }
 
 
+/*
+ * What a pool's cleanup frees is registered in one step: the glue's
+ * surfaces hold parse trees and buffers from malloc() (the core's), which
+ * must go whatever path the request takes.
+ */
+ngx_int_t
+ngx_http_behave_on_cleanup(ngx_pool_t *pool, ngx_pool_cleanup_pt handler,
+    void *data)
+{
+    ngx_pool_cleanup_t  *cln;
+
+    cln = ngx_pool_cleanup_add(pool, 0);
+    if (cln == NULL) {
+        return NGX_ERROR;
+    }
+
+    cln->handler = handler;
+    cln->data = data;
+
+    return NGX_OK;
+}
+
+
+void *
+ngx_http_behave_pcalloc_owned(ngx_pool_t *pool, size_t size,
+    ngx_pool_cleanup_pt handler)
+{
+    void  *p;
+
+    p = ngx_pcalloc(pool, size);
+
+    if (p == NULL || ngx_http_behave_on_cleanup(pool, handler, p) != NGX_OK) {
+        return NULL;
+    }
+
+    return p;
+}
+
+
+void *
+ngx_http_behave_surface_new(ngx_http_request_t *r, size_t size,
+    ngx_pool_cleanup_pt handler)
+{
+    void                   *s;
+    ngx_http_behave_ctx_t  *ctx;
+
+    s = ngx_http_behave_pcalloc_owned(r->pool, size, handler);
+    if (s == NULL) {
+        return NULL;
+    }
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+    ctx->surface = s;
+
+    return s;
+}
+
+
+void *
+ngx_http_behave_surface(ngx_http_request_t *r)
+{
+    ngx_http_behave_ctx_t  *ctx;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
+
+    return ctx->surface;
+}
+
+
 ngx_table_elt_t *
 ngx_http_behave_find_header(ngx_http_request_t *r, ngx_str_t *name)
 {

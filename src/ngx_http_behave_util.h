@@ -20,6 +20,17 @@ ngx_int_t ngx_http_behave_phase_handler_add(ngx_conf_t *cf,
 ngx_table_elt_t *ngx_http_behave_find_header(ngx_http_request_t *r,
     ngx_str_t *name);
 ngx_http_behave_ctx_t *ngx_http_behave_get_ctx(ngx_http_request_t *r);
+
+/* handler(data) when the pool goes; NGX_ERROR when out of memory */
+ngx_int_t ngx_http_behave_on_cleanup(ngx_pool_t *pool,
+    ngx_pool_cleanup_pt handler, void *data);
+/* a zeroed block that handler(block) releases when the pool goes */
+void *ngx_http_behave_pcalloc_owned(ngx_pool_t *pool, size_t size,
+    ngx_pool_cleanup_pt handler);
+/* the request's surface state: made so (after get_ctx()), then read */
+void *ngx_http_behave_surface_new(ngx_http_request_t *r, size_t size,
+    ngx_pool_cleanup_pt handler);
+void *ngx_http_behave_surface(ngx_http_request_t *r);
 double ngx_http_behave_now_ms(void);
 ngx_int_t ngx_http_behave_random_hex(u_char *out, size_t bytes);
 

@@ -13,14 +13,6 @@ use Test::More;
 
 my $dir = tempdir(CLEANUP => 1);
 
-sub write_file {
-    my ($name, $text) = @_;
-    open my $fh, '>', "$dir/$name" or die $!;
-    print $fh $text;
-    close $fh;
-    return "$dir/$name";
-}
-
 my $conf = sub {
     my ($lex) = @_;
     return ($lex ? "behave_lexicon $lex;" : '') . <<'E2';
@@ -46,7 +38,7 @@ stop_nginx();
 # scores.valence stays in its label's band (docs/API.md "scores"): a
 # lexicon moves the score within the band, and across when the label
 # follows; 0.1 is more than noise and less than a band's half width
-my $afinn = write_file('afinn.txt', "# domain words\nzorblax\t-5\nmeh\t4\n");
+my $afinn = spew("$dir/afinn.txt", "# domain words\nzorblax\t-5\nmeh\t4\n");
 start_nginx(http => $conf->($afinn));
 for my $round (1, 2) {
     ok(valence('the zorblax update') < $before - 0.1,
@@ -56,12 +48,12 @@ for my $round (1, 2) {
 check_error_log();
 stop_nginx();
 
-my $vader = write_file('vader.txt', "zorblax\t3.2\t0.9\t[3, 3, 4, 3, 3, 4, 3, 2, 4, 3]\n");
+my $vader = spew("$dir/vader.txt", "zorblax\t3.2\t0.9\t[3, 3, 4, 3, 3, 4, 3, 2, 4, 3]\n");
 start_nginx(http => $conf->($vader));
 ok(valence('the zorblax update') > $before + 0.1, 'a VADER file is read too');
 stop_nginx();
 
-my $bad = write_file('bad.txt', "good\t2\nbetter\tlots\n");
+my $bad = spew("$dir/bad.txt", "good\t2\nbetter\tlots\n");
 my ($ok, $out) = start_nginx(test_only => 1, http => $conf->($bad));
 ok(!$ok, 'a bad lexicon fails nginx -t');
 like($out, qr/behave_lexicon: .*bad\.txt: line 2/, '... with the line number');

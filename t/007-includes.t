@@ -1,7 +1,8 @@
 #!/usr/bin/perl
 # The include graph (scripts/check-includes): no cycle between files, no
-# include across the layers docs/DESIGN.md draws.  The checker is shown
-# to fail on a small tree that has both faults.
+# include across the layers docs/DESIGN.md draws; and the call graph
+# (scripts/check-calls): no files that call each other.  Each checker is
+# shown to fail on a small tree that has the faults.
 
 use strict;
 use warnings;
@@ -11,6 +12,16 @@ use Behave::Test;
 use File::Path qw(make_path);
 use File::Temp qw(tempdir);
 use Test::More;
+
+# writes a small tree of files (path => text) under dir
+sub tree {
+    my ($dir, $files) = @_;
+    for my $f (keys %$files) {
+        (my $d = "$dir/$f") =~ s{/[^/]+$}{};
+        make_path($d);
+        spew("$dir/$f", $files->{$f});
+    }
+}
 
 my $out = `$TOP/scripts/check-includes 2>&1`;
 is($?, 0, 'the tree: no include cycle, no forbidden edge') or diag($out);
@@ -37,13 +48,7 @@ my %files = (
     'src/core/text/behave_l.h'    => '',
     'src/core/conversation/behave_m.h' => '',
 );
-for my $f (keys %files) {
-    (my $d = "$dir/$f") =~ s{/[^/]+$}{};
-    make_path($d);
-    open my $fh, '>', "$dir/$f" or die $!;
-    print $fh $files{$f};
-    close $fh;
-}
+tree($dir, \%files);
 $out = `$TOP/scripts/check-includes --root $dir 2>&1`;
 isnt($?, 0, 'a faulty tree fails');
 like($out, qr{include cycle: src/gateway/ngx_a <-> src/gateway/ngx_b}, 'the cycle is named');
@@ -58,5 +63,31 @@ like($out, qr{behave_h\.c includes src/core/text/behave_l\.h: core/base may not 
      'base/ including text/ is named');
 unlike($out, qr{behave_f\.c includes src/core/(base|text|conversation)/},
        'a surface folder may include base/, text/ and conversation/');
+
+# calls: the tree, then a tree where two files call each other; a third,
+# called by one of them, only takes its function as a callback and names
+# the other in a comment (neither is a call: no circle through it)
+$out = `$TOP/scripts/check-calls 2>&1`;
+is($?, 0, 'the tree: no call circle') or diag($out);
+like($out, qr/no call circle/, 'the call checker says what it checked');
+
+my $calls = tempdir('behave-calls-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+my %c = (
+    'src/infra/ngx_x.c' => "void\nngx_x_up(void)\n{\n    ngx_y_go();\n"
+                         . "    ngx_z_start();\n}\n",
+    'src/infra/ngx_y.c' => "void\nngx_y_go(void)\n{\n    ngx_x_up();\n}\n",
+    'src/infra/ngx_z.c' => "static void\nngx_z_hook(void)\n{\n}\n\n"
+                         . "void\nngx_z_start(void)\n{\n"
+                         . "    /* ngx_y_go() is not called here */\n"
+                         . "    h.up = ngx_x_up;\n    ngx_z_hook();\n}\n",
+    'src/infra/ngx_w.c' => "void\nngx_w_run(void)\n{\n    ngx_z_start();\n"
+                         . "    ngx_x_up();\n}\n",
+);
+tree($calls, \%c);
+$out = `$TOP/scripts/check-calls --root $calls 2>&1`;
+isnt($?, 0, 'files that call each other fail');
+like($out, qr{call circle: src/infra/ngx_x\.c <-> src/infra/ngx_y\.c$}m,
+     'the circle is named, and only its files');
+unlike($out, qr{ngx_[zw]\.c}, 'a callback taken and calls one way are no circle');
 
 done_testing();

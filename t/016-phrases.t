@@ -22,14 +22,6 @@ sub gen {
     return ($? == 0, $out);
 }
 
-sub write_file {
-    my ($name, $text) = @_;
-    open my $fh, '>:raw', "$dir/$name" or die $!;
-    print $fh $text;
-    close $fh;
-    return "$dir/$name";
-}
-
 my ($ok, $out) = gen(@files);
 ok($ok, scalar(@files) . ' phrase files compile') or diag($out);
 
@@ -87,41 +79,41 @@ my @bad = (
 );
 for my $b (@bad) {
     my ($line, $re, $name) = @$b;
-    my $f = write_file('t.tsv', $good . $line);
+    my $f = spew("$dir/t.tsv", $good . $line);
     my ($ok, $out) = gen($f);
     ok(!$ok, "$name fails");
     like($out, qr/\Q$f\E:5: .*$re/, "... at t.tsv:5: $name");
 }
 
-my $dirv = write_file('d.tsv', "# a list\n%table\nok\ten\n");
+my $dirv = spew("$dir/d.tsv", "# a list\n%table\nok\ten\n");
 ($ok, $out) = gen($dirv);
 like($out, qr/d\.tsv:2: unknown directive/, 'an unknown directive fails');
 
-my $list = write_file('l.tsv', "%list\n\"let's \"\ten\nlet\ten\n");
+my $list = spew("$dir/l.tsv", "%list\n\"let's \"\ten\nlet\ten\n");
 ($ok, $out) = gen($list);
 ok($ok, 'a %list may quote an entry whose spaces count') or diag($out);
 like(`cat $dir/out.c`, qr/\{ "let's ", NULL \}/, '... kept with its space');
 
-$list = write_file('l.tsv', "%list\n\"let\"\ten\n");
+$list = spew("$dir/l.tsv", "%list\n\"let\"\ten\n");
 ($ok, $out) = gen($list);
 like($out, qr/l\.tsv:2: quotes are for/, 'quotes around no space fail');
 
-my $empty = write_file('e.tsv', "# nothing\n");
+my $empty = spew("$dir/e.tsv", "# nothing\n");
 ($ok, $out) = gen($empty);
 like($out, qr/e\.tsv: no phrase/, 'a file with no phrase fails');
 
-my $big = write_file('big.tsv', join('', map { "p$_\ten\n" } 1 .. 255));
+my $big = spew("$dir/big.tsv", join('', map { "p$_\ten\n" } 1 .. 255));
 ($ok, $out) = gen($big);
 like($out, qr/255 phrases: a table holds at most 254/,
      'a table past a byte of index fails');
 
-my $claims = write_file('claims.tsv', "done\ten\tit was done\n");
-my $more = write_file('more.tsv', "%what-from claims\n\nsolved\ten\tit was "
+my $claims = spew("$dir/claims.tsv", "done\ten\tit was done\n");
+my $more = spew("$dir/more.tsv", "%what-from claims\n\nsolved\ten\tit was "
                                   . "solved\n");
 ($ok, $out) = gen($claims, $more);
 like($out, qr/more\.tsv:3: 'it was solved' is no 'what' of claims\.tsv/,
      "a what that claims.tsv does not say fails");
-$more = write_file('more.tsv', "%what-from claims\nsolved\ten\tit was done\n");
+$more = spew("$dir/more.tsv", "%what-from claims\nsolved\ten\tit was done\n");
 ($ok, $out) = gen($claims, $more);
 ok($ok, '... and one it says compiles') or diag($out);
 

@@ -192,15 +192,23 @@ my $call = $J->encode({ type => 'call.transcript',
     is($r[2]{json}{status}, 'duplicate', 'its retry on the connection: duplicate');
 }
 
-# a client that leaves while its body is in the thread
-for my $round (1 .. 3) {
-    my $body = $J->encode({ session_id => "gone-$round-$$", user_data => {},
+# an analyze-behavior call of every event, sent on a connection of its
+# own: the socket, for the caller to read from or to close
+sub send_behavior {
+    my ($session) = @_;
+    my $body = $J->encode({ session_id => $session, user_data => {},
                             interaction_history => \@events });
     my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => nginx_port(),
                                   Proto => 'tcp') or die $!;
     print $s "POST /t/api/v1/analyze-behavior HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
         . KEY_ALL . "\r\nContent-Type: application/json\r\nContent-Length: "
         . length($body) . "\r\n\r\n$body";
+    return $s;
+}
+
+# a client that leaves while its body is in the thread
+for my $round (1 .. 3) {
+    my $s = send_behavior("gone-$round-$$");
     sleep 0.001 * $round;
     close $s;
 }
@@ -214,16 +222,7 @@ check_error_log();
 # two threads: each is answered before the worker leaves
 {
     my @s;
-    for my $i (1 .. 3) {
-        my $body = $J->encode({ session_id => "quit-$i-$$", user_data => {},
-                                interaction_history => \@events });
-        my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => nginx_port(),
-                                      Proto => 'tcp') or die $!;
-        print $s "POST /t/api/v1/analyze-behavior HTTP/1.1\r\nHost: x\r\n"
-            . "Authorization: Bearer " . KEY_ALL . "\r\nContent-Type: application/json\r\n"
-            . "Content-Length: " . length($body) . "\r\n\r\n$body";
-        push @s, $s;
-    }
+    push @s, send_behavior("quit-$_-$$") for 1 .. 3;
     sleep 0.02;
     my $master = Behave::Test::slurp(nginx_prefix() . '/logs/nginx.pid') =~ s/\s+//gr;
     ok($master && kill('QUIT', $master), 'nginx asked to quit');

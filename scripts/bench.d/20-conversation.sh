@@ -41,7 +41,6 @@ body=$BENCH_PREFIX/conversation.json
 printf '{"conversation_id":"bench-conv-1","message":"%s"}' "$msg" > "$body"
 auth="Authorization: Bearer $BENCH_KEY"
 url=http://127.0.0.1:$BENCH_PORT
-rcli() { redis-cli -p "$BENCH_REDIS_PORT" "$@"; }
 K=256
 fmsg='It is still not there, nothing has come in, I need this fixed today please'
 fagent='I have processed your refund, it is all sorted now.'

@@ -14,14 +14,8 @@ set -euo pipefail
 mkdir -p "$BENCH_PREFIX/logs"
 bench_gateway_start "rpm=0 concurrent=10000 tokens_per_day=0"
 
-auth="Authorization: Bearer $BENCH_KEY"
-url=http://127.0.0.1:$BENCH_PORT
 K=64
-rcli() { redis-cli -p "$BENCH_REDIS_PORT" "$@"; }
-
-bench_seed_behavior "$K" "$url" "$BENCH_KEY"
-body=$BENCH_PREFIX/behavior.json
-bench_behavior_body "$body"
+bench_behavior_setup "$K"
 
 # each request: 5 events after everything its session has seen
 BENCH_LUA=$(bench_behavior_lua "$K")

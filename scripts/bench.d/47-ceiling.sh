@@ -17,29 +17,11 @@
 set -euo pipefail
 . "$TOP/scripts/bench-lib.sh"
 
-bench_redis_start
-bench_nginx_start '
-    behave_redis %%REDIS%%;
-    behave_trace_sample 0;
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location /api/v1/ {
-            behave_gateway;
-            behave_gateway_limits rpm=0 concurrent=10000 tokens_per_day=0;
-        }
-        location = /v1/analyze { behave_analyze; }
-        location = /ok { return 200 "{}"; }
-    }'
+bench_gateway_start "rpm=0 concurrent=10000 tokens_per_day=0" "" \
+    "location = /v1/analyze { behave_analyze; }"
 
-auth="Authorization: Bearer $BENCH_KEY"
-url=http://127.0.0.1:$BENCH_PORT
 K=64
-rcli() { redis-cli -p "$BENCH_REDIS_PORT" "$@"; }
-
-bench_seed_behavior "$K" "$url" "$BENCH_KEY"
-body=$BENCH_PREFIX/behavior.json
-bench_behavior_body "$body"
+bench_behavior_setup "$K"
 ui=$BENCH_PREFIX/ui.json
 printf '%s' '{"behavioral_data":{}}' > "$ui"
 

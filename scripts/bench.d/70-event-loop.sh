@@ -48,14 +48,7 @@ for pool in off default; do
     big=$!
     sleep 0.5
     cp "$d/post.lua" "$d/big.lua" 2>/dev/null || true
-    cat > "$d/small.lua" <<LUA
-local f = io.open("$d/small.json", "rb")
-wrk.method = "POST"
-wrk.body = f:read("*a")
-f:close()
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer $BENCH_KEY"
-LUA
+    BENCH_LUA= bench_post_lua "$d/small.lua" "$d/small.json" "$auth"
     wrk -t1 -c1 -d"$((BENCH_SECONDS - 1))s" --latency -s "$d/small.lua" \
         "$url/api/v1/behavioral-signals" > "$d/small.out" 2>&1 || true
     wait "$big" || true

@@ -84,25 +84,17 @@ ngx_http_behave_analyze_body(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_behave_analyze_process(ngx_http_request_t *r, ngx_str_t *body)
 {
-    ngx_pool_cleanup_t          *cln;
-    ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_analyze_t   *an;
     ngx_http_behave_loc_conf_t  *blcf;
 
-    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
-    an = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_analyze_t));
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-
-    if (an == NULL || cln == NULL) {
+    /* what the parse makes lives until the request is gone, whatever */
+    an = ngx_http_behave_surface_new(r, sizeof(ngx_http_behave_analyze_t),
+                                     ngx_http_behave_analyze_cleanup);
+    if (an == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-
-    /* what the parse makes lives until the request is gone, whatever */
-    cln->handler = ngx_http_behave_analyze_cleanup;
-    cln->data = an;
-    ctx->surface = an;
 
     an->body = *body;
     an->bufs = r->request_body ? r->request_body->bufs : NULL;
@@ -298,22 +290,16 @@ ngx_http_behave_analyze_respond(ngx_http_request_t *r,
     ctx->session_id.data = session_id;
     ctx->session_id.len = 4 + 32;
 
-    ngx_memzero(&resp, sizeof(behave_analyze_resp_t));
+    /* the body lives in the request pool: the metadata's span is valid */
+    behave_analyze_resp_init(&resp, (char *) session_id, an->usage.meter,
+                             &an->req, &an->ann, &an->routing);
 
-    resp.session_id = (char *) session_id;
     resp.latency_ms = an->latency_ms;
-    resp.annotation = &an->ann;
-    resp.routing = &an->routing;
     resp.tenant_remaining = an->usage.remaining;
     resp.overage = an->usage.overage;
-    resp.meter = an->usage.meter;
     resp.conversation = conversation;
     resp.conversation_id = an->req.conversation_id;
     resp.redacted = (int) an->redacted;
-
-    /* the body lives in the request pool: the span is still valid */
-    resp.metadata = an->req.metadata;
-    resp.metadata_len = an->req.metadata_len;
 
     resp.gateway_latency_ms = ngx_http_behave_now_ms() - ctx->started_ms;
 

@@ -41,24 +41,15 @@ CORE_OBJS := $(patsubst $(TOP)/%.c,$(OUT)/obj/%.o,$(CORE_SRCS)) \
              $(OUT)/obj/gen/behave_conv_phrases_data.o \
              $(OUT)/obj/gen/behave_conv_learned_data.o
 
-$(GEN): $(LEXICON) $(TOP)/scripts/gen-lexicon
-	@mkdir -p $(dir $@)
-	perl $(TOP)/scripts/gen-lexicon $@ $(LEXICON)
+# a generated table: its generator (the first prerequisite) reads the rest
+behave_gen = @mkdir -p $(dir $@) && echo perl $< $@ && perl $< $@ $(filter-out $<,$^)
 
-$(GENM): $(MODEL) $(TOP)/scripts/gen-model
-	@mkdir -p $(dir $@)
-	perl $(TOP)/scripts/gen-model $@ $(wordlist 1,2,$(MODEL))
-
-$(GENR): $(RISK) $(TOP)/scripts/gen-risk
-	@mkdir -p $(dir $@)
-	perl $(TOP)/scripts/gen-risk $@ $(firstword $(RISK))
-$(GENP): $(PHRASES) $(TOP)/scripts/gen-phrases
-	@mkdir -p $(dir $@)
-	perl $(TOP)/scripts/gen-phrases $@ $(PHRASES)
-
-$(GENT): $(TURNS) $(TOP)/scripts/gen-turns
-	@mkdir -p $(dir $@)
-	perl $(TOP)/scripts/gen-turns $@ $(TURNS)
+# the packed rows (weights.bin, risk.bin) are read beside their .tsv
+$(GEN):  $(TOP)/scripts/gen-lexicon $(LEXICON) ; $(behave_gen)
+$(GENM): $(TOP)/scripts/gen-model $(MODEL) ; $(behave_gen)
+$(GENR): $(TOP)/scripts/gen-risk $(RISK) ; $(behave_gen)
+$(GENP): $(TOP)/scripts/gen-phrases $(PHRASES) ; $(behave_gen)
+$(GENT): $(TOP)/scripts/gen-turns $(TURNS) ; $(behave_gen)
 
 # the core's share of scripts/gen-redis-scripts: its headers, no script
 $(GENH) &: $(DESCR) $(TOP)/scripts/gen-redis-scripts

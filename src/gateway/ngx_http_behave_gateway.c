@@ -22,6 +22,7 @@
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_trace.h"
 #include "ngx_http_behave_traces.h"
+#include "ngx_http_behave_util.h"
 
 #include "behave_json.h"
 #include "behave_json_arena.h"
@@ -177,7 +178,6 @@ static void
 ngx_http_behave_gw_body(ngx_http_request_t *r)
 {
     ngx_time_t                   *tp;
-    ngx_pool_cleanup_t           *cln;
     ngx_http_behave_gw_t         *gw;
     ngx_http_behave_ctx_t        *ctx;
     ngx_http_behave_step_t        step;
@@ -200,14 +200,12 @@ ngx_http_behave_gw_body(ngx_http_request_t *r)
     }
 
     /* the tree is freed whatever happens, even while a thread builds it */
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-    if (cln == NULL) {
+    if (ngx_http_behave_on_cleanup(r->pool, ngx_http_behave_gw_cleanup, gw)
+        != NGX_OK)
+    {
         ngx_http_behave_finish(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
         return;
     }
-
-    cln->handler = ngx_http_behave_gw_cleanup;
-    cln->data = gw;
 
     gw->bufs = r->request_body ? r->request_body->bufs : NULL;
     gw->blcf = blcf;

@@ -34,6 +34,7 @@
 #include "ngx_http_behave_offload.h"
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_util.h"
+#include "ngx_http_behave_redis_reply.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_redis_script.h"
@@ -137,18 +138,13 @@ ngx_int_t
 ngx_http_behave_behavior_start(ngx_http_request_t *r,
     ngx_http_behave_gw_t *gw)
 {
-    ngx_pool_cleanup_t     *cln;
     ngx_http_behave_beh_t  *b;
 
-    b = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_beh_t));
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-
-    if (b == NULL || cln == NULL) {
+    b = ngx_http_behave_pcalloc_owned(r->pool, sizeof(ngx_http_behave_beh_t),
+                                      ngx_http_behave_beh_cleanup);
+    if (b == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-
-    cln->handler = ngx_http_behave_beh_cleanup;
-    cln->data = b;
 
     b->gw = gw;
     b->epoch = (uint64_t) gw->now_ms;
@@ -450,22 +446,11 @@ ngx_http_behave_beh_seed(ngx_http_request_t *r, ngx_http_behave_beh_t *b,
     redisReply *reply)
 {
     char    *blob;
-    size_t   i, len;
-    cJSON   *prior, *e;
+    size_t   len;
+    cJSON   *prior;
 
     prior = cJSON_CreateArray();
-
-    for (i = 0; prior != NULL && i < reply->elements; i++) {
-        if (reply->element[i]->type != REDIS_REPLY_STRING) {
-            continue;
-        }
-
-        e = cJSON_ParseWithLength(reply->element[i]->str,
-                                  reply->element[i]->len);
-        if (e != NULL) {
-            cJSON_AddItemToArray(prior, e);
-        }
-    }
+    ngx_http_behave_redis_json_items(reply, prior);
 
     blob = prior ? behave_gw_behavior_seed(prior, b->epoch, &len) : NULL;
     cJSON_Delete(prior);

@@ -41,6 +41,8 @@ static void ngx_http_behave_redis_auth(ngx_http_behave_redis_node_t *node);
 static void ngx_http_behave_redis_on_auth(redisAsyncContext *ac, void *r,
     void *privdata);
 static void ngx_http_behave_redis_update_state(void);
+static void ngx_http_behave_redis_went(ngx_http_behave_redis_node_t *node,
+    ngx_uint_t up);
 
 static ngx_int_t ngx_http_behave_redis_attach(
     ngx_http_behave_redis_node_t *node, redisAsyncContext *ac);
@@ -188,19 +190,13 @@ ngx_http_behave_redis_auth_conf(ngx_conf_t *cf, ngx_str_t *user,
 }
 
 
-/* the worker's connections */
+/* the worker's connections: none yet, no hooks yet */
 
-ngx_int_t
-ngx_http_behave_redis_init_process(ngx_cycle_t *cycle)
+void
+ngx_http_behave_redis_nodes_init(ngx_cycle_t *cycle,
+    ngx_http_behave_main_conf_t *bmcf)
 {
-    ngx_http_behave_redis_t      *rd;
-    ngx_http_behave_main_conf_t  *bmcf;
-
-    bmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_behave_module);
-
-    if (bmcf == NULL || bmcf->redis.len == 0) {
-        return NGX_OK;
-    }
+    ngx_http_behave_redis_t  *rd;
 
     rd = &ngx_http_behave_redis;
     ngx_memzero(rd, sizeof(ngx_http_behave_redis_t));
@@ -208,28 +204,19 @@ ngx_http_behave_redis_init_process(ngx_cycle_t *cycle)
     rd->bmcf = bmcf;
     rd->log = cycle->log;
     rd->mode = bmcf->redis_mode;
-
-    ngx_http_behave_redis_topology_start();
-
-    return NGX_OK;
 }
 
 
+/* at the worker's exit: every connection closed, none reopened */
+
 void
-ngx_http_behave_redis_exit_process(ngx_cycle_t *cycle)
+ngx_http_behave_redis_nodes_close(void)
 {
     ngx_uint_t                     i;
     ngx_http_behave_redis_t       *rd;
     ngx_http_behave_redis_node_t  *node;
 
     rd = &ngx_http_behave_redis;
-
-    if (rd->bmcf == NULL) {
-        return;
-    }
-
-    ngx_http_behave_redis_topology_stop();
-
     rd->bmcf = NULL;
 
     for (i = 0; i < rd->nnodes; i++) {
@@ -241,8 +228,6 @@ ngx_http_behave_redis_exit_process(ngx_cycle_t *cycle)
 
         ngx_http_behave_redis_node_drop(node, NULL);
     }
-
-    ngx_http_behave_redis_cmd_exit();
 }
 
 
@@ -462,7 +447,7 @@ ngx_http_behave_redis_on_connect(const redisAsyncContext *ac, int status)
         node->ac = NULL;
         node->state = NGX_HTTP_BEHAVE_REDIS_OFF;
         ngx_http_behave_redis_schedule(node);
-        ngx_http_behave_redis_node_down(node);
+        ngx_http_behave_redis_went(node, 0);
         return;
     }
 
@@ -478,7 +463,7 @@ ngx_http_behave_redis_on_connect(const redisAsyncContext *ac, int status)
                    ? "data" : "sentinel");
 
     ngx_http_behave_redis_update_state();
-    ngx_http_behave_redis_node_up(node);
+    ngx_http_behave_redis_went(node, 1);
 }
 
 
@@ -505,7 +490,24 @@ ngx_http_behave_redis_on_disconnect(const redisAsyncContext *ac, int status)
     node->ac = NULL;
     node->state = NGX_HTTP_BEHAVE_REDIS_OFF;
     ngx_http_behave_redis_schedule(node);
-    ngx_http_behave_redis_node_down(node);
+    ngx_http_behave_redis_went(node, 0);
+}
+
+
+/* the layer above, told through its hooks (none before it starts) */
+static void
+ngx_http_behave_redis_went(ngx_http_behave_redis_node_t *node, ngx_uint_t up)
+{
+    ngx_http_behave_redis_hooks_t  *h;
+
+    h = &ngx_http_behave_redis.hooks;
+
+    if (up && h->node_up != NULL) {
+        h->node_up(node);
+
+    } else if (!up && h->node_down != NULL) {
+        h->node_down(node);
+    }
 }
 
 
@@ -565,7 +567,7 @@ ngx_http_behave_redis_node_drop(ngx_http_behave_redis_node_t *node,
 
     if (why != NULL) {
         ngx_http_behave_redis_schedule(node);
-        ngx_http_behave_redis_node_down(node);
+        ngx_http_behave_redis_went(node, 0);
 
     } else {
         ngx_http_behave_redis_update_state();

@@ -1,9 +1,11 @@
 /*
  * Copyright (C) ngx_http_behave_module authors
  *
- * The commands: routed to a node (ngx_http_behave_redis_topology.c),
- * written on its connection (ngx_http_behave_redis.c), answered to their
- * request or background callback, redirected in a cluster.
+ * The top of the adapter (ngx_http_behave_redis_node.h): the worker's
+ * start and end, and the commands: routed to a node
+ * (ngx_http_behave_redis_topology.c), written on its connection
+ * (ngx_http_behave_redis.c), answered to their request or background
+ * callback, redirected in a cluster.
  *
  * Rules, stated once:
  * - Each command carries a heap-allocated record: hiredis calls its
@@ -676,10 +678,38 @@ static u_char  *ngx_http_behave_redis_fmt;
 static size_t   ngx_http_behave_redis_fmt_cap;
 
 
-/* at the worker's exit (the module's .so is unloaded after it) */
-void
-ngx_http_behave_redis_cmd_exit(void)
+/* the worker's connections, through the topology of its mode */
+
+ngx_int_t
+ngx_http_behave_redis_init_process(ngx_cycle_t *cycle)
 {
+    ngx_http_behave_main_conf_t  *bmcf;
+
+    bmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_behave_module);
+
+    if (bmcf == NULL || bmcf->redis.len == 0) {
+        return NGX_OK;
+    }
+
+    ngx_http_behave_redis_nodes_init(cycle, bmcf);
+    ngx_http_behave_redis_topology_start();
+
+    return NGX_OK;
+}
+
+
+/* at the worker's exit (the module's .so is unloaded after it) */
+
+void
+ngx_http_behave_redis_exit_process(ngx_cycle_t *cycle)
+{
+    if (ngx_http_behave_redis.bmcf == NULL) {
+        return;
+    }
+
+    ngx_http_behave_redis_topology_stop();
+    ngx_http_behave_redis_nodes_close();
+
     ngx_free(ngx_http_behave_redis_fmt);
     ngx_http_behave_redis_fmt = NULL;
     ngx_http_behave_redis_fmt_cap = 0;

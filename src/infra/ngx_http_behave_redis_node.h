@@ -2,9 +2,16 @@
  * Copyright (C) ngx_http_behave_module authors
  *
  * Inside the Redis adapter: the connections of a worker ("nodes") and the
- * topology that routes a command to one of them.  Shared by
- * ngx_http_behave_redis.c (connections, commands, redirects) and
- * ngx_http_behave_redis_topology.c (cluster slot map, sentinel).
+ * topology that routes a command to one of them.  Three layers, calls
+ * going down only:
+ *   ngx_http_behave_redis_cmd.c       the worker's start and end, commands,
+ *                                     redirects (uses both below)
+ *   ngx_http_behave_redis_topology.c  cluster slot map, sentinel (uses the
+ *                                     connections)
+ *   ngx_http_behave_redis.c           the connections, hiredis' nginx
+ *                                     adapter (calls nothing above: a
+ *                                     node coming up or going down is told
+ *                                     through the hooks the topology sets)
  *
  * Three modes, one code path for commands:
  * - single:   nodes[0] is the configured Redis;
@@ -64,6 +71,13 @@ typedef struct {
 } ngx_http_behave_redis_node_t;
 
 
+/* what the layer above the connections does when one changes */
+typedef struct {
+    void  (*node_up)(ngx_http_behave_redis_node_t *node);
+    void  (*node_down)(ngx_http_behave_redis_node_t *node);
+} ngx_http_behave_redis_hooks_t;
+
+
 typedef struct {
     ngx_http_behave_main_conf_t    *bmcf;
     ngx_log_t                      *log;
@@ -87,6 +101,9 @@ typedef struct {
 
     time_t                          degraded_logged;
     ngx_uint_t                      degraded_suppressed;
+
+    /* set by ngx_http_behave_redis_topology_start() */
+    ngx_http_behave_redis_hooks_t   hooks;
 } ngx_http_behave_redis_t;
 
 
@@ -95,6 +112,9 @@ extern ngx_http_behave_redis_t  ngx_http_behave_redis;
 
 
 /* ngx_http_behave_redis.c */
+void ngx_http_behave_redis_nodes_init(ngx_cycle_t *cycle,
+    ngx_http_behave_main_conf_t *bmcf);
+void ngx_http_behave_redis_nodes_close(void);
 ngx_http_behave_redis_node_t *ngx_http_behave_redis_node_add(u_char *addr,
     size_t len, ngx_http_behave_redis_role_e role);
 void ngx_http_behave_redis_node_set_addr(ngx_http_behave_redis_node_t *node,
@@ -103,9 +123,6 @@ void ngx_http_behave_redis_node_connect(ngx_http_behave_redis_node_t *node);
 void ngx_http_behave_redis_node_drop(ngx_http_behave_redis_node_t *node,
     const char *why);
 
-/* ngx_http_behave_redis_cmd.c */
-void ngx_http_behave_redis_cmd_exit(void);
-
 /* ngx_http_behave_redis_topology.c */
 void ngx_http_behave_redis_topology_start(void);
 void ngx_http_behave_redis_topology_stop(void);
@@ -113,8 +130,6 @@ ngx_http_behave_redis_node_t *ngx_http_behave_redis_route(const char *key,
     size_t len);
 ngx_http_behave_redis_node_t *ngx_http_behave_redis_moved(ngx_uint_t slot,
     u_char *addr, size_t len);
-void ngx_http_behave_redis_node_up(ngx_http_behave_redis_node_t *node);
-void ngx_http_behave_redis_node_down(ngx_http_behave_redis_node_t *node);
 void ngx_http_behave_redis_refresh(void);
 void ngx_http_behave_redis_readonly(void);
 

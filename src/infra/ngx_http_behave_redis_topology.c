@@ -30,6 +30,9 @@
 #define NGX_HTTP_BEHAVE_REDIS_ASK_UP        5000
 
 
+static void ngx_http_behave_redis_node_up(ngx_http_behave_redis_node_t *node);
+static void ngx_http_behave_redis_node_down(
+    ngx_http_behave_redis_node_t *node);
 static void ngx_http_behave_redis_refresh_handler(ngx_event_t *ev);
 static void ngx_http_behave_redis_on_slots(redisAsyncContext *ac, void *r,
     void *privdata);
@@ -56,6 +59,10 @@ ngx_http_behave_redis_topology_start(void)
 
     rd = &ngx_http_behave_redis;
     a = rd->bmcf->redis_addrs->elts;
+
+    /* before the first connection: the connections call back through it */
+    rd->hooks.node_up = ngx_http_behave_redis_node_up;
+    rd->hooks.node_down = ngx_http_behave_redis_node_down;
 
     rd->refresh.handler = ngx_http_behave_redis_refresh_handler;
     rd->refresh.log = rd->log;
@@ -193,7 +200,7 @@ ngx_http_behave_redis_moved(ngx_uint_t slot, u_char *addr, size_t len)
 }
 
 
-void
+static void
 ngx_http_behave_redis_node_up(ngx_http_behave_redis_node_t *node)
 {
     ngx_http_behave_redis_t  *rd;
@@ -221,7 +228,7 @@ ngx_http_behave_redis_node_up(ngx_http_behave_redis_node_t *node)
 }
 
 
-void
+static void
 ngx_http_behave_redis_node_down(ngx_http_behave_redis_node_t *node)
 {
     ngx_str_t                *a;

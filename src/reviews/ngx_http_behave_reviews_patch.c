@@ -12,6 +12,7 @@
 
 #include "ngx_http_behave_reviews_patch.h"
 #include "ngx_http_behave_reviews_util.h"
+#include "ngx_http_behave_redis_reply.h"
 #include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_rv_patch_lua.h"           /* rv_patch.lua */
 
@@ -38,24 +39,15 @@ ngx_int_t
 ngx_http_behave_reviews_patch(ngx_http_request_t *r, ngx_str_t *id)
 {
     ngx_int_t                    rc;
-    ngx_pool_cleanup_t          *cln;
-    ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_rv_patch_t  *pt;
 
-    pt = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_rv_patch_t));
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-
-    if (pt == NULL || cln == NULL) {
+    pt = ngx_http_behave_surface_new(r, sizeof(ngx_http_behave_rv_patch_t),
+                                     ngx_http_behave_reviews_patch_cleanup);
+    if (pt == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    cln->handler = ngx_http_behave_reviews_patch_cleanup;
-    cln->data = pt;
-
     pt->id = *id;
-
-    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
-    ctx->surface = pt;
 
     rc = ngx_http_read_client_request_body(r,
                                         ngx_http_behave_reviews_patch_body);
@@ -84,12 +76,10 @@ ngx_http_behave_reviews_patch_body(ngx_http_request_t *r)
     ngx_int_t                    rc;
     ngx_str_t                    body;
     behave_error_t               err;
-    ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_rv_patch_t  *pt;
     ngx_http_behave_loc_conf_t  *blcf;
 
-    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
-    pt = ctx->surface;
+    pt = ngx_http_behave_surface(r);
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
     rc = ngx_http_behave_body_string(r, blcf->max_body_size, &body);
@@ -203,12 +193,7 @@ ngx_http_behave_reviews_patch_reply(ngx_http_request_t *r, void *data,
     behave_review_fields_t       f;
     ngx_http_behave_rv_patch_t  *pt = data;
 
-    if (reply == NULL || reply->type == REDIS_REPLY_ERROR) {
-        if (reply != NULL) {
-            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                          "behave: reviews patch script: %s", reply->str);
-        }
-
+    if (ngx_http_behave_redis_failed(r, reply, "reviews patch script")) {
         ngx_http_finalize_request(r,
             ngx_http_behave_reviews_unavailable(r, reason));
         return;

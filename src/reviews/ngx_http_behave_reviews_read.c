@@ -9,6 +9,7 @@
 
 
 #include "ngx_http_behave_reviews_read.h"
+#include "ngx_http_behave_redis_reply.h"
 #include "ngx_http_behave_reviews_util.h"
 #include "ngx_http_behave_rv_get_lua.h"             /* rv_get.lua */
 #include "ngx_http_behave_rv_list_lua.h"            /* rv_list.lua */
@@ -317,12 +318,7 @@ ngx_http_behave_reviews_get_reply(ngx_http_request_t *r, void *data,
     ngx_int_t                  rc;
     ngx_http_behave_rv_get_t  *g = data;
 
-    if (reply == NULL || reply->type == REDIS_REPLY_ERROR) {
-        if (reply != NULL) {
-            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                          "behave: reviews get script: %s", reply->str);
-        }
-
+    if (ngx_http_behave_redis_failed(r, reply, "reviews get script")) {
         rc = ngx_http_behave_reviews_unavailable(r, reason);
 
     } else if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2

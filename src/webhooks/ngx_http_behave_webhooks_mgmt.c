@@ -14,6 +14,7 @@
 #include "ngx_http_behave_webhooks_mgmt.h"
 #include "ngx_http_behave_auth.h"
 #include "ngx_http_behave_body.h"
+#include "ngx_http_behave_redis_reply.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_args.h"
 #include "ngx_http_behave_redis_keys.h"
@@ -146,7 +147,6 @@ ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
 {
     ngx_str_t                    body;
     behave_error_t               err;
-    ngx_pool_cleanup_t          *cln;
     ngx_http_behave_step_t       step;
     ngx_http_behave_loc_conf_t  *blcf;
 
@@ -157,15 +157,14 @@ ngx_http_behave_wh_mgmt_parse(ngx_http_request_t *r,
         return step;
     }
 
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-    if (cln == NULL) {
+    if (ngx_http_behave_on_cleanup(r->pool, ngx_http_behave_wh_mgmt_cleanup,
+                                   m)
+        != NGX_OK)
+    {
         return ngx_http_behave_answered(NGX_HTTP_INTERNAL_SERVER_ERROR);
     }
 
     m->root = behave_json_parse_object((char *) body.data, body.len, &err);
-
-    cln->handler = ngx_http_behave_wh_mgmt_cleanup;
-    cln->data = m;
 
     if (m->root == NULL) {
         return ngx_http_behave_answered(ngx_http_behave_send_error(r, &err));
@@ -570,9 +569,9 @@ static void
 ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
     redisReply *reply, const char *reason)
 {
-    size_t       i, j;
-    cJSON       *o, *list, *ep, *dl, *d;
-    redisReply  *e, *ds;
+    size_t       i;
+    cJSON       *o, *list, *ep, *dl;
+    redisReply  *e;
 
     if (reply == NULL || reply->type != REDIS_REPLY_ARRAY) {
         ngx_http_behave_wh_storage_failed(r, reason);
@@ -603,19 +602,7 @@ ngx_http_behave_wh_list_reply(ngx_http_request_t *r, void *data,
         }
 
         dl = cJSON_AddArrayToObject(ep, "deliveries");
-        ds = e->element[1];
-
-        for (j = 0; dl != NULL && j < ds->elements; j++) {
-            if (ds->element[j]->type != REDIS_REPLY_STRING) {
-                continue;
-            }
-
-            d = cJSON_ParseWithLength(ds->element[j]->str,
-                                      ds->element[j]->len);
-            if (d != NULL) {
-                cJSON_AddItemToArray(dl, d);
-            }
-        }
+        ngx_http_behave_redis_json_items(e->element[1], dl);
 
         cJSON_AddItemToArray(list, ep);
     }

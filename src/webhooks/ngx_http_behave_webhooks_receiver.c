@@ -32,6 +32,7 @@
 #include "ngx_http_behave_body.h"
 #include "ngx_http_behave_meter.h"
 #include "ngx_http_behave_offload.h"
+#include "ngx_http_behave_redis_reply.h"
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_script.h"
 #include "ngx_http_behave_redis_keys.h"
@@ -186,8 +187,6 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
 {
     behave_error_t               err;
     ngx_time_t                  *tp;
-    ngx_pool_cleanup_t          *cln;
-    ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_wh_recv_t   *rv;
     ngx_http_behave_loc_conf_t  *blcf;
 
@@ -207,19 +206,12 @@ ngx_http_behave_webhooks_receive(ngx_http_request_t *r, ngx_str_t *slug)
         return ngx_http_behave_refuse(r, &err);
     }
 
-    rv = ngx_pcalloc(r->pool, sizeof(ngx_http_behave_wh_recv_t));
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-
-    if (rv == NULL || cln == NULL) {
+    /* frees the parsed call whatever path the request takes */
+    rv = ngx_http_behave_surface_new(r, sizeof(ngx_http_behave_wh_recv_t),
+                                     ngx_http_behave_wh_recv_cleanup);
+    if (rv == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-
-    /* frees the parsed call whatever path the request takes */
-    cln->handler = ngx_http_behave_wh_recv_cleanup;
-    cln->data = rv;
-
-    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
-    ctx->surface = rv;
 
     tp = ngx_timeofday();
     rv->received_ms = (int64_t) tp->sec * 1000 + tp->msec;
@@ -290,12 +282,10 @@ static void
 ngx_http_behave_wh_recv_body(ngx_http_request_t *r)
 {
     ngx_int_t                    rc;
-    ngx_http_behave_ctx_t       *ctx;
     ngx_http_behave_wh_recv_t   *rv;
     ngx_http_behave_loc_conf_t  *blcf;
 
-    ctx = ngx_http_get_module_ctx(r, ngx_http_behave_module);
-    rv = ctx->surface;
+    rv = ngx_http_behave_surface(r);
     blcf = ngx_http_get_module_loc_conf(r, ngx_http_behave_module);
 
     /* the string is filled where the signature is checked */
@@ -380,12 +370,7 @@ ngx_http_behave_wh_lookup_reply(ngx_http_request_t *r, void *data,
     ngx_http_behave_wh_recv_t          *rv = data;
     const ngx_http_behave_wh_lookup_t  *step = rv->lookup;
 
-    if (reply == NULL || reply->type == REDIS_REPLY_ERROR) {
-        if (reply != NULL) {
-            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                          "behave: %s: %s", step->log, reply->str);
-        }
-
+    if (ngx_http_behave_redis_failed(r, reply, step->log)) {
         rc = ngx_http_behave_webhooks_unavailable(r, "the receiver",
                                                   reason ? reason
                                                          : "redis error");

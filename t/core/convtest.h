@@ -10,6 +10,7 @@
 #ifndef CONVTEST_H
 #define CONVTEST_H
 
+#include <stddef.h>
 #include <string.h>
 
 #include "behave_annotate.h"
@@ -40,6 +41,33 @@ conversation(const char *const *texts, size_t n, behave_conv_result_t *r)
     }
 
     behave_conversation_assess(tv, i - 1, &tv[i - 1], r);
+}
+
+
+/*
+ * Each conversation of a table (rows of width texts, n turns each,
+ * assessed at the last) gives the result's field, an int, the value want;
+ * each check is named by what and the row's last text.
+ */
+#define conv_each(rows, n, field, want, what)                               \
+    conv_each_at(&(rows)[0][0], sizeof(rows) / sizeof((rows)[0]),           \
+                 sizeof((rows)[0]) / sizeof((rows)[0][0]), n,               \
+                 offsetof(behave_conv_result_t, field), want, what)
+
+
+static inline void
+conv_each_at(const char *const *rows, size_t nrows, size_t width, size_t n,
+    size_t off, int want, const char *what)
+{
+    int                    got;
+    size_t                 i;
+    behave_conv_result_t   r;
+
+    for (i = 0; i < nrows; i++) {
+        conversation(rows + i * width, n, &r);
+        memcpy(&got, (const char *) &r + off, sizeof(int));
+        is_int(got, want, "%s: %s", what, rows[i * width + n - 1]);
+    }
 }
 
 

@@ -176,11 +176,27 @@ test_trend(void)
 }
 
 
+/* a processed delivery's meta: delivery dlv_1 of conversation conv_1 */
+static void
+meta(behave_callsum_meta_t *m, const char *call_id, const char *provider,
+    const char *event_type, double latency_ms)
+{
+    memset(m, 0, sizeof(*m));
+    m->status = "processed";
+    m->delivery_id = "dlv_1";
+    m->conversation_id = "conv_1";
+    m->call_id = call_id;
+    m->provider = provider;
+    m->event_type = event_type;
+    m->latency_ms = latency_ms;
+}
+
+
 static void
 test_json(void)
 {
     char                  *json;
-    size_t                 len;
+    size_t                 i, len;
     cJSON                 *o, *tr;
     behave_turn_t          t[4];
     behave_callsum_t       s;
@@ -188,17 +204,19 @@ test_json(void)
     behave_endpoint_t      e;
     behave_callsum_meta_t  m;
 
+    static const struct {
+        const char       *name;
+        cJSON_bool      (*is)(const cJSON *item);
+    } trend[] = {
+        { "direction", cJSON_IsString },
+        { "negative_streak", cJSON_IsNumber },
+        { "summary", cJSON_IsString },
+    };
+
     build(false_res, 4, t);
     behave_callsum_compute(t, 4, BEHAVE_VERDICT_SUCCESS, &s);
 
-    memset(&m, 0, sizeof(m));
-    m.status = "processed";
-    m.delivery_id = "dlv_1";
-    m.conversation_id = "conv_1";
-    m.call_id = "conv_1";
-    m.provider = "elevenlabs";
-    m.event_type = "post_call_transcription";
-    m.latency_ms = 0.12345;
+    meta(&m, "conv_1", "elevenlabs", "post_call_transcription", 0.12345);
 
     json = behave_callsum_json(&s, &m, &len);
     ok(json != NULL && len == strlen(json), "summary JSON printed");
@@ -221,12 +239,12 @@ test_json(void)
     is_int(cJSON_GetObjectItem(o, "turns_analysed")->valueint, 4,
            "turns_analysed");
     tr = cJSON_GetObjectItem(o, "sentiment_trend");
-    ok(cJSON_IsString(cJSON_GetObjectItem(tr, "direction")),
-       "sentiment_trend.direction");
-    ok(cJSON_IsNumber(cJSON_GetObjectItem(tr, "negative_streak")),
-       "sentiment_trend.negative_streak");
-    ok(cJSON_IsString(cJSON_GetObjectItem(tr, "summary")),
-       "sentiment_trend.summary");
+
+    for (i = 0; i < sizeof(trend) / sizeof(trend[0]); i++) {
+        ok(trend[i].is(cJSON_GetObjectItem(tr, trend[i].name)),
+           "sentiment_trend.%s", trend[i].name);
+    }
+
     ok(cJSON_GetObjectItem(o, "segment") == NULL,
        "no segment unless the meta has one");
     cJSON_Delete(o);
@@ -293,15 +311,8 @@ test_read_back(void)
     build(false_res, 4, t);
     behave_callsum_compute(t, 4, BEHAVE_VERDICT_FAILURE, &s);
 
-    memset(&m, 0, sizeof(m));
-    m.status = "processed";
-    m.delivery_id = "dlv_1";
-    m.conversation_id = "conv_1";
+    meta(&m, "call_1", "retell", "call_analyzed", 1.23456);
     m.conversation_id_from_var = 1;
-    m.call_id = "call_1";
-    m.provider = "retell";
-    m.event_type = "call_analyzed";
-    m.latency_ms = 1.23456;
 
     stored = behave_callsum_json(&s, &m, &len);
     ok(stored != NULL && behave_callsum_read(stored, len, &s2, &m2, &tree)

@@ -28,6 +28,7 @@
 
 #include "tap.h"
 #include "testdata.h"
+#include "behave_jsonl.h"
 #include "behave_conv_scan.h"
 
 
@@ -84,48 +85,30 @@ check_phrases(void)
 }
 
 
+static void
+check_line(const cJSON *j, void *data)
+{
+    const cJSON  *e, *m;
+
+    m = cJSON_GetObjectItem(j, "text");
+    if (cJSON_IsString(m)) {
+        check(m->valuestring);
+    }
+
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "turns")) {
+        m = cJSON_GetObjectItem(e, "message");
+        if (cJSON_IsString(m)) {
+            check(m->valuestring);
+        }
+    }
+}
+
+
 /* every "text" and every turn's "message" of a JSONL file; -1 if absent */
 static int
 check_file(const char *path)
 {
-    char   *buf, *line, *next;
-    size_t  len;
-    cJSON  *j, *e, *m;
-
-    buf = behave_read_file(path, &len);
-    if (buf == NULL) {
-        return -1;
-    }
-
-    for (line = buf; line != NULL && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next != NULL) {
-            *next++ = '\0';
-        }
-
-        j = cJSON_Parse(line);
-        if (j == NULL) {
-            continue;
-        }
-
-        m = cJSON_GetObjectItem(j, "text");
-        if (cJSON_IsString(m)) {
-            check(m->valuestring);
-        }
-
-        cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "turns")) {
-            m = cJSON_GetObjectItem(e, "message");
-            if (cJSON_IsString(m)) {
-                check(m->valuestring);
-            }
-        }
-
-        cJSON_Delete(j);
-    }
-
-    free(buf);
-
-    return 0;
+    return behave_jsonl_each(path, check_line, NULL);
 }
 
 

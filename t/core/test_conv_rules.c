@@ -460,11 +460,7 @@ test_still_open(void)
         is_int(r.action, BEHAVE_ACTION_CLARIFY, "and clarify");
     }
 
-    for (i = 0; i < sizeof(fresh) / sizeof(fresh[0]); i++) {
-        conversation(fresh[i], 3, &r);
-        is_int(r.repetition, 0, "thanks and a new question: %s",
-               fresh[i][2]);
-    }
+    conv_each(fresh, 3, repetition, 0, "thanks and a new question");
 }
 
 
@@ -692,8 +688,6 @@ test_reask_in_other_words(void)
 static void
 test_reask_near_misses(void)
 {
-    size_t                 i;
-    behave_conv_result_t   r;
     static const char     *const convs[][3] = {
         { "Do you deliver on Sundays?", "Yes, from 9 to 1.",
           "OK, and can I track the driver on the day?" },
@@ -715,10 +709,7 @@ test_reask_near_misses(void)
           "Thanks, that's all I needed." },
     };
 
-    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
-        conversation(convs[i], 3, &r);
-        is_int(r.repetition, 0, "not asked again: %s", convs[i][2]);
-    }
+    conv_each(convs, 3, repetition, 0, "not asked again");
 }
 
 
@@ -886,11 +877,8 @@ test_vague_after_greeting(void)
         "ça plante...", "das klappt nicht",
     };
 
-    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
-        conversation(convs[i], 3, &r);
-        is_int(r.action, BEHAVE_ACTION_CLARIFY,
-               "a vague ask after a greeting: clarify: %s", convs[i][2]);
-    }
+    conv_each(convs, 3, action, BEHAVE_ACTION_CLARIFY,
+              "a vague ask after a greeting: clarify");
 
     for (i = 0; i < sizeof(only) / sizeof(only[0]); i++) {
         first_turn(only[i], &r);
@@ -925,7 +913,6 @@ test_vague_after_greeting(void)
 static void
 test_correction_reasks(void)
 {
-    size_t                 i;
     behave_conv_result_t   r;
     static const char     *const convs[][3] = {
         { "¿Puedo cambiar la fecha de mi vuelo sin pagar?",
@@ -952,10 +939,7 @@ test_correction_reasks(void)
         "bagages en Belgique ?",
     };
 
-    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
-        conversation(convs[i], 3, &r);
-        is_int(r.repetition, 1, "a correction re-asks: %s", convs[i][2]);
-    }
+    conv_each(convs, 3, repetition, 1, "a correction re-asks");
 
     conversation(other, 3, &r);
     is_int(r.repetition, 0, "'en fait' before a new question: no "
@@ -1032,10 +1016,7 @@ test_going_back(void)
         is_int(r.repeated_turn, 0, "the first ask is the one asked again");
     }
 
-    for (i = 0; i < sizeof(meant) / sizeof(meant[0]); i++) {
-        conversation(meant[i], 3, &r);
-        is_int(r.repetition, 1, "'no' and what was meant: %s", meant[i][2]);
-    }
+    conv_each(meant, 3, repetition, 1, "'no' and what was meant");
 }
 
 
@@ -1077,8 +1058,6 @@ test_more_teams(void)
 static void
 test_as_i_said(void)
 {
-    size_t                 i;
-    behave_conv_result_t   r;
     static const char     *const convs[][3] = {
         { "Can I pause my gym membership over the summer?",
           "Our summer classes start in June!",
@@ -1101,21 +1080,13 @@ test_as_i_said(void)
           "Mitgliedschaft ruhen lassen?" },
     };
 
-    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
-        conversation(convs[i], 3, &r);
-        is_int(r.repetition, 1, "'as I said' re-asks: %s", convs[i][2]);
-    }
+    conv_each(convs, 3, repetition, 1, "'as I said' re-asks");
 }
 
 
 int
 main(void)
 {
-    (void) tap_is_str;
-    (void) tap_is_near;
-    (void) tap_todo;
-    (void) tap_skip;
-
     test_false_resolution();
     test_overload();
     test_specialist();

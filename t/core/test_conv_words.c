@@ -129,10 +129,7 @@ test_repetition_by_intent(void)
         is_int(r.action, BEHAVE_ACTION_CLARIFY, "and clarify");
     }
 
-    for (i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
-        conversation(other[i], 3, &r);
-        is_int(r.repetition, 0, "another ask on the topic: %s", other[i][2]);
-    }
+    conv_each(other, 3, repetition, 0, "another ask on the topic");
 }
 
 
@@ -201,11 +198,6 @@ test_escalation_words(void)
 int
 main(void)
 {
-    (void) tap_is_str;
-    (void) tap_is_near;
-    (void) tap_todo;
-    (void) tap_skip;
-
     test_claims_and_denials();
     test_repetition_by_intent();
     test_vague_reference();

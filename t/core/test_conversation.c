@@ -538,8 +538,6 @@ test_degraded_and_json(void)
 int
 main(void)
 {
-    (void) tap_is_near;
-
     test_false_resolution();
     test_repetition();
     test_escalation();

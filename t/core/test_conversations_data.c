@@ -159,9 +159,6 @@ main(int argc, char **argv)
     cJSON  *conv;
 
     /* tap.h helpers this file has no use for */
-    (void) tap_is_int;
-    (void) tap_is_str;
-    (void) tap_is_near;
 
     if (find_data(argc, argv, path, sizeof(path)) != 0
         || (f = fopen(path, "r")) == NULL)

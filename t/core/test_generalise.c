@@ -419,11 +419,6 @@ test_anger(void)
 int
 main(void)
 {
-    (void) tap_is_str;
-    (void) tap_is_near;
-    (void) tap_todo;
-    (void) tap_skip;
-
     /* the frames' quick rejection must not hide a frame */
     ok(behave_model_frames_keyed(), "every frame has a frame key concept");
     ok(behave_model_stack_sound(), "the critical stack's trees are sound");

@@ -133,9 +133,17 @@ static void
 hesitation(void)
 {
     int      k;
-    double   prev, h;
+    double   prev, h, hovered[2];
     cJSON   *req, *r;
-    double   clicked, unclicked;
+
+    static const struct {
+        const char  *click;
+        double       dwell;
+        const char  *name;
+    } hovers[] = {
+        { "buy", 0, "hover then click" },
+        { "cancel", 5, "hover, click elsewhere" },
+    };
 
     prev = hesitation_with(0);
     ok(prev < 0.1, "no pauses: low hesitation (%g)", prev);
@@ -159,27 +167,23 @@ hesitation(void)
     is_near(gw_num(r, "signals", "pause_seconds"), 6.0, 0.001, "6 s pause");
     cJSON_Delete(r);
 
-    /* hovering without clicking */
-    req = session();
-    ev(req, "hover", 0, "buy", 5000);
-    ev(req, "click", 5500, "buy", -1);
-    r = analyze(req, NULL, BEHAVE_OK, "hover then click");
-    clicked = gw_num(r, "hesitation_score", NULL);
-    is_near(gw_num(r, "signals", "hover_without_click_seconds"), 0, 0.001,
-            "a clicked hover is not dwell without click");
-    cJSON_Delete(r);
+    /* hovering 5 s on "buy" without clicking it: clicked, then not */
+    for (k = 0; k < 2; k++) {
+        req = session();
+        ev(req, "hover", 0, "buy", 5000);
+        ev(req, "click", 5500, hovers[k].click, -1);
+        r = analyze(req, NULL, BEHAVE_OK, hovers[k].name);
+        hovered[k] = gw_num(r, "hesitation_score", NULL);
+        is_near(gw_num(r, "signals", "hover_without_click_seconds"),
+                hovers[k].dwell, 0.001, "%s: %.0f s of dwell without click",
+                hovers[k].name, hovers[k].dwell);
+        is_int(suggestion(r, "clarify_call_to_action") != NULL, k,
+               "%s: the hover rule %s", hovers[k].name,
+               k ? "fires" : "does not fire");
+        cJSON_Delete(r);
+    }
 
-    req = session();
-    ev(req, "hover", 0, "buy", 5000);
-    ev(req, "click", 5500, "cancel", -1);
-    r = analyze(req, NULL, BEHAVE_OK, "hover, click elsewhere");
-    unclicked = gw_num(r, "hesitation_score", NULL);
-    is_near(gw_num(r, "signals", "hover_without_click_seconds"), 5, 0.001,
-            "5 s of hover without click");
-    ok(suggestion(r, "clarify_call_to_action") != NULL,
-       "hover rule fires");
-    cJSON_Delete(r);
-    ok(unclicked > clicked, "unclicked hover raises hesitation");
+    ok(hovered[1] > hovered[0], "unclicked hover raises hesitation");
 
     /* backspaces */
     req = session();
@@ -531,10 +535,96 @@ text_answer(void)
 }
 
 
+/* a rule's reason, word for word (the rule table's pieces) */
+static void
+reason_is(const cJSON *r, const char *id, const char *want)
+{
+    const cJSON  *s;
+
+    s = suggestion(r, id);
+    is_str(s ? cJSON_GetStringValue(cJSON_GetObjectItem(s, "reason")) : NULL,
+           want, "reason of %s", id);
+}
+
+
+/* a session that makes every rule fire, hesitant and lost */
+static void
+reasons(void)
+{
+    int     i;
+    cJSON  *req, *r;
+
+    req = session();
+    ev(req, "blur", 0, NULL, -1);
+    ev(req, "focus", 40000, NULL, -1);
+
+    for (i = 0; i < 10; i++) {
+        ev(req, "keystroke", 41000 + i * 100, NULL, -1);
+    }
+
+    for (i = 0; i < 5; i++) {
+        ev(req, "backspace", 42000 + i * 100, NULL, -1);
+        ev(req, "pause", 43000 + i * 4000, NULL, 3500);
+    }
+
+    ev(req, "hover", 64000, "buy", 5000);
+
+    for (i = 0; i < 4; i++) {
+        ev(req, "click", 70000 + i * 200, "pay", -1);
+        ev(req, "error", 71000 + i * 500, "card", -1);
+        scroll(req, 74000 + i * 300, i % 2 ? -120 : 120);
+    }
+
+    ev(req, "pause", 76000, NULL, 9000);
+    ev(req, "submit", 86000, "send", -1);
+    ev(req, "blur", 87000, NULL, -1);
+    ev(req, "keystroke", 130000, NULL, -1);
+
+    r = analyze(req, NULL, BEHAVE_OK, "every rule");
+    is_int(cJSON_GetArraySize(cJSON_GetObjectItem(r,
+                                                  "adaptation_suggestions")),
+           8, "every rule fires");
+
+    reason_is(r, "reduce_choice",
+              "hesitation 0.93 >= 0.6 (7 long pauses, 2 right before a "
+              "commit)");
+    reason_is(r, "clarify_call_to_action",
+              "5.0 s of hovering without a click (>= 3 s)");
+    reason_is(r, "input_assistance",
+              "5 of 16 keys were backspaces (ratio 0.31 >= 0.25)");
+    reason_is(r, "responsive_feedback",
+              "1 rage-click burst (3+ clicks within 1 s) on pay");
+    reason_is(r, "error_recovery",
+              "4 errors in the session (>= 2)");
+    reason_is(r, "wayfinding",
+              "3 scroll reversals (>= 3)");
+    reason_is(r, "shorten_task",
+              "over 130 s: focus ratio 0.36 (< 0.6) or longest focus 47 s "
+              "(< 20 s)");
+    reason_is(r, "offer_assistance",
+              "friction 0.88 (>= 0.7) or hesitation 0.93 (>= 0.8)");
+
+    cJSON_Delete(r);
+
+    /* two bursts on no target: the plural, no " on " */
+    req = session();
+
+    for (i = 0; i < 8; i++) {
+        ev(req, "click", (i / 4) * 5000 + (i % 4) * 200, NULL, -1);
+    }
+
+    r = analyze(req, NULL, BEHAVE_OK, "two bursts");
+    reason_is(r, "responsive_feedback",
+              "2 rage-click bursts (3+ clicks within 1 s)");
+    cJSON_Delete(r);
+}
+
+
 int
 main(void)
 {
     hesitation();
+    reasons();
     friction();
     attention();
     shape_and_history();

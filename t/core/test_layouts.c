@@ -6,6 +6,8 @@
  * core's; the hot state's head is the size behave_gw_hot.layout gives.
  */
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,8 +38,37 @@ int
 main(void)
 {
     char                  buf[BEHAVE_CONV_STATE_MAX];
-    size_t                len;
+    size_t                i, len;
     behave_conv_state_t   st;
+
+    /* each field of the header (every one 4 bytes in the struct) */
+#define field(f, F, v)                                                        \
+    { #F, BEHAVE_CONV_LAYOUT_AT_ ## F, BEHAVE_CONV_LAYOUT_W_ ## F,            \
+      offsetof(behave_conv_state_t, f), v }
+
+    static const struct {
+        const char  *name;
+        size_t       at;
+        size_t       w;
+        size_t       off;
+        uint32_t     v;
+    } fields[] = {
+        field(turns, TURNS, 0x12345678),
+        field(customers, CUSTOMERS, 0x0a0b0c0d),
+        field(peak, PEAK, 3),
+        field(fr, FR, 1),
+        field(claim_turn, CLAIM_TURN, 0x00c0ffee),
+        field(claim_what, CLAIM_WHAT, 0x2a),
+        field(peak_prev, PEAK_PREV, 2),
+        field(fr_prev, FR_PREV, 0),
+        field(claim_prev_turn, CLAIM_PREV_TURN, 0xdeadbeef),
+        field(claim_prev_what, CLAIM_PREV_WHAT, 0x17),
+        field(dropped, DROPPED, 0x00abcdef),
+        field(nrec, NREC, 0),
+        field(nmean, NMEAN, 0),
+    };
+
+#undef field
 
     is_int(BEHAVE_CONV_LAYOUT_SIZE, BEHAVE_CONV_HEADER_SIZE,
            "conversation state: header size");
@@ -54,19 +85,10 @@ main(void)
 
     /* every field a value of its own, so that none is read for another */
     behave_conv_state_init(&st);
-    st.turns = 0x12345678;
-    st.customers = 0x0a0b0c0d;
-    st.peak = 3;
-    st.fr = 1;
-    st.claim_turn = 0x00c0ffee;
-    st.claim_what = 0x2a;
-    st.peak_prev = 2;
-    st.fr_prev = 0;
-    st.claim_prev_turn = 0xdeadbeef;
-    st.claim_prev_what = 0x17;
-    st.dropped = 0x00abcdef;
-    st.nrec = 0;
-    st.nmean = 0;
+
+    for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+        memcpy((char *) &st + fields[i].off, &fields[i].v, sizeof(uint32_t));
+    }
 
     len = behave_conv_state_encode(&st, buf);
     is_int(len, BEHAVE_CONV_LAYOUT_SIZE, "conversation state: header only");
@@ -75,25 +97,9 @@ main(void)
               BEHAVE_CONV_LAYOUT_W_VERSION) == 0,
        "conversation state: version where the layout says");
 
-#define field(f, v)                                                           \
-    field_is(buf, BEHAVE_CONV_LAYOUT_AT_ ## f, BEHAVE_CONV_LAYOUT_W_ ## f,    \
-             (unsigned long) (v), #f)
-
-    field(TURNS, st.turns);
-    field(CUSTOMERS, st.customers);
-    field(PEAK, st.peak);
-    field(FR, st.fr);
-    field(CLAIM_TURN, st.claim_turn);
-    field(CLAIM_WHAT, st.claim_what);
-    field(PEAK_PREV, st.peak_prev);
-    field(FR_PREV, st.fr_prev);
-    field(CLAIM_PREV_TURN, st.claim_prev_turn);
-    field(CLAIM_PREV_WHAT, st.claim_prev_what);
-    field(DROPPED, st.dropped);
-    field(NREC, st.nrec);
-    field(NMEAN, st.nmean);
-
-#undef field
+    for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+        field_is(buf, fields[i].at, fields[i].w, fields[i].v, fields[i].name);
+    }
 
     is_int(BEHAVE_GW_HOT_HEAD, BEHAVE_GW_HOT_LAYOUT_SIZE,
            "hot state: head size");

@@ -173,10 +173,6 @@ test_conversation(void)
 int
 main(void)
 {
-    (void) tap_is_str;
-    (void) tap_todo;
-    (void) tap_skip;
-
     test_cosine();
     test_scale();
     test_pairs();

@@ -154,8 +154,6 @@ test_utf8_and_bounds(void)
 int
 main(void)
 {
-    (void) tap_is_near;
-
     test_kinds();
     test_utf8_and_bounds();
 

@@ -295,7 +295,6 @@ main(void)
 {
     unsigned char  key[BEHAVE_MASTER_KEY_LEN];
 
-    (void) tap_is_near;
 
     test_master_key(key);
     test_seal_open(key);

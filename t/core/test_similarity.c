@@ -23,8 +23,6 @@ main(void)
     behave_similarity_t  s;
     char                 big[8192];
 
-    (void) tap_is_int;
-    (void) tap_is_str;
 
     is_near(sim("Where is my parcel?", "Where is my parcel?", &s), 1.0, 1e-9,
             "identical texts score 1");

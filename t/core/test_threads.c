@@ -140,14 +140,8 @@ answer_text(int which, const char *body, size_t len)
         behave_annotate(req.message, req.message_len, &ann);
         behave_route(&ann, &routing);
 
-        memset(&resp, 0, sizeof(resp));
-        resp.session_id = "ses_0";
-        resp.tenant_remaining = -1;
-        resp.meter = "local";
-        resp.annotation = &ann;
-        resp.routing = &routing;
-        resp.metadata = req.metadata;
-        resp.metadata_len = req.metadata_len;
+        behave_analyze_resp_init(&resp, "ses_0", "local", &req, &ann,
+                                 &routing);
 
         out = behave_analyze_response_json(&resp, &olen);
         behave_analyze_req_free(&req);

@@ -72,7 +72,6 @@ main(void)
     size_t         n;
     behave_turn_t  t, d;
 
-    (void) tap_is_str;
 
     round_trip("It's still not working.", "plain");
     round_trip("tab\there\nnew line\r\nand\tmore\t\t", "tabs and newlines");

@@ -61,6 +61,25 @@ behave_annotation_json(const behave_annotation_t *a, size_t *len)
 }
 
 
+void
+behave_analyze_resp_init(behave_analyze_resp_t *resp, const char *session_id,
+    const char *meter, const behave_analyze_req_t *req,
+    const behave_annotation_t *ann, const behave_routing_t *routing)
+{
+    memset(resp, 0, sizeof(*resp));
+
+    resp->session_id = session_id;
+    resp->tenant_remaining = -1;
+    resp->meter = meter;
+    resp->annotation = ann;
+    resp->routing = routing;
+
+    /* the raw bytes of the body's metadata, echoed as sent */
+    resp->metadata = req->metadata;
+    resp->metadata_len = req->metadata_len;
+}
+
+
 /*
  * Written directly, without a cJSON tree: this is the hot path of every
  * annotation, and the tree's thirty allocations cost more than the

@@ -12,6 +12,7 @@
 
 #include "behave_annotate.h"
 #include "behave_conversation.h"
+#include "behave_request.h"
 #include "behave_round.h"           /* behave_round3, for its users */
 #include "behave_routing.h"
 
@@ -43,6 +44,17 @@ typedef struct {
  * JSON, malloc()ed; the answer of /v1/analyze writes it the same way.
  */
 char *behave_annotation_json(const behave_annotation_t *a, size_t *len);
+
+
+/*
+ * An answer to req with its annotation and routing: the metadata echoed,
+ * the tenant unlimited, no conversation and no latencies until the
+ * caller sets them.
+ */
+void behave_analyze_resp_init(behave_analyze_resp_t *resp,
+    const char *session_id, const char *meter,
+    const behave_analyze_req_t *req, const behave_annotation_t *ann,
+    const behave_routing_t *routing);
 
 
 /*

@@ -30,3 +30,28 @@ behave_hex_field(const char *s, size_t n, uint32_t *out)
 
     return 0;
 }
+
+
+int
+behave_hex_bytes(const char *p, size_t len, unsigned char *out)
+{
+    int     hi, lo;
+    size_t  i;
+
+    if (len % 2) {
+        return -1;
+    }
+
+    for (i = 0; i < len; i += 2) {
+        hi = behave_hex_digit(p[i]);
+        lo = behave_hex_digit(p[i + 1]);
+
+        if (hi < 0 || lo < 0) {
+            return -1;
+        }
+
+        out[i / 2] = (unsigned char) (hi << 4 | lo);
+    }
+
+    return 0;
+}

@@ -11,6 +11,7 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include "behave_hex.h"
 #include "behave_secretbox.h"
 
 
@@ -26,7 +27,6 @@ static int behave_secretbox_gcm(int enc,
     const char *aad, size_t aad_len, const unsigned char *in, size_t len,
     unsigned char *out, unsigned char *tag);
 static int behave_secretbox_space(char c);
-static int behave_secretbox_hex(char c);
 static int behave_base64_value(char c, int url);
 
 
@@ -219,7 +219,6 @@ int
 behave_master_key_parse(const char *text, size_t len,
     unsigned char out[BEHAVE_MASTER_KEY_LEN])
 {
-    int            hi, lo;
     size_t         i;
     unsigned char  any;
 
@@ -236,18 +235,14 @@ behave_master_key_parse(const char *text, size_t len,
         return -1;
     }
 
+    if (behave_hex_bytes(text, len, out) != 0) {
+        OPENSSL_cleanse(out, BEHAVE_MASTER_KEY_LEN);
+        return -1;
+    }
+
     any = 0;
 
     for (i = 0; i < BEHAVE_MASTER_KEY_LEN; i++) {
-        hi = behave_secretbox_hex(text[2 * i]);
-        lo = behave_secretbox_hex(text[2 * i + 1]);
-
-        if (hi < 0 || lo < 0) {
-            OPENSSL_cleanse(out, BEHAVE_MASTER_KEY_LEN);
-            return -1;
-        }
-
-        out[i] = (unsigned char) (hi << 4 | lo);
         any |= out[i];
     }
 
@@ -455,20 +450,3 @@ behave_secretbox_space(char c)
 }
 
 
-static int
-behave_secretbox_hex(char c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-
-    return -1;
-}

@@ -11,6 +11,7 @@
 
 #include "behave_hex.h"
 #include "behave_conv_state.h"
+#include "behave_conv_state_layout.h"    /* generated: the places */
 
 
 static void behave_conv_put32(unsigned char *p, uint32_t v);
@@ -200,7 +201,7 @@ behave_conv_state_encode(const behave_conv_state_t *st, char *buf)
 
     len = behave_conv_state_len(st->nrec);
 
-    sprintf(buf, "%s%08x%08x%x%x%08x%02x%x%x%08x%02x%08x%x%x",
+    sprintf(buf, BEHAVE_CONV_LAYOUT_FORMAT,
             BEHAVE_CONV_STATE_VERSION, (unsigned) st->turns,
             (unsigned) st->customers, st->peak, st->fr,
             (unsigned) st->claim_turn, st->claim_what & 0xff,
@@ -235,7 +236,8 @@ behave_conv_state_size(const char *s, size_t len)
 
     if (s == NULL || len < BEHAVE_CONV_HEADER_SIZE
         || memcmp(s, BEHAVE_CONV_STATE_VERSION, 2) != 0
-        || behave_hex_field(s + 50, 1, &nrec) != 0)
+        || behave_hex_field(s + BEHAVE_CONV_LAYOUT_AT_NREC,
+                            BEHAVE_CONV_LAYOUT_W_NREC, &nrec) != 0)
     {
         return 0;
     }
@@ -250,15 +252,13 @@ int
 behave_conv_state_decode(const char *s, size_t len, behave_conv_state_t *st)
 {
     size_t          i;
-    uint32_t        v[13];
+    uint32_t        v[BEHAVE_CONV_LAYOUT_HEX_FIELDS];
     const unsigned char  *q;
 
     /* turns, customers, peak, fr, claim, peak_prev, fr_prev, claim_prev,
      * dropped, nrec, nmean */
-    static const unsigned char  at[13] = { 2, 10, 18, 19, 20, 28, 30, 31,
-                                           32, 40, 42, 50, 51 };
-    static const unsigned char  width[13] = { 8, 8, 1, 1, 8, 2, 1, 1, 8, 2,
-                                              8, 1, 1 };
+    static const unsigned char  at[] = BEHAVE_CONV_LAYOUT_HEX_AT;
+    static const unsigned char  width[] = BEHAVE_CONV_LAYOUT_HEX_W;
 
     if (s == NULL || len < BEHAVE_CONV_HEADER_SIZE
         || memcmp(s, BEHAVE_CONV_STATE_VERSION, 2) != 0)
@@ -266,7 +266,7 @@ behave_conv_state_decode(const char *s, size_t len, behave_conv_state_t *st)
         return -1;
     }
 
-    for (i = 0; i < 13; i++) {
+    for (i = 0; i < BEHAVE_CONV_LAYOUT_HEX_FIELDS; i++) {
         if (behave_hex_field(s + at[i], width[i], &v[i]) != 0) {
             return -1;
         }

@@ -15,6 +15,7 @@
  */
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,15 +35,62 @@
 
 
 /*
- * A suggestion rule: reason() writes why, called only when it fires (a
- * reason formatted for every rule of every call was a tenth of a call).
+ * What a rule reads and writes in its reason: a measure of the session
+ * by its place in behave_gw_behavior_t, or the keys typed (keystrokes and
+ * backspaces); in a reason, a count's plural "s" and the rage target
+ * (" on <target>", when known).
+ */
+typedef enum {
+    BEHAVE_GW_M_NONE = 0,
+    BEHAVE_GW_M_COUNT,                  /* unsigned */
+    BEHAVE_GW_M_REAL,                   /* double, with its decimals */
+    BEHAVE_GW_M_KEYS,
+    BEHAVE_GW_M_PLURAL,                 /* of a count */
+    BEHAVE_GW_M_TARGET                  /* const char *, may be NULL */
+} behave_gw_measure_e;
+
+
+typedef struct {
+    unsigned char    kind;
+    unsigned char    decimals;
+    unsigned short   off;
+} behave_gw_measure_t;
+
+
+#define behave_gw_m(kind, f, d)                                               \
+    { BEHAVE_GW_M_ ## kind, d, offsetof(behave_gw_behavior_t, f) }
+#define behave_gw_count(f)         behave_gw_m(COUNT, f, 0)
+#define behave_gw_real(f, d)       behave_gw_m(REAL, f, d)
+#define behave_gw_plural(f)        behave_gw_m(PLURAL, f, 0)
+#define behave_gw_target(f)        behave_gw_m(TARGET, f, 0)
+#define behave_gw_keys             { BEHAVE_GW_M_KEYS, 0, 0 }
+
+
+/* a piece of a reason: its text, then its measure's */
+typedef struct {
+    const char           *text;
+    behave_gw_measure_t   m;
+} behave_gw_piece_t;
+
+
+#define BEHAVE_GW_PIECES  3
+
+
+/*
+ * A suggestion rule: it fires when each measure is at least its floor, or
+ * when fires() says (a rule of another form).  Its reason is the pieces
+ * and the end, written only when it fires (a reason formatted for every
+ * rule of every call was a tenth of a call).  Every constant is in
+ * docs/API.md.
  */
 typedef struct {
-    const char  *id;
-    const char  *suggestion;
-    int        (*fires)(const behave_gw_behavior_t *m);
-    void       (*reason)(const behave_gw_behavior_t *m, char *reason,
-                         size_t size);
+    const char           *id;
+    const char           *suggestion;
+    behave_gw_measure_t   at_least[2];
+    double                floor[2];
+    int                 (*fires)(const behave_gw_behavior_t *m);
+    behave_gw_piece_t     why[BEHAVE_GW_PIECES];
+    const char           *why_end;
 } behave_gw_rule_t;
 
 
@@ -68,35 +116,24 @@ static behave_err_e behave_gw_behavior_run(const cJSON *req, int64_t now_ms,
     uint64_t epoch, const char **sid, int64_t *ts, behave_gw_behavior_t *m,
     behave_gw_rewrite_t *rw, behave_error_t *err);
 static cJSON *behave_gw_event_json(const behave_gw_event_t *e);
+static behave_err_e behave_gw_behavior_answer(const cJSON *req,
+    int64_t now_ms, const char *state, size_t state_len, const char *batch,
+    size_t batch_len, uint64_t epoch, const char *history, cJSON **resp,
+    char **text, size_t *len, behave_gw_rewrite_t *rw, behave_error_t *err);
+static behave_err_e behave_gw_events_made(const cJSON *req,
+    size_t max_events, char **batch, size_t *len, cJSON **stored,
+    behave_error_t *err);
 static char *behave_gw_hot_encode(const behave_gw_session_t *s, size_t base,
     size_t full_max, size_t *len);
 static void behave_gw_put_le(unsigned char *p, uint64_t v, size_t size);
 static size_t behave_gw_get_le(const char *p, size_t size);
 
-static int behave_gw_rule_hesitation(const behave_gw_behavior_t *m);
-static void behave_gw_why_hesitation(const behave_gw_behavior_t *m,
-    char *reason, size_t size);
-static int behave_gw_rule_hover(const behave_gw_behavior_t *m);
-static void behave_gw_why_hover(const behave_gw_behavior_t *m, char *reason,
-    size_t size);
-static int behave_gw_rule_backspace(const behave_gw_behavior_t *m);
-static void behave_gw_why_backspace(const behave_gw_behavior_t *m, char *reason,
-    size_t size);
-static int behave_gw_rule_rage(const behave_gw_behavior_t *m);
-static void behave_gw_why_rage(const behave_gw_behavior_t *m, char *reason,
-    size_t size);
-static int behave_gw_rule_errors(const behave_gw_behavior_t *m);
-static void behave_gw_why_errors(const behave_gw_behavior_t *m, char *reason,
-    size_t size);
-static int behave_gw_rule_scroll(const behave_gw_behavior_t *m);
-static void behave_gw_why_scroll(const behave_gw_behavior_t *m, char *reason,
-    size_t size);
 static int behave_gw_rule_attention(const behave_gw_behavior_t *m);
-static void behave_gw_why_attention(const behave_gw_behavior_t *m, char *reason,
-    size_t size);
 static int behave_gw_rule_assist(const behave_gw_behavior_t *m);
-static void behave_gw_why_assist(const behave_gw_behavior_t *m, char *reason,
-    size_t size);
+static int behave_gw_rule_fires(const behave_gw_rule_t *rule,
+    const behave_gw_behavior_t *m);
+static void behave_gw_rule_why(const behave_gw_rule_t *rule,
+    const behave_gw_behavior_t *m, char *reason, size_t size);
 
 
 static const char *const  behave_gw_event_names[BEHAVE_GW_EV_N] = {
@@ -108,35 +145,66 @@ static const char *const  behave_gw_event_names[BEHAVE_GW_EV_N] = {
 static const behave_gw_rule_t  behave_gw_rules[] = {
     { "reduce_choice",
       "Offer a recommended default or inline help at this step",
-      behave_gw_rule_hesitation,
-      behave_gw_why_hesitation },
+      { behave_gw_real(hesitation, 2) }, { 0.6 }, NULL,
+      { { "hesitation ", behave_gw_real(hesitation, 2) },
+        { " >= 0.6 (", behave_gw_count(long_pauses) },
+        { " long pauses, ", behave_gw_count(pauses_before_commit) } },
+      " right before a commit)" },
+
     { "clarify_call_to_action",
       "Make the next action clearer: its label, its placement and what "
-      "happens after the click", behave_gw_rule_hover,
-      behave_gw_why_hover },
+      "happens after the click",
+      { behave_gw_real(hover_unclicked_s, 1) }, { 3.0 }, NULL,
+      { { "", behave_gw_real(hover_unclicked_s, 1) } },
+      " s of hovering without a click (>= 3 s)" },
+
     { "input_assistance",
       "Add input assistance: format hints, autocomplete, inline validation",
-      behave_gw_rule_backspace,
-      behave_gw_why_backspace },
+      { behave_gw_real(backspace_ratio, 2), behave_gw_keys }, { 0.25, 10 },
+      NULL,
+      { { "", behave_gw_count(backspaces) },
+        { " of ", behave_gw_keys },
+        { " keys were backspaces (ratio ",
+          behave_gw_real(backspace_ratio, 2) } },
+      " >= 0.25)" },
+
     { "responsive_feedback",
       "Give immediate visual feedback on the clicked element and check "
-      "that it responds", behave_gw_rule_rage,
-      behave_gw_why_rage },
+      "that it responds",
+      { behave_gw_count(rage_bursts) }, { 1 }, NULL,
+      { { "", behave_gw_count(rage_bursts) },
+        { " rage-click burst", behave_gw_plural(rage_bursts) },
+        { " (3+ clicks within 1 s)", behave_gw_target(rage_target) } },
+      "" },
+
     { "error_recovery",
       "Explain errors next to the field and keep what the user entered",
-      behave_gw_rule_errors,
-      behave_gw_why_errors },
+      { behave_gw_count(errors) }, { 2 }, NULL,
+      { { "", behave_gw_count(errors) } },
+      " errors in the session (>= 2)" },
+
     { "wayfinding",
       "Add a summary, anchors or a table of contents so that content is "
-      "found without scrolling back and forth", behave_gw_rule_scroll,
-      behave_gw_why_scroll },
+      "found without scrolling back and forth",
+      { behave_gw_count(scroll_reversals) }, { 3 }, NULL,
+      { { "", behave_gw_count(scroll_reversals) } },
+      " scroll reversals (>= 3)" },
+
     { "shorten_task",
       "Split the task into shorter steps and save progress",
-      behave_gw_rule_attention,
-      behave_gw_why_attention },
+      { { 0 } }, { 0 }, behave_gw_rule_attention,
+      { { "over ", behave_gw_real(observed_s, 0) },
+        { " s: focus ratio ", behave_gw_real(focus_ratio, 2) },
+        { " (< 0.6) or longest focus ",
+          behave_gw_real(sustained_focus_s, 0) } },
+      " s (< 20 s)" },
+
     { "offer_assistance",
-      "Offer live help or a simpler path", behave_gw_rule_assist,
-      behave_gw_why_assist }
+      "Offer live help or a simpler path",
+      { { 0 } }, { 0 }, behave_gw_rule_assist,
+      { { "friction ", behave_gw_real(friction, 2) },
+        { " (>= 0.7) or hesitation ", behave_gw_real(hesitation, 2) } },
+      " (>= 0.8)" }
 };
 
 
@@ -264,23 +332,42 @@ behave_gw_behavior_events(const cJSON *req, behave_gw_event_t **ev,
 }
 
 
-behave_err_e
-behave_gw_behavior_batch(const cJSON *req, char **batch, size_t *len,
-    behave_error_t *err)
+/*
+ * What the request's events are made into, their array freed after: the
+ * batch a call appends, or the stored form of at most max_events of them
+ * (stored set).
+ */
+static behave_err_e
+behave_gw_events_made(const cJSON *req, size_t max_events, char **batch,
+    size_t *len, cJSON **stored, behave_error_t *err)
 {
+    int                 made;
     size_t              n;
     behave_gw_event_t  *ev;
 
-    *batch = NULL;
+    if (stored != NULL) {
+        *stored = NULL;
+
+    } else {
+        *batch = NULL;
+    }
 
     if (behave_gw_behavior_events(req, &ev, &n, err) != BEHAVE_OK) {
         return err->err;
     }
 
-    *batch = behave_gw_batch_encode(ev, n, len);
+    if (stored != NULL) {
+        *stored = behave_gw_events_reduced(ev, n, max_events);
+        made = *stored != NULL;
+
+    } else {
+        *batch = behave_gw_batch_encode(ev, n, len);
+        made = *batch != NULL;
+    }
+
     free(ev);
 
-    if (*batch == NULL) {
+    if (!made) {
         return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
     }
 
@@ -288,22 +375,37 @@ behave_gw_behavior_batch(const cJSON *req, char **batch, size_t *len,
 }
 
 
+behave_err_e
+behave_gw_behavior_batch(const cJSON *req, char **batch, size_t *len,
+    behave_error_t *err)
+{
+    return behave_gw_events_made(req, 0, batch, len, NULL, err);
+}
+
+
 /*
  * The answer of a call whose batch the glue appended to the stored
  * state (the state as it was before, NULL without one): the state's
- * batches are applied as their calls applied them, then this one.
+ * batches are applied as their calls applied them, then this one.  As a
+ * tree (resp, no "history"), or as text with the history's member.
  */
-behave_err_e
-behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
+static behave_err_e
+behave_gw_behavior_answer(const cJSON *req, int64_t now_ms,
     const char *state, size_t state_len, const char *batch, size_t batch_len,
-    uint64_t epoch, cJSON **resp, behave_gw_rewrite_t *rw,
-    behave_error_t *err)
+    uint64_t epoch, const char *history, cJSON **resp, char **text,
+    size_t *len, behave_gw_rewrite_t *rw, behave_error_t *err)
 {
+    int                    made;
     int64_t                ts;
     const char            *sid;
     behave_gw_behavior_t   m;
 
-    *resp = NULL;
+    if (resp != NULL) {
+        *resp = NULL;
+
+    } else {
+        *text = NULL;
+    }
 
     if (behave_gw_behavior_run(req, now_ms, state, state_len, batch,
                                batch_len, epoch, &sid, &ts, &m, rw, err)
@@ -312,9 +414,18 @@ behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
         return err->err;
     }
 
-    *resp = behave_gw_behavior_json(sid, &m, ts);
+    if (resp != NULL) {
+        *resp = behave_gw_behavior_json(sid, &m, ts);
+        made = *resp != NULL;
 
-    if (*resp == NULL) {
+    } else {
+        *text = behave_gw_behavior_text(sid, &m, ts,
+                                        rw->reset ? "request_only" : history,
+                                        len);
+        made = *text != NULL;
+    }
+
+    if (!made) {
         free(rw->blob);
         free(rw->hot);
         rw->blob = NULL;
@@ -323,6 +434,18 @@ behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
     }
 
     return BEHAVE_OK;
+}
+
+
+behave_err_e
+behave_gw_behavior_session(const cJSON *req, int64_t now_ms,
+    const char *state, size_t state_len, const char *batch, size_t batch_len,
+    uint64_t epoch, cJSON **resp, behave_gw_rewrite_t *rw,
+    behave_error_t *err)
+{
+    return behave_gw_behavior_answer(req, now_ms, state, state_len, batch,
+                                     batch_len, epoch, NULL, resp, NULL,
+                                     NULL, rw, err);
 }
 
 
@@ -332,32 +455,9 @@ behave_gw_behavior_session_text(const cJSON *req, int64_t now_ms,
     uint64_t epoch, const char *history, char **text, size_t *len,
     behave_gw_rewrite_t *rw, behave_error_t *err)
 {
-    int64_t                ts;
-    const char            *sid;
-    behave_gw_behavior_t   m;
-
-    *text = NULL;
-
-    if (behave_gw_behavior_run(req, now_ms, state, state_len, batch,
-                               batch_len, epoch, &sid, &ts, &m, rw, err)
-        != BEHAVE_OK)
-    {
-        return err->err;
-    }
-
-    *text = behave_gw_behavior_text(sid, &m, ts,
-                                    rw->reset ? "request_only" : history,
-                                    len);
-
-    if (*text == NULL) {
-        free(rw->blob);
-        free(rw->hot);
-        rw->blob = NULL;
-        rw->hot = NULL;
-        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
-    }
-
-    return BEHAVE_OK;
+    return behave_gw_behavior_answer(req, now_ms, state, state_len, batch,
+                                     batch_len, epoch, history, NULL, text,
+                                     len, rw, err);
 }
 
 
@@ -690,23 +790,7 @@ behave_err_e
 behave_gw_behavior_store(const cJSON *req, size_t max_events, cJSON **out,
     behave_error_t *err)
 {
-    size_t              n;
-    behave_gw_event_t  *ev;
-
-    *out = NULL;
-
-    if (behave_gw_behavior_events(req, &ev, &n, err) != BEHAVE_OK) {
-        return err->err;
-    }
-
-    *out = behave_gw_events_reduced(ev, n, max_events);
-    free(ev);
-
-    if (*out == NULL) {
-        return behave_error_set(err, BEHAVE_ERR_INTERNAL, "out of memory");
-    }
-
-    return BEHAVE_OK;
+    return behave_gw_events_made(req, max_events, NULL, NULL, out, err);
 }
 
 
@@ -1053,125 +1137,105 @@ behave_gw_why_fixed(behave_gw_why_t *y, double v, unsigned decimals)
 }
 
 
-static int
-behave_gw_rule_hesitation(const behave_gw_behavior_t *m)
+/* a measure's value (a plural or a target reads as 0) */
+static double
+behave_gw_measure(const behave_gw_behavior_t *m, const behave_gw_measure_t *x)
 {
-    return m->hesitation >= 0.6;
+    const char  *p;
+
+    p = (const char *) m + x->off;
+
+    switch (x->kind) {
+
+    case BEHAVE_GW_M_COUNT:
+        return *(const unsigned *) p;
+
+    case BEHAVE_GW_M_REAL:
+        return *(const double *) p;
+
+    case BEHAVE_GW_M_KEYS:
+        return m->keystrokes + m->backspaces;
+
+    default:
+        return 0;
+    }
 }
 
 
 static void
-behave_gw_why_hesitation(const behave_gw_behavior_t *m, char *reason,
-    size_t size)
+behave_gw_why_measure(behave_gw_why_t *y, const behave_gw_behavior_t *m,
+    const behave_gw_measure_t *x)
 {
+    const char  *p, *target;
+
+    p = (const char *) m + x->off;
+
+    switch (x->kind) {
+
+    case BEHAVE_GW_M_COUNT:
+    case BEHAVE_GW_M_KEYS:
+        behave_gw_why_uint(y, (unsigned) behave_gw_measure(m, x));
+        break;
+
+    case BEHAVE_GW_M_REAL:
+        behave_gw_why_fixed(y, *(const double *) p, x->decimals);
+        break;
+
+    case BEHAVE_GW_M_PLURAL:
+        if (*(const unsigned *) p != 1) {
+            behave_gw_why_str(y, "s");
+        }
+
+        break;
+
+    case BEHAVE_GW_M_TARGET:
+        target = *(const char *const *) p;
+
+        if (target != NULL) {
+            behave_gw_why_str(y, " on ");
+            behave_gw_why_str(y, target);
+        }
+
+        break;
+    }
+}
+
+
+static int
+behave_gw_rule_fires(const behave_gw_rule_t *rule,
+    const behave_gw_behavior_t *m)
+{
+    size_t  i;
+
+    if (rule->fires != NULL) {
+        return rule->fires(m);
+    }
+
+    for (i = 0; i < 2 && rule->at_least[i].kind != BEHAVE_GW_M_NONE; i++) {
+        if (behave_gw_measure(m, &rule->at_least[i]) < rule->floor[i]) {
+            return 0;
+        }
+    }
+
+    return 1;
+}
+
+
+static void
+behave_gw_rule_why(const behave_gw_rule_t *rule,
+    const behave_gw_behavior_t *m, char *reason, size_t size)
+{
+    size_t           i;
     behave_gw_why_t  y;
 
     behave_gw_why_init(&y, reason, size);
-    behave_gw_why_str(&y, "hesitation ");
-    behave_gw_why_fixed(&y, m->hesitation, 2);
-    behave_gw_why_str(&y, " >= 0.6 (");
-    behave_gw_why_uint(&y, m->long_pauses);
-    behave_gw_why_str(&y, " long pauses, ");
-    behave_gw_why_uint(&y, m->pauses_before_commit);
-    behave_gw_why_str(&y, " right before a commit)");
-}
 
+    for (i = 0; i < BEHAVE_GW_PIECES && rule->why[i].text != NULL; i++) {
+        behave_gw_why_str(&y, rule->why[i].text);
+        behave_gw_why_measure(&y, m, &rule->why[i].m);
+    }
 
-static int
-behave_gw_rule_hover(const behave_gw_behavior_t *m)
-{
-    return m->hover_unclicked_s >= 3.0;
-}
-
-
-static void
-behave_gw_why_hover(const behave_gw_behavior_t *m, char *reason,
-    size_t size)
-{
-    behave_gw_why_t  y;
-
-    behave_gw_why_init(&y, reason, size);
-    behave_gw_why_fixed(&y, m->hover_unclicked_s, 1);
-    behave_gw_why_str(&y, " s of hovering without a click (>= 3 s)");
-}
-
-
-static int
-behave_gw_rule_backspace(const behave_gw_behavior_t *m)
-{
-    return m->backspace_ratio >= 0.25 && m->keystrokes + m->backspaces >= 10;
-}
-
-
-static void
-behave_gw_why_backspace(const behave_gw_behavior_t *m, char *reason,
-    size_t size)
-{
-    behave_gw_why_t  y;
-
-    behave_gw_why_init(&y, reason, size);
-    behave_gw_why_uint(&y, m->backspaces);
-    behave_gw_why_str(&y, " of ");
-    behave_gw_why_uint(&y, m->keystrokes + m->backspaces);
-    behave_gw_why_str(&y, " keys were backspaces (ratio ");
-    behave_gw_why_fixed(&y, m->backspace_ratio, 2);
-    behave_gw_why_str(&y, " >= 0.25)");
-}
-
-
-static int
-behave_gw_rule_rage(const behave_gw_behavior_t *m)
-{
-    return m->rage_bursts >= 1;
-}
-
-
-static void
-behave_gw_why_rage(const behave_gw_behavior_t *m, char *reason,
-    size_t size)
-{
-    snprintf(reason, size, "%u rage-click burst%s (3+ clicks within 1 s)%s%s",
-             m->rage_bursts, m->rage_bursts == 1 ? "" : "s",
-             m->rage_target ? " on " : "",
-             m->rage_target ? m->rage_target : "");
-}
-
-
-static int
-behave_gw_rule_errors(const behave_gw_behavior_t *m)
-{
-    return m->errors >= 2;
-}
-
-
-static void
-behave_gw_why_errors(const behave_gw_behavior_t *m, char *reason,
-    size_t size)
-{
-    behave_gw_why_t  y;
-
-    behave_gw_why_init(&y, reason, size);
-    behave_gw_why_uint(&y, m->errors);
-    behave_gw_why_str(&y, " errors in the session (>= 2)");
-}
-
-
-static int
-behave_gw_rule_scroll(const behave_gw_behavior_t *m)
-{
-    return m->scroll_reversals >= 3;
-}
-
-
-static void
-behave_gw_why_scroll(const behave_gw_behavior_t *m, char *reason,
-    size_t size)
-{
-    behave_gw_why_t  y;
-
-    behave_gw_why_init(&y, reason, size);
-    behave_gw_why_uint(&y, m->scroll_reversals);
-    behave_gw_why_str(&y, " scroll reversals (>= 3)");
+    behave_gw_why_str(&y, rule->why_end);
 }
 
 
@@ -1183,42 +1247,10 @@ behave_gw_rule_attention(const behave_gw_behavior_t *m)
 }
 
 
-static void
-behave_gw_why_attention(const behave_gw_behavior_t *m, char *reason,
-    size_t size)
-{
-    behave_gw_why_t  y;
-
-    behave_gw_why_init(&y, reason, size);
-    behave_gw_why_str(&y, "over ");
-    behave_gw_why_fixed(&y, m->observed_s, 0);
-    behave_gw_why_str(&y, " s: focus ratio ");
-    behave_gw_why_fixed(&y, m->focus_ratio, 2);
-    behave_gw_why_str(&y, " (< 0.6) or longest focus ");
-    behave_gw_why_fixed(&y, m->sustained_focus_s, 0);
-    behave_gw_why_str(&y, " s (< 20 s)");
-}
-
-
 static int
 behave_gw_rule_assist(const behave_gw_behavior_t *m)
 {
     return m->friction >= 0.7 || m->hesitation >= 0.8;
-}
-
-
-static void
-behave_gw_why_assist(const behave_gw_behavior_t *m, char *reason,
-    size_t size)
-{
-    behave_gw_why_t  y;
-
-    behave_gw_why_init(&y, reason, size);
-    behave_gw_why_str(&y, "friction ");
-    behave_gw_why_fixed(&y, m->friction, 2);
-    behave_gw_why_str(&y, " (>= 0.7) or hesitation ");
-    behave_gw_why_fixed(&y, m->hesitation, 2);
-    behave_gw_why_str(&y, " (>= 0.8)");
 }
 
 
@@ -1260,11 +1292,11 @@ behave_gw_behavior_text(const char *session_id, const behave_gw_behavior_t *m,
     for (i = 0; i < sizeof(behave_gw_rules) / sizeof(behave_gw_rules[0]);
          i++)
     {
-        if (!behave_gw_rules[i].fires(m)) {
+        if (!behave_gw_rule_fires(&behave_gw_rules[i], m)) {
             continue;
         }
 
-        behave_gw_rules[i].reason(m, reason, sizeof(reason));
+        behave_gw_rule_why(&behave_gw_rules[i], m, reason, sizeof(reason));
 
         /* the id and the suggestion are this file's: nothing to escape */
         behave_jw_open(&w, NULL);

@@ -26,6 +26,7 @@
  */
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,50 @@ static void behave_gw_wr_f64(behave_gw_wr_t *w, double v);
 static void behave_gw_wr_bytes(behave_gw_wr_t *w, const void *p, size_t n);
 static void behave_gw_wr_event(behave_gw_wr_t *w, const behave_gw_event_t *e);
 static void behave_gw_wr_fold(behave_gw_wr_t *w, const behave_gw_fold_t *f);
+
+
+/*
+ * The fold's measures as stored, in this order after its flags: read and
+ * written from these two lists (a new measure is a line in one of them,
+ * and a new version of the stored state)
+ */
+static const unsigned short  behave_gw_fold_reals[] = {
+    offsetof(behave_gw_fold_t, first_t),
+    offsetof(behave_gw_fold_t, prev_t),
+    offsetof(behave_gw_fold_t, start),
+    offsetof(behave_gw_fold_t, scroll_t),
+    offsetof(behave_gw_fold_t, scroll_delta),
+    offsetof(behave_gw_fold_t, scroll_gaps),
+    offsetof(behave_gw_fold_t, pause_s),
+    offsetof(behave_gw_fold_t, pause_before_commit_s),
+    offsetof(behave_gw_fold_t, hover_unclicked_s),
+    offsetof(behave_gw_fold_t, focused_s),
+    offsetof(behave_gw_fold_t, sustained_focus_s),
+};
+
+static const unsigned short  behave_gw_fold_counts[] = {
+    offsetof(behave_gw_fold_t, long_pauses),
+    offsetof(behave_gw_fold_t, pauses_before_commit),
+    offsetof(behave_gw_fold_t, keystrokes),
+    offsetof(behave_gw_fold_t, backspaces),
+    offsetof(behave_gw_fold_t, blurs),
+    offsetof(behave_gw_fold_t, idle_gaps),
+    offsetof(behave_gw_fold_t, spans),
+    offsetof(behave_gw_fold_t, errors),
+    offsetof(behave_gw_fold_t, clicks),
+    offsetof(behave_gw_fold_t, rage_bursts),
+    offsetof(behave_gw_fold_t, scrolls),
+    offsetof(behave_gw_fold_t, scroll_reversals),
+};
+
+#define BEHAVE_GW_NREALS                                                      \
+    (sizeof(behave_gw_fold_reals) / sizeof(behave_gw_fold_reals[0]))
+#define BEHAVE_GW_NCOUNTS                                                     \
+    (sizeof(behave_gw_fold_counts) / sizeof(behave_gw_fold_counts[0]))
+#define behave_gw_fold_real(f, i)                                             \
+    ((double *) ((char *) (f) + behave_gw_fold_reals[i]))
+#define behave_gw_fold_count(f, i)                                            \
+    ((uint32_t *) ((char *) (f) + behave_gw_fold_counts[i]))
 
 
 /*
@@ -1027,6 +1072,7 @@ behave_gw_rd_event(behave_gw_rd_t *r, behave_gw_event_t *e)
 static void
 behave_gw_rd_fold(behave_gw_rd_t *r, behave_gw_fold_t *f)
 {
+    size_t    i;
     unsigned  flags;
 
     behave_gw_fold_init(f);
@@ -1045,29 +1091,14 @@ behave_gw_rd_fold(behave_gw_rd_t *r, behave_gw_fold_t *f)
         r->bad = 1;
     }
 
-    f->first_t = behave_gw_rd_f64(r);
-    f->prev_t = behave_gw_rd_f64(r);
-    f->start = behave_gw_rd_f64(r);
-    f->scroll_t = behave_gw_rd_f64(r);
-    f->scroll_delta = behave_gw_rd_f64(r);
-    f->scroll_gaps = behave_gw_rd_f64(r);
-    f->pause_s = behave_gw_rd_f64(r);
-    f->pause_before_commit_s = behave_gw_rd_f64(r);
-    f->hover_unclicked_s = behave_gw_rd_f64(r);
-    f->focused_s = behave_gw_rd_f64(r);
-    f->sustained_focus_s = behave_gw_rd_f64(r);
-    f->long_pauses = (uint32_t) behave_gw_rd_n(r, 4);
-    f->pauses_before_commit = (uint32_t) behave_gw_rd_n(r, 4);
-    f->keystrokes = (uint32_t) behave_gw_rd_n(r, 4);
-    f->backspaces = (uint32_t) behave_gw_rd_n(r, 4);
-    f->blurs = (uint32_t) behave_gw_rd_n(r, 4);
-    f->idle_gaps = (uint32_t) behave_gw_rd_n(r, 4);
-    f->spans = (uint32_t) behave_gw_rd_n(r, 4);
-    f->errors = (uint32_t) behave_gw_rd_n(r, 4);
-    f->clicks = (uint32_t) behave_gw_rd_n(r, 4);
-    f->rage_bursts = (uint32_t) behave_gw_rd_n(r, 4);
-    f->scrolls = (uint32_t) behave_gw_rd_n(r, 4);
-    f->scroll_reversals = (uint32_t) behave_gw_rd_n(r, 4);
+    for (i = 0; i < BEHAVE_GW_NREALS; i++) {
+        *behave_gw_fold_real(f, i) = behave_gw_rd_f64(r);
+    }
+
+    for (i = 0; i < BEHAVE_GW_NCOUNTS; i++) {
+        *behave_gw_fold_count(f, i) = (uint32_t) behave_gw_rd_n(r, 4);
+    }
+
     f->rage_len = (size_t) behave_gw_rd_n(r, 2);
 
     if (r->bad || f->rage_len > BEHAVE_GW_TARGET_MAX
@@ -1209,35 +1240,25 @@ behave_gw_wr_event(behave_gw_wr_t *w, const behave_gw_event_t *e)
 static void
 behave_gw_wr_fold(behave_gw_wr_t *w, const behave_gw_fold_t *f)
 {
+    size_t  i;
+
     behave_gw_wr_n(w, f->events, 8);
     behave_gw_wr_n(w, (f->started ? 0x01 : 0) | (f->has_prev ? 0x02 : 0)
                       | (f->blurred ? 0x04 : 0) | (f->focused ? 0x08 : 0)
                       | (f->has_scroll ? 0x10 : 0)
                       | (f->has_rage ? 0x20 : 0), 1);
     behave_gw_wr_n(w, (uint64_t) f->prev_type, 1);
-    behave_gw_wr_f64(w, f->first_t);
-    behave_gw_wr_f64(w, f->prev_t);
-    behave_gw_wr_f64(w, f->start);
-    behave_gw_wr_f64(w, f->scroll_t);
-    behave_gw_wr_f64(w, f->scroll_delta);
-    behave_gw_wr_f64(w, f->scroll_gaps);
-    behave_gw_wr_f64(w, f->pause_s);
-    behave_gw_wr_f64(w, f->pause_before_commit_s);
-    behave_gw_wr_f64(w, f->hover_unclicked_s);
-    behave_gw_wr_f64(w, f->focused_s);
-    behave_gw_wr_f64(w, f->sustained_focus_s);
-    behave_gw_wr_n(w, f->long_pauses, 4);
-    behave_gw_wr_n(w, f->pauses_before_commit, 4);
-    behave_gw_wr_n(w, f->keystrokes, 4);
-    behave_gw_wr_n(w, f->backspaces, 4);
-    behave_gw_wr_n(w, f->blurs, 4);
-    behave_gw_wr_n(w, f->idle_gaps, 4);
-    behave_gw_wr_n(w, f->spans, 4);
-    behave_gw_wr_n(w, f->errors, 4);
-    behave_gw_wr_n(w, f->clicks, 4);
-    behave_gw_wr_n(w, f->rage_bursts, 4);
-    behave_gw_wr_n(w, f->scrolls, 4);
-    behave_gw_wr_n(w, f->scroll_reversals, 4);
+    for (i = 0; i < BEHAVE_GW_NREALS; i++) {
+        behave_gw_wr_f64(w, *(const double *) ((const char *) f
+                                               + behave_gw_fold_reals[i]));
+    }
+
+    for (i = 0; i < BEHAVE_GW_NCOUNTS; i++) {
+        behave_gw_wr_n(w, *(const uint32_t *) ((const char *) f
+                                               + behave_gw_fold_counts[i]),
+                       4);
+    }
+
     behave_gw_wr_n(w, f->rage_len, 2);
     behave_gw_wr_bytes(w, f->rage, f->rage_len);
 }

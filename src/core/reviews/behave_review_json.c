@@ -20,6 +20,9 @@
 #include "behave_conv_state.h"
 
 
+typedef struct behave_review_member_s  behave_review_member_t;
+
+
 static void behave_review_pair(behave_review_rec_t *rec, const char *name,
     const char *v);
 static const char *behave_review_num(behave_review_rec_t *rec, int slot,
@@ -38,6 +41,9 @@ static void behave_review_add_bool(cJSON *o, const char *name,
     const behave_review_fields_t *f, behave_review_field_e i);
 static void behave_review_add_time(cJSON *o, const char *name,
     const behave_review_fields_t *f, behave_review_field_e i);
+static void behave_review_add_members(cJSON *o,
+    const behave_review_fields_t *f, const behave_review_member_t *m,
+    size_t n);
 static long long behave_review_int(const behave_review_fields_t *f,
     behave_review_field_e i);
 static cJSON *behave_review_turn_json(const behave_turn_t *t, size_t num);
@@ -63,6 +69,59 @@ static const struct {
     { BEHAVE_CUE_REPEAT_CONTACT, "repeat_contact" },
     { BEHAVE_CUE_CONTRAST, "contrast" },
     { BEHAVE_CUE_ASKS, "asks" },
+};
+
+
+/* a member of an answer: its name, the stored field, how it is written */
+struct behave_review_member_s {
+    const char             *name;
+    behave_review_field_e   field;
+    void                  (*add)(cJSON *o, const char *name,
+                                 const behave_review_fields_t *f,
+                                 behave_review_field_e i);
+};
+
+
+#define behave_review_nmembers(m)  (sizeof(m) / sizeof((m)[0]))
+
+
+/* a list's item, in the order of docs/API.md */
+static const behave_review_member_t  behave_review_item_members[] = {
+    { "kind", BEHAVE_RF_KIND, behave_review_add_str },
+    { "provider", BEHAVE_RF_PROVIDER, behave_review_add_str },
+    { "conversation_id", BEHAVE_RF_CONVERSATION_ID, behave_review_add_str },
+    { "call_id", BEHAVE_RF_CALL_ID, behave_review_add_str },
+    { "status", BEHAVE_RF_STATUS, behave_review_add_str },
+    { "action", BEHAVE_RF_ACTION, behave_review_add_str },
+    { "peak_severity", BEHAVE_RF_PEAK_SEVERITY, behave_review_add_int },
+    { "turns", BEHAVE_RF_TURNS, behave_review_add_int },
+    { "created_at", BEHAVE_RF_CREATED_AT, behave_review_add_time },
+    { "updated_at", BEHAVE_RF_UPDATED_AT, behave_review_add_time },
+    { "storage_mode", BEHAVE_RF_STORAGE_MODE, behave_review_add_str },
+    { "false_resolution", BEHAVE_RF_FALSE_RESOLUTION,
+      behave_review_add_bool },
+    { "escalating", BEHAVE_RF_ESCALATING, behave_review_add_bool },
+    { "repeat_contact_risk", BEHAVE_RF_REPEAT_CONTACT,
+      behave_review_add_bool },
+    { "reviewed", BEHAVE_RF_REVIEWED, behave_review_add_bool },
+    { "reviewed_by", BEHAVE_RF_REVIEWED_BY, behave_review_add_str },
+    { "reviewed_at", BEHAVE_RF_REVIEWED_AT, behave_review_add_time },
+};
+
+
+/* what the detail adds to the item */
+static const behave_review_member_t  behave_review_detail_members[] = {
+    { "action_reason", BEHAVE_RF_ACTION_REASON, behave_review_add_str },
+    { "false_resolution_reason", BEHAVE_RF_FALSE_RESOLUTION_REASON,
+      behave_review_add_str },
+    { "note", BEHAVE_RF_NOTE, behave_review_add_str },
+};
+
+
+static const behave_review_member_t  behave_review_verdict_members[] = {
+    { "provider", BEHAVE_RF_PROVIDER_VERDICT, behave_review_add_str },
+    { "service", BEHAVE_RF_SERVICE_VERDICT, behave_review_add_str },
+    { "disagreement", BEHAVE_RF_DISAGREEMENT, behave_review_add_bool },
 };
 
 
@@ -472,6 +531,18 @@ behave_review_add_time(cJSON *o, const char *name,
 }
 
 
+static void
+behave_review_add_members(cJSON *o, const behave_review_fields_t *f,
+    const behave_review_member_t *m, size_t n)
+{
+    size_t  i;
+
+    for (i = 0; i < n; i++) {
+        m[i].add(o, m[i].name, f, m[i].field);
+    }
+}
+
+
 cJSON *
 behave_review_item_json(const char *id, size_t id_len,
     const behave_review_fields_t *f)
@@ -492,26 +563,8 @@ behave_review_item_json(const char *id, size_t id_len,
     buf[id_len] = '\0';
 
     cJSON_AddStringToObject(o, "id", buf);
-    behave_review_add_str(o, "kind", f, BEHAVE_RF_KIND);
-    behave_review_add_str(o, "provider", f, BEHAVE_RF_PROVIDER);
-    behave_review_add_str(o, "conversation_id", f,
-                          BEHAVE_RF_CONVERSATION_ID);
-    behave_review_add_str(o, "call_id", f, BEHAVE_RF_CALL_ID);
-    behave_review_add_str(o, "status", f, BEHAVE_RF_STATUS);
-    behave_review_add_str(o, "action", f, BEHAVE_RF_ACTION);
-    behave_review_add_int(o, "peak_severity", f, BEHAVE_RF_PEAK_SEVERITY);
-    behave_review_add_int(o, "turns", f, BEHAVE_RF_TURNS);
-    behave_review_add_time(o, "created_at", f, BEHAVE_RF_CREATED_AT);
-    behave_review_add_time(o, "updated_at", f, BEHAVE_RF_UPDATED_AT);
-    behave_review_add_str(o, "storage_mode", f, BEHAVE_RF_STORAGE_MODE);
-    behave_review_add_bool(o, "false_resolution", f,
-                           BEHAVE_RF_FALSE_RESOLUTION);
-    behave_review_add_bool(o, "escalating", f, BEHAVE_RF_ESCALATING);
-    behave_review_add_bool(o, "repeat_contact_risk", f,
-                           BEHAVE_RF_REPEAT_CONTACT);
-    behave_review_add_bool(o, "reviewed", f, BEHAVE_RF_REVIEWED);
-    behave_review_add_str(o, "reviewed_by", f, BEHAVE_RF_REVIEWED_BY);
-    behave_review_add_time(o, "reviewed_at", f, BEHAVE_RF_REVIEWED_AT);
+    behave_review_add_members(o, f, behave_review_item_members,
+                        behave_review_nmembers(behave_review_item_members));
 
     return o;
 }
@@ -531,16 +584,13 @@ behave_review_detail_json(const char *id, size_t id_len,
         return NULL;
     }
 
-    behave_review_add_str(o, "action_reason", f, BEHAVE_RF_ACTION_REASON);
-    behave_review_add_str(o, "false_resolution_reason", f,
-                          BEHAVE_RF_FALSE_RESOLUTION_REASON);
-    behave_review_add_str(o, "note", f, BEHAVE_RF_NOTE);
+    behave_review_add_members(o, f, behave_review_detail_members,
+                      behave_review_nmembers(behave_review_detail_members));
 
     v = cJSON_AddObjectToObject(o, "verdicts");
     if (v != NULL) {
-        behave_review_add_str(v, "provider", f, BEHAVE_RF_PROVIDER_VERDICT);
-        behave_review_add_str(v, "service", f, BEHAVE_RF_SERVICE_VERDICT);
-        behave_review_add_bool(v, "disagreement", f, BEHAVE_RF_DISAGREEMENT);
+        behave_review_add_members(v, f, behave_review_verdict_members,
+                     behave_review_nmembers(behave_review_verdict_members));
     }
 
     h = cJSON_AddArrayToObject(o, "history");

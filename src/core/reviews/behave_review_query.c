@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "behave_hex.h"
 #include "behave_json.h"
 #include "behave_review.h"
 #include "behave_time.h"
@@ -29,7 +30,6 @@ static int behave_review_one_of(const char *v, size_t len,
     const char *const *names, const char **found);
 static int behave_review_digits(const char *s, size_t len, int64_t *out);
 static int64_t behave_review_days(int64_t y, unsigned m, unsigned d);
-static int behave_review_hex(char c);
 
 
 static const char *const  behave_review_statuses[] = {
@@ -302,8 +302,8 @@ behave_review_unescape(const char *s, size_t len, char *out, size_t cap,
                 return 0;
             }
 
-            hi = behave_review_hex(s[i + 1]);
-            lo = behave_review_hex(s[i + 2]);
+            hi = behave_hex_digit(s[i + 1]);
+            lo = behave_hex_digit(s[i + 2]);
 
             if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
                 *bad = 1;
@@ -321,19 +321,6 @@ behave_review_unescape(const char *s, size_t len, char *out, size_t cap,
     out[o] = '\0';
 
     return o;
-}
-
-
-static int
-behave_review_hex(char c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-
-    c |= 0x20;
-
-    return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
 }
 
 

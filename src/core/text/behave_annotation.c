@@ -9,63 +9,32 @@
 #include "behave_annotation.h"
 
 
-/* names[v] when v is in range, else the default label */
-#define behave_label(names, v, dflt)                                        \
-    ((unsigned) (v) < sizeof(names) / sizeof(names[0]) ? names[v] : (dflt))
+/*
+ * fn(v): names[v] when v is in range, else the default label (a value
+ * read back from storage may be anything)
+ */
+#define behave_label_names(fn, type, dflt, ...)                             \
+    const char *                                                            \
+    fn(type v)                                                              \
+    {                                                                       \
+        static const char  *const names[] = { __VA_ARGS__ };                \
+                                                                            \
+        return (unsigned) v < sizeof(names) / sizeof(names[0])              \
+               ? names[v] : (dflt);                                         \
+    }
 
 
-static const char  *const behave_valence_names[] = {
-    "positive", "neutral", "negative", "mixed"
-};
+behave_label_names(behave_valence_name, behave_valence_e, "neutral",
+                   "positive", "neutral", "negative", "mixed")
 
-static const char  *const behave_load_names[] = {
-    "low", "moderate", "high", "overload"
-};
+behave_label_names(behave_load_name, behave_load_e, "low",
+                   "low", "moderate", "high", "overload")
 
-static const char  *const behave_urgency_names[] = {
-    "passive", "low", "medium", "high", "critical"
-};
+behave_label_names(behave_urgency_name, behave_urgency_e, "low",
+                   "passive", "low", "medium", "high", "critical")
 
-static const char  *const behave_engagement_names[] = {
-    "disengaged", "browsing", "focused", "immersed"
-};
+behave_label_names(behave_engagement_name, behave_engagement_e, "focused",
+                   "disengaged", "browsing", "focused", "immersed")
 
-static const char  *const behave_register_names[] = {
-    "formal", "semi-formal", "informal", "crisis"
-};
-
-
-const char *
-behave_valence_name(behave_valence_e v)
-{
-    return behave_label(behave_valence_names, v, "neutral");
-}
-
-
-const char *
-behave_load_name(behave_load_e v)
-{
-    return behave_label(behave_load_names, v, "low");
-}
-
-
-const char *
-behave_urgency_name(behave_urgency_e v)
-{
-    return behave_label(behave_urgency_names, v, "low");
-}
-
-
-const char *
-behave_engagement_name(behave_engagement_e v)
-{
-    return behave_label(behave_engagement_names, v, "focused");
-}
-
-
-const char *
-behave_register_name(behave_register_e v)
-{
-    return behave_label(behave_register_names, v, "semi-formal");
-}
-
+behave_label_names(behave_register_name, behave_register_e, "semi-formal",
+                   "formal", "semi-formal", "informal", "crisis")

@@ -36,7 +36,7 @@
 #include "behave_extract.h"
 #include "behave_json.h"
 #include "behave_json_parse.h"
-#include "behave_read_file.h"
+#include "behave_jsonl.h"
 #include "behave_turn_memo.h"
 #include "behave_tool_util.h"
 
@@ -44,64 +44,15 @@
 #define BENCH_TURNS_MAX  20000
 
 
-typedef struct {
-    const char  *text;
-    int          agent;
-} bench_turn_t;
+static behave_jsonl_turn_t   turns[BENCH_TURNS_MAX];
+static behave_jsonl_turns_t  corpus = { turns, 0, BENCH_TURNS_MAX };
 
 
-static bench_turn_t  turns[BENCH_TURNS_MAX];
-static size_t        nturns;
-
-
-static void bench_load(const char *path);
 static char *bench_body(size_t first, size_t n, size_t *len);
 static double bench_request(const char *body, size_t len,
     behave_turn_memo_t *memo, size_t *annotated);
 static void bench_report(const char *name, double *ns, size_t n,
     const char *what);
-
-
-static void
-bench_load(const char *path)
-{
-    char         *buf, *line, *next;
-    size_t        len;
-    cJSON        *c, *e, *msg, *spk;
-
-    buf = behave_read_file(path, &len);
-    if (buf == NULL) {
-        perror(path);
-        exit(1);
-    }
-
-    for (line = buf; line != NULL && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next != NULL) {
-            *next++ = '\0';
-        }
-
-        c = cJSON_Parse(line);
-
-        cJSON_ArrayForEach(e, cJSON_GetObjectItem(c, "turns")) {
-            msg = cJSON_GetObjectItem(e, "message");
-            spk = cJSON_GetObjectItem(e, "speaker");
-
-            if (!cJSON_IsString(msg) || nturns == BENCH_TURNS_MAX) {
-                continue;
-            }
-
-            turns[nturns].text = strdup(msg->valuestring);
-            turns[nturns].agent = cJSON_IsString(spk)
-                                  && strcmp(spk->valuestring, "agent") == 0;
-            nturns++;
-        }
-
-        cJSON_Delete(c);
-    }
-
-    free(buf);
-}
 
 
 /* n turns from turns[first] on (cycled), ending on a user turn */
@@ -133,7 +84,7 @@ bench_body(size_t first, size_t n, size_t *len)
             behave_jw_literal(&w, ",{\"role\":\"user\",\"content\":");
         }
 
-        behave_jw_value_string(&w, turns[(first + i) % nturns].text);
+        behave_jw_value_string(&w, turns[(first + i) % corpus.n].text);
         behave_jw_literal(&w, "}");
     }
 
@@ -233,10 +184,10 @@ main(int argc, char **argv)
     }
 
     for ( /* void */ ; i < argc; i++) {
-        bench_load(argv[i]);
+        behave_jsonl_turns(argv[i], &corpus);
     }
 
-    if (nturns < nt) {
+    if (corpus.n < nt) {
         fprintf(stderr, "fewer turns than a chat\n");
         return 1;
     }
@@ -251,7 +202,7 @@ main(int argc, char **argv)
 
     printf("a pre-filtered chat request, core CPU time (parse, turns, "
            "annotate, findings), %zu chats from %zu turns\n", chats,
-           nturns);
+           corpus.n);
 
     /* cold: each chat a new one, every turn annotated */
     annotated = 0;

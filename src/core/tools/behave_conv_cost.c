@@ -27,85 +27,26 @@
 #include "behave_annotate.h"
 #include "behave_conv_state.h"
 #include "behave_conversation.h"
-#include "behave_read_file.h"
+#include "behave_jsonl.h"
 #include "behave_turn.h"
 
 
 #define COST_MAX_TURNS  20000
 
 
-typedef struct {
-    const char  *text;
-    int          agent;
-    int          first;      /* a conversation's first turn */
-} cost_turn_t;
-
-
-static cost_turn_t  turns[COST_MAX_TURNS];
-static size_t       nturns;
+static behave_jsonl_turn_t   turns[COST_MAX_TURNS];
+static behave_jsonl_turns_t  corpus = { turns, 0, COST_MAX_TURNS };
 static char         state_buf[BEHAVE_CONV_STATE_MAX];
 static size_t       state_len;
 
 
-static void cost_load(const char *path);
-static void cost_turn(const cost_turn_t *ct, behave_conv_result_t *res);
-
-
-static void
-cost_load(const char *path)
-{
-    char         *buf, *line, *next;
-    size_t        len;
-    cJSON        *conv, *e, *msg, *spk;
-    int           first;
-
-    buf = behave_read_file(path, &len);
-    if (buf == NULL) {
-        perror(path);
-        exit(1);
-    }
-
-    for (line = buf; line != NULL && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next != NULL) {
-            *next++ = '\0';
-        }
-
-        conv = cJSON_Parse(line);
-        if (conv == NULL) {
-            continue;
-        }
-
-        first = 1;
-        e = cJSON_GetObjectItem(conv, "turns");
-
-        for (e = cJSON_IsArray(e) ? e->child : NULL; e != NULL; e = e->next) {
-            msg = cJSON_GetObjectItem(e, "message");
-            spk = cJSON_GetObjectItem(e, "speaker");
-
-            if (!cJSON_IsString(msg) || nturns == COST_MAX_TURNS) {
-                continue;
-            }
-
-            /* the texts outlive the tree: kept until exit */
-            turns[nturns].text = strdup(msg->valuestring);
-            turns[nturns].agent = cJSON_IsString(spk)
-                                  && strcmp(spk->valuestring, "agent") == 0;
-            turns[nturns].first = first;
-            first = 0;
-            nturns++;
-        }
-
-        cJSON_Delete(conv);
-    }
-
-    free(buf);
-}
+static void cost_turn(const behave_jsonl_turn_t *ct,
+    behave_conv_result_t *res);
 
 
 /* one turn, as the module's analyze handler and its Redis reply do it */
 static __attribute__((noinline)) void
-cost_turn(const cost_turn_t *ct, behave_conv_result_t *res)
+cost_turn(const behave_jsonl_turn_t *ct, behave_conv_result_t *res)
 {
     size_t                len;
     unsigned char         enc[BEHAVE_CONV_REC_SIZE];
@@ -133,7 +74,7 @@ cost_turn(const cost_turn_t *ct, behave_conv_result_t *res)
 
 /* what Redis's script does between turns, outside the count */
 static void
-cost_push(behave_conv_state_t *st, const cost_turn_t *ct)
+cost_push(behave_conv_state_t *st, const behave_jsonl_turn_t *ct)
 {
     behave_turn_t        t;
     behave_conv_rec_t    rec;
@@ -178,10 +119,10 @@ main(int argc, char **argv)
     }
 
     for (/* void */; i < argc; i++) {
-        cost_load(argv[i]);
+        behave_jsonl_turns(argv[i], &corpus);
     }
 
-    if (nturns == 0) {
+    if (corpus.n == 0) {
         fprintf(stderr, "behave_conv_cost: no turns\n");
         return 1;
     }
@@ -190,13 +131,13 @@ main(int argc, char **argv)
     sink = 0;
     h = 0;
 
-    for (k = 0; k < nturns; k++) {
+    for (k = 0; k < corpus.n; k++) {
         if (turns[k].first || lone) {
             behave_conv_state_init(&st);
             state_len = 0;
 
             for (i = 0; i < history; i++) {
-                cost_push(&st, &turns[h++ % nturns]);
+                cost_push(&st, &turns[h++ % corpus.n]);
             }
         }
 

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <cjson/cJSON.h>
 #include "behave_annotate.h"
-#include "behave_read_file.h"
+#include "behave_jsonl.h"
 #include "behave_conversation.h"
 #include "behave_conv_case.h"
 #include "behave_turn.h"
@@ -63,7 +63,7 @@ static void eval_add(eval_t *ev, const char *name, double v);
 static int eval_sentiment(eval_t *ev, const char *dir, const char *file,
     const char *tag);
 static int eval_support(eval_t *ev, const char *dir);
-static void eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr,
+static void eval_conv_one(eval_t *ev, const cJSON *conv, eval_pr_t *pr,
     int *act_n, int *act_right);
 static int eval_conversations(eval_t *ev, const char *path);
 static int eval_floors(eval_t *ev, const char *path);
@@ -449,7 +449,7 @@ eval_support(eval_t *ev, const char *dir)
  * when the turns arrive one by one.
  */
 static void
-eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
+eval_conv_one(eval_t *ev, const cJSON *conv, eval_pr_t *pr, int *act_n,
     int *act_right)
 {
     int                    i, t, k, want, got;
@@ -526,42 +526,46 @@ eval_conv_one(eval_t *ev, cJSON *conv, eval_pr_t *pr, int *act_n,
  * turns labelled with it; with nothing to divide by a figure is 1 (no
  * false alarm, nothing missed), and the counts say so.
  */
+typedef struct {
+    eval_t      *ev;
+    eval_pr_t    pr[EVAL_NFIND];
+    int          nconv;
+    int          act_n;
+    int          act_right;
+} eval_convs_t;
+
+
+static void
+eval_conv_line(const cJSON *conv, void *data)
+{
+    eval_convs_t  *c = data;
+
+    eval_conv_one(c->ev, conv, c->pr, &c->act_n, &c->act_right);
+    c->nconv++;
+}
+
+
 static int
 eval_conversations(eval_t *ev, const char *path)
 {
-    char        name[64], *buf, *line, *next;
-    size_t      len;
-    int         k, nconv, act_n, act_right;
-    double      p, rc;
-    cJSON      *conv;
-    eval_pr_t   pr[EVAL_NFIND];
+    char           name[64];
+    int            k, nconv, act_n, act_right;
+    double         p, rc;
+    eval_pr_t     *pr;
+    eval_convs_t   c;
 
-    buf = behave_read_file(path, &len);
-    if (buf == NULL) {
+    memset(&c, 0, sizeof(c));
+    c.ev = ev;
+
+    if (behave_jsonl_each(path, eval_conv_line, &c) != 0) {
         printf("\nconversations skipped (%s: %s)\n", path, strerror(errno));
         return 0;
     }
 
-    memset(pr, 0, sizeof(pr));
-    nconv = act_n = act_right = 0;
-
-    for (line = buf; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next) {
-            *next++ = '\0';
-        }
-
-        conv = cJSON_Parse(line);
-        if (conv == NULL) {
-            continue;
-        }
-
-        eval_conv_one(ev, conv, pr, &act_n, &act_right);
-        nconv++;
-        cJSON_Delete(conv);
-    }
-
-    free(buf);
+    pr = c.pr;
+    nconv = c.nconv;
+    act_n = c.act_n;
+    act_right = c.act_right;
 
     if (nconv == 0) {
         printf("\nconversations: none read\n");

@@ -86,6 +86,11 @@ static void run_webhook(const char *body, size_t len, void *data);
 static void run_prefilter(const char *body, size_t len, void *data);
 static void worst_verify(const char *body, size_t len);
 static char *worst_body(const char *body, size_t len);
+static cJSON *worst_tree(const char *body, size_t len, const char *what,
+    char **copy);
+static void worst_tree_done(cJSON *req, char *copy);
+static void worst_fail(const char *what, const char *message)
+    __attribute__((noreturn));
 
 
 /*
@@ -538,6 +543,47 @@ worst_body(const char *body, size_t len)
 }
 
 
+/* the body read and parsed as the gateway's glue does, step by step */
+static cJSON *
+worst_tree(const char *body, size_t len, const char *what, char **copy)
+{
+    cJSON           *req;
+    behave_error_t   err;
+
+    *copy = worst_body(body, len);
+    worst_piece("read the body", WORST_THREAD);
+
+    req = behave_json_parse_object(*copy, len, &err);
+    if (req == NULL) {
+        worst_fail(what, err.message);
+    }
+
+    worst_piece("strict check + parse", WORST_THREAD);
+
+    return req;
+}
+
+
+/* when the request ends: the body, then its pool's cleanup frees the tree */
+static void
+worst_tree_done(cJSON *req, char *copy)
+{
+    free(copy);
+    worst_yield();
+
+    cJSON_Delete(req);
+    worst_piece("free the tree", WORST_THREAD);
+}
+
+
+static void
+worst_fail(const char *what, const char *message)
+{
+    fprintf(stderr, "%s: %s\n", what, message);
+    exit(1);
+}
+
+
 /* bytes of sentences, cycling from seed: no character to escape */
 static void
 worst_text(behave_jw_t *w, size_t bytes, size_t seed)
@@ -617,22 +663,15 @@ run_analyze(const char *body, size_t len, void *data)
     if (behave_analyze_req_parse(copy, len, WORST_MESSAGE_MAX, &req, &err)
         != BEHAVE_OK)
     {
-        fprintf(stderr, "analyze: %s\n", err.message);
-        exit(1);
+        worst_fail("analyze", err.message);
     }
 
     behave_annotate(req.message, req.message_len, &ann);
     behave_route(&ann, &routing);
     worst_piece("check, walk, annotate", WORST_THREAD);
 
-    memset(&resp, 0, sizeof(resp));
-    resp.session_id = "ses_0123456789abcdef0123456789abcdef";
-    resp.tenant_remaining = -1;
-    resp.meter = "shared";
-    resp.annotation = &ann;
-    resp.routing = &routing;
-    resp.metadata = req.metadata;
-    resp.metadata_len = req.metadata_len;
+    behave_analyze_resp_init(&resp, "ses_0123456789abcdef0123456789abcdef",
+                             "shared", &req, &ann, &routing);
 
     out = behave_analyze_response_json(&resp, &olen);
     worst_piece("the answer (metadata echoed)", WORST_LOOP);
@@ -665,8 +704,7 @@ run_prefilter(const char *body, size_t len, void *data)
 
     root = behave_json_parse_strict(copy, len, &err);
     if (root == NULL) {
-        fprintf(stderr, "prefilter: %s\n", err.message);
-        exit(1);
+        worst_fail("prefilter", err.message);
     }
 
     if (behave_extract_chat(root, 50, &chat) != BEHAVE_EXTRACT_OK) {
@@ -706,24 +744,14 @@ run_gw(const char *body, size_t len, void *data,
     behave_err_e     rc;
     behave_error_t   err;
 
-    copy = worst_body(body, len);
-    worst_piece("read the body", WORST_THREAD);
-
-    req = behave_json_parse_object(copy, len, &err);
-    if (req == NULL) {
-        fprintf(stderr, "gateway: %s\n", err.message);
-        exit(1);
-    }
-
-    worst_piece("strict check + parse", WORST_THREAD);
+    req = worst_tree(body, len, "gateway", &copy);
 
     /* the limits: one Redis round trip */
     worst_yield();
 
     rc = op(req, data, &resp, &err);
     if (rc != BEHAVE_OK && rc != BEHAVE_ERR_UNPROCESSABLE) {
-        fprintf(stderr, "gateway: %s\n", err.message);
-        exit(1);
+        worst_fail("gateway", err.message);
     }
 
     out = resp ? behave_json_print(resp, NULL) : NULL;
@@ -731,12 +759,7 @@ run_gw(const char *body, size_t len, void *data,
     worst_piece("operation + answer", WORST_THREAD);
 
     free(out);
-    free(copy);
-    worst_yield();
-
-    /* when the request ends: its pool's cleanup */
-    cJSON_Delete(req);
-    worst_piece("free the tree", WORST_THREAD);
+    worst_tree_done(req, copy);
 }
 
 
@@ -800,21 +823,11 @@ run_behavior(const char *body, size_t len, void *data)
     behave_error_t        err;
     behave_gw_rewrite_t   rw;
 
-    copy = worst_body(body, len);
-    worst_piece("read the body", WORST_THREAD);
-
-    req = behave_json_parse_object(copy, len, &err);
-    if (req == NULL) {
-        fprintf(stderr, "analyze-behavior: %s\n", err.message);
-        exit(1);
-    }
-
-    worst_piece("strict check + parse", WORST_THREAD);
+    req = worst_tree(body, len, "analyze-behavior", &copy);
     worst_yield();                              /* the limits */
 
     if (behave_gw_behavior_batch(req, &batch, &blen, &err) != BEHAVE_OK) {
-        fprintf(stderr, "analyze-behavior: %s\n", err.message);
-        exit(1);
+        worst_fail("analyze-behavior", err.message);
     }
 
     worst_piece("validate + encode the batch", WORST_THREAD);
@@ -837,8 +850,7 @@ run_behavior(const char *body, size_t len, void *data)
                                         &olen, &rw, &err)
         != BEHAVE_OK)
     {
-        fprintf(stderr, "analyze-behavior: %s\n", err.message);
-        exit(1);
+        worst_fail("analyze-behavior", err.message);
     }
 
     worst_piece("analysis + answer", WORST_THREAD);
@@ -849,11 +861,7 @@ run_behavior(const char *body, size_t len, void *data)
     free(state);
     free(fresh);
     free(batch);
-    free(copy);
-    worst_yield();
-
-    cJSON_Delete(req);
-    worst_piece("free the tree", WORST_THREAD);
+    worst_tree_done(req, copy);
 }
 
 
@@ -888,8 +896,7 @@ run_webhook(const char *body, size_t len, void *data)
                           len, &err)
         != BEHAVE_OK)
     {
-        fprintf(stderr, "webhook: %s\n", err.message);
-        exit(1);
+        worst_fail("webhook", err.message);
     }
 
     worst_piece("parse", WORST_THREAD);

@@ -18,6 +18,7 @@
 #include <openssl/params.h>
 
 #include "behave_signature.h"
+#include "behave_hex.h"
 #include "behave_secretbox.h"
 #include "behave_utf8.h"
 
@@ -194,7 +195,7 @@ behave_sig_parse_pairs(const behave_sig_str_t *hdr, const char *ts_key,
         } else if (behave_sig_is(key, sig_key)) {
             if (out->nsigs == BEHAVE_SIG_MAX_SIGS
                 || val.len != 2 * BEHAVE_SIG_MAC_LEN
-                || behave_sig_unhex(val.data, val.len, out->sigs[out->nsigs])
+                || behave_hex_bytes(val.data, val.len, out->sigs[out->nsigs])
                    != 0)
             {
                 return BEHAVE_SIG_MALFORMED_HEADER;
@@ -332,40 +333,6 @@ behave_sig_number(behave_sig_str_t s, size_t max_digits, int64_t *value)
     }
 
     *value = v;
-
-    return 0;
-}
-
-
-/* len hex digits (either case) into len / 2 bytes */
-int
-behave_sig_unhex(const char *p, size_t len, unsigned char *out)
-{
-    int     d[2];
-    char    c;
-    size_t  i, k;
-
-    if (len % 2) {
-        return -1;
-    }
-
-    for (i = 0; i < len; i += 2) {
-        for (k = 0; k < 2; k++) {
-            c = p[i + k];
-
-            if (c >= '0' && c <= '9') {
-                d[k] = c - '0';
-            } else if (c >= 'a' && c <= 'f') {
-                d[k] = c - 'a' + 10;
-            } else if (c >= 'A' && c <= 'F') {
-                d[k] = c - 'A' + 10;
-            } else {
-                return -1;
-            }
-        }
-
-        out[i / 2] = (unsigned char) (d[0] << 4 | d[1]);
-    }
 
     return 0;
 }

@@ -199,7 +199,6 @@ behave_sig_err_e behave_sig_window(int64_t signed_ms, int64_t now_ms,
     int64_t max_age, int64_t max_ahead);
 int behave_sig_number(behave_sig_str_t s, size_t max_digits,
     int64_t *value);
-int behave_sig_unhex(const char *p, size_t len, unsigned char *out);
 behave_sig_str_t behave_sig_trim(const char *p, size_t len);
 int behave_sig_is(behave_sig_str_t s, const char *lit);
 

@@ -30,6 +30,7 @@ our @EXPORT = qw(
     check_error_log nginx_port redis_port redis_cli start_mute_server
     stop_mute_server reload_nginx nginx_prefix on_one_connection
     start_analyze_on master_key_file surfaces_http start_clients wait_clients
+    spew
     KEY_ANALYZE KEY_GATEWAY KEY_PORTAL KEY_ALL KEY_QUOTA KEY_OTHER
 );
 # for the helpers that start an nginx of their own (Behave::Cluster)
@@ -560,6 +561,16 @@ sub slurp {
     local $/;
     my $c = <$fh>;
     return $c // '';
+}
+
+
+# writes the bytes as they are into the file; returns its path
+sub spew {
+    my ($f, $bytes) = @_;
+    open my $fh, '>:raw', $f or die "$f: $!";
+    print $fh $bytes;
+    close $fh or die "$f: $!";
+    return $f;
 }
 
 

@@ -24,6 +24,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
+#include "behave_hex.h"
 #include "behave_provider.h"
 #include "behave_provider_vapi.h"
 #include "behave_secretbox.h"          /* behave_base64_decode */
@@ -193,7 +194,7 @@ behave_vapi_decode(behave_sig_str_t sig, const behave_sig_vapi_t *vapi,
         }
 
     } else if (sig.len != 2 * BEHAVE_SIG_MAC_LEN
-               || behave_sig_unhex(sig.data, sig.len, sent->sigs[0]) != 0)
+               || behave_hex_bytes(sig.data, sig.len, sent->sigs[0]) != 0)
     {
         return BEHAVE_SIG_MALFORMED_HEADER;
     }
