@@ -75,7 +75,7 @@ test_memo(void)
     rec.severity = 3;
 
     ok(behave_turn_memo_get(m, 0, "hello", 5, &k) == NULL, "memo: a miss");
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_HIGH, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_HIGH, 1, &rec);
 
     s = behave_turn_memo_get(m, 0, "hello", 5, &k);
     ok(s != NULL && s->urgency == BEHAVE_URGENCY_HIGH
@@ -94,18 +94,18 @@ test_memo(void)
     ok(m != NULL && m->mask == 0, "memo: a set at least");
 
     (void) behave_turn_memo_get(m, 0, "one", 3, &k);
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, 1, &rec);
     (void) behave_turn_memo_get(m, 0, "two", 3, &k);
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, 1, &rec);
     (void) behave_turn_memo_get(m, 0, "three", 5, &k);
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, 1, &rec);
     (void) behave_turn_memo_get(m, 1, "four", 4, &k);
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, 1, &rec);
     ok(behave_turn_memo_get(m, 0, "one", 3, &k) != NULL
        && behave_turn_memo_get(m, 1, "four", 4, &k) != NULL,
        "memo: the four turns of a set kept");
     (void) behave_turn_memo_get(m, 0, "five", 4, &k);
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, 1, &rec);
     ok(behave_turn_memo_get(m, 0, "one", 3, &k) != NULL,
        "memo: a turn used again is kept");
     ok(behave_turn_memo_get(m, 0, "two", 3, &k) == NULL,

@@ -41,15 +41,15 @@ static void behave_conv_init(behave_conv_result_t *out, size_t n);
 static void behave_conv_write_bool(behave_jw_t *w, int v);
 
 
-void
-behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
+/*
+ * What every turn's record holds, from the turn's numbers: the head of
+ * the record, all that a customer turn older than the state's ring leaves
+ * in it (its severity, for the peak)
+ */
+static void
+behave_conv_record_head(const behave_turn_t *t, behave_conv_rec_t *rec)
 {
-    int                   lost;
-    double                v;
-    unsigned              f, q;
-    behave_sim_set_t      set;
-    behave_conv_norm_t    norm;
-    behave_annotation_t   a;
+    double  v;
 
     memset(rec, 0, sizeof(*rec));
 
@@ -63,22 +63,26 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     v = t->valence_score < -1 ? -1 : t->valence_score > 1 ? 1
         : t->valence_score;
     rec->valence = (int) lround(v * 1000.0);
+}
 
-    behave_conv_normalize(t->text, t->text_len, &norm);
 
-    if (!rec->customer) {
-        rec->claim = behave_conv_claim(&norm, t->cues);
-        return;
-    }
+/*
+ * Whether customer turn t says the issue is not settled
+ * (BEHAVE_CONV_F_DENIES), with what that reads: the overload and
+ * confusion phrases and the denial's quote
+ */
+static unsigned
+behave_conv_record_denies(const behave_turn_t *t,
+    const behave_conv_norm_t *norm, behave_conv_rec_t *rec)
+{
+    int       lost;
+    unsigned  f;
 
     f = 0;
 
-    rec->overload = behave_conv_first(&norm,
-                                      BEHAVE_CONV_T_OVERLOAD, 0,
-                                      NULL);
-    rec->confusion = behave_conv_first(&norm,
-                                       BEHAVE_CONV_T_CONFUSION,
-                                       0, NULL);
+    rec->overload = behave_conv_first(norm, BEHAVE_CONV_T_OVERLOAD, 0, NULL);
+    rec->confusion = behave_conv_first(norm, BEHAVE_CONV_T_CONFUSION, 0,
+                                       NULL);
 
     /* "I don't see it" after a claim says it is not there */
     lost = rec->overload
@@ -87,8 +91,7 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
                                            rec->confusion), "don't see")
                   != 0);
 
-    if (behave_conv_denies(&norm, t->cues, lost, &rec->quote))
-    {
+    if (behave_conv_denies(norm, t->cues, lost, &rec->quote)) {
         f |= BEHAVE_CONV_F_DENIES;
     }
 
@@ -100,10 +103,48 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     if (rec->valence <= BEHAVE_CONV_DENY_VALENCE
         && !(t->cues & (BEHAVE_CUE_THANKS | BEHAVE_CUE_QUESTION
                         | BEHAVE_CUE_ASKS))
-        && !behave_conv_has_question(&norm))
+        && !behave_conv_has_question(norm))
     {
         f |= BEHAVE_CONV_F_DENIES;
     }
+
+    return f;
+}
+
+
+void
+behave_conversation_record_part(const behave_turn_t *t, int denies,
+    behave_conv_rec_t *rec)
+{
+    behave_conv_norm_t  norm;
+
+    behave_conv_record_head(t, rec);
+
+    if (denies && rec->customer) {
+        behave_conv_normalize(t->text, t->text_len, &norm);
+        rec->flags = behave_conv_record_denies(t, &norm, rec);
+    }
+}
+
+
+void
+behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
+{
+    unsigned              f, q;
+    behave_sim_set_t      set;
+    behave_conv_norm_t    norm;
+    behave_annotation_t   a;
+
+    behave_conv_record_head(t, rec);
+
+    behave_conv_normalize(t->text, t->text_len, &norm);
+
+    if (!rec->customer) {
+        rec->claim = behave_conv_claim(&norm, t->cues);
+        return;
+    }
+
+    f = behave_conv_record_denies(t, &norm, rec);
 
     if (behave_conv_match(&norm, BEHAVE_CONV_T_REASK_STRONG, 0, NULL)) {
         f |= BEHAVE_CONV_F_STRONG;

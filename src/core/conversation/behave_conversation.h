@@ -135,6 +135,19 @@ void behave_conversation_record(const behave_turn_t *t,
     behave_conv_rec_t *rec);
 
 /*
+ * The part of turn t's record that the fold reads of a customer turn
+ * older than the state's ring (behave_conv_state.h: the records of the
+ * newest BEHAVE_CONV_RING customer turns are kept, of the others only
+ * the peak and fr): the numbers of the turn (severity, urgency, load,
+ * cues, valence) and, with denies, the flag BEHAVE_CONV_F_DENIES (a claim
+ * right before it makes a false resolution, fr) with the phrases it reads
+ * (overload, confusion, quote); every other field is zero.  Those fields are what behave_conversation_record() gives them,
+ * for less: no other phrase is looked for, no sketch made.
+ */
+void behave_conversation_record_part(const behave_turn_t *t, int denies,
+    behave_conv_rec_t *rec);
+
+/*
  * The same as behave_conversation_assess() from the turns' records, for a
  * caller that assesses many windows of one call (each record derived once).
  */
