@@ -463,6 +463,11 @@ test_cases(void)
        && got.peak_urgency == BEHAVE_URGENCY_CRITICAL
        && got.conv.peak_severity == 4 && a.urgency < BEHAVE_URGENCY_HIGH,
        "an earlier crisis, a calm latest message: peak urgency critical");
+    is_int(got.conv.action, BEHAVE_ACTION_HANDOFF,
+           "an earlier crisis, a calm latest message: handoff (%s)",
+           got.conv.reason);
+    is_int(got.conv.review_status, BEHAVE_REVIEW_ESCALATED,
+           "an earlier crisis, a calm latest message: escalated");
     behave_chat_free(&chat);
     cJSON_Delete(root);
 }

@@ -64,11 +64,13 @@
  * recommendation.action, first that applies (labels.md's order,
  * behave_conv_action.h):
  *
- *   handoff   crisis or critical urgency (severity 4), false resolution,
- *             escalating, the previous customer turn's crisis said to go
- *             on (this turn denies it is over), or context unavailable
- *             (degraded): whatever came before, whatever else the turn
- *             says
+ *   handoff   crisis or critical urgency (severity 4) in this turn,
+ *             false resolution, escalating, the previous customer turn's
+ *             crisis said to go on (this turn denies it is over), a crisis
+ *             or critical urgency in any earlier customer turn (the peak
+ *             severity is 4: "I have the pills ready", then "ok"), or
+ *             context unavailable (degraded): whatever came before,
+ *             whatever else the turn says
  *   simplify  cognitive load high or overload, or the customer says the
  *             answer was too much ("I'm lost", "too many steps")
  *   clarify   the ask is unclear (a short first message that says what
