@@ -143,8 +143,9 @@ void behave_conversation_record(const behave_turn_t *t,
  * the peak and fr): the numbers of the turn (severity, urgency, load,
  * cues, valence) and, with denies, the flag BEHAVE_CONV_F_DENIES (a claim
  * right before it makes a false resolution, fr) with the phrases it reads
- * (overload, confusion, quote); every other field is zero.  Those fields are what behave_conversation_record() gives them,
- * for less: no other phrase is looked for, no sketch made.
+ * (overload, confusion, quote); every other field is zero.  Those fields
+ * are what behave_conversation_record() gives them, for less: no other
+ * phrase is looked for, no sketch made.
  */
 void behave_conversation_record_part(const behave_turn_t *t, int denies,
     behave_conv_rec_t *rec);

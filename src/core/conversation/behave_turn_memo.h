@@ -5,8 +5,9 @@
  * carries its whole history, so the same turns come back with every
  * request of the chat: a worker keeps what it derived of each turn (its
  * record, behave_conv_state.h, or the part of it that was needed, and its
- * urgency) and annotates only the turns it has not seen.  What is derived from a turn depends on its role
- * and text alone: found or derived again, the bits are the same.
+ * urgency) and annotates only the turns it has not seen.  What is
+ * derived from a turn depends on its role and text alone: found or
+ * derived again, the bits are the same.
  *
  * Four-way: a (role, text) has a set of four slots, picked by a
  * SipHash-2-4 of the text under a key of the memo's own (random); a new
