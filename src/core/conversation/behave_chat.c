@@ -4,7 +4,7 @@
  * The fold of behave_conversation_assess_records(), turn by turn, with
  * only what it reads of each turn derived (callgrind: a cold 50-turn chat
  * cost 4.38M instructions when every turn was annotated and recorded in
- * full, 58% of it the agent's turns):
+ * full, about a third of it the assistant's turns):
  *
  *   - an assistant turn leaves only its claim in the state (the push), and
  *     the claim is read only when the user turn after it denies one (a
