@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "behave_chat.h"
+#include "behave_conv_scan.h"
 #include "behave_turn.h"
 
 
@@ -187,6 +188,7 @@ behave_chat_turn(behave_chat_ctx_t *cx, size_t i, unsigned need,
 {
     int                             agent;
     behave_turn_t                   t;
+    behave_conv_norm_t              norm, *n;
     behave_annotation_t             ann;
     behave_turn_memo_key_t          key;
     const behave_annotation_t      *a;
@@ -215,16 +217,23 @@ behave_chat_turn(behave_chat_ctx_t *cx, size_t i, unsigned need,
         cx->out->annotated++;
     }
 
-    behave_turn_from_annotation(&t, agent ? BEHAVE_SPEAKER_AGENT
-                                          : BEHAVE_SPEAKER_CUSTOMER,
-                                ct->text, ct->len, a, 0);
+    /* the text read once for the severity's phrases and the record's */
+    n = NULL;
+
+    if (need >= BEHAVE_CHAT_D_DENIES) {
+        behave_conv_normalize(ct->text, ct->len, &norm);
+        n = &norm;
+    }
+
+    behave_turn_from_annotation_norm(&t, agent ? BEHAVE_SPEAKER_AGENT
+                                               : BEHAVE_SPEAKER_CUSTOMER,
+                                     ct->text, ct->len, a, 0, n);
 
     if (need == BEHAVE_CHAT_D_FULL) {
-        behave_conversation_record(&t, rec);
+        behave_conversation_record_norm(&t, n, rec);
 
     } else {
-        behave_conversation_record_part(&t, need == BEHAVE_CHAT_D_DENIES,
-                                        rec);
+        behave_conversation_record_part(&t, n, rec);
     }
 
     *urgency = a->urgency;

@@ -113,6 +113,7 @@
 #include "behave_annotate.h"
 #include "behave_json.h"
 #include "behave_turn.h"
+#include "behave_conv_scan.h"
 #include "behave_conv_state.h"
 #include "behave_conv_types.h"
 
@@ -136,19 +137,24 @@ void behave_conversation_fold(const behave_turn_t *turns, size_t n,
 void behave_conversation_record(const behave_turn_t *t,
     behave_conv_rec_t *rec);
 
+/* the same with t's text already normalized into norm (one reading of the
+ * text for this, the severity's and the denial's) */
+void behave_conversation_record_norm(const behave_turn_t *t,
+    const behave_conv_norm_t *norm, behave_conv_rec_t *rec);
+
 /*
  * The part of turn t's record that the fold reads of a customer turn
  * older than the state's ring (behave_conv_state.h: the records of the
  * newest BEHAVE_CONV_RING customer turns are kept, of the others only
  * the peak and fr): the numbers of the turn (severity, urgency, load,
- * cues, valence) and, with denies, the flag BEHAVE_CONV_F_DENIES (a claim
- * right before it makes a false resolution, fr) with the phrases it reads
- * (overload, confusion, quote); every other field is zero.  Those fields
- * are what behave_conversation_record() gives them, for less: no other
- * phrase is looked for, no sketch made.
+ * cues, valence) and, with norm (t's text normalized), the flag
+ * BEHAVE_CONV_F_DENIES (a claim right before it makes a false resolution,
+ * fr) with the phrases it reads (overload, confusion, quote); every other
+ * field is zero.  Those fields are what behave_conversation_record() gives
+ * them, for less: no other phrase is looked for, no sketch made.
  */
-void behave_conversation_record_part(const behave_turn_t *t, int denies,
-    behave_conv_rec_t *rec);
+void behave_conversation_record_part(const behave_turn_t *t,
+    const behave_conv_norm_t *norm, behave_conv_rec_t *rec);
 
 /*
  * The same as behave_conversation_assess() from the turns' records, for a
@@ -173,6 +179,12 @@ void behave_conversation_degraded(const char *reason,
 void behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
     const char *text, size_t len, const behave_annotation_t *a,
     uint64_t ts_ms);
+
+/* the same with text already normalized into norm (NULL: none) */
+void behave_turn_from_annotation_norm(behave_turn_t *t,
+    behave_speaker_e speaker, const char *text, size_t len,
+    const behave_annotation_t *a, uint64_t ts_ms,
+    const behave_conv_norm_t *norm);
 
 /*
  * The turns of a conversation as the data sets write them, a JSON array of
