@@ -69,6 +69,12 @@ start_nginx(workers => 1, http => <<"E");
             proxy_pass http://llm;
         }
 
+        location /peak/ {
+            behave_prefilter on;
+            behave_route peak_urgency=critical \@crisis;
+            proxy_pass http://llm;
+        }
+
         location /three/ {
             behave_prefilter on;
             behave_prefilter_history 3;
@@ -246,12 +252,26 @@ for my $round (1, 2) {
         my $name = "$round: $f: an earlier crisis, then 'ok'";
         my ($echo, $r) = post($PATH{$f}, body($f, $CHAT{crisis}));
         my $s = said($r);
-        is($s->{where}, 'crisis', "$name: routed by peak_urgency=critical");
+        is($s->{where}, 'handoff', "$name: routed by conv_action=handoff");
         is($s->{peak_urgency}, 'critical', "$name: \$behave_peak_urgency");
         isnt($s->{urgency}, 'critical', "$name: the latest message is calm");
-        is($s->{conv_action}, 'resolve', "$name: \$behave_conv_action "
-           . "(the crisis was handed off at its own turn)");
-        is($s->{route}, '@crisis', "$name: \$behave_route");
+        is($s->{conv_action}, 'handoff', "$name: \$behave_conv_action "
+           . "(labels.md: a crisis is a human's, whatever came after)");
+        is($s->{route}, '@handoff', "$name: \$behave_route");
+        $sent{'@handoff'}{enforce}++;
+
+        # calm exchanges after it change nothing
+        ($echo, $r) = post($PATH{$f}, body($f, [ @{ $CHAT{crisis} },
+            [a => 'Glad that worked. Anything else?'],
+            [u => 'no thanks, all good'] ]));
+        is(said($r)->{conv_action}, 'handoff',
+           "$name: two calm turns later: still handoff");
+        $sent{'@handoff'}{enforce}++;
+
+        # a location that routes on the peak alone
+        ($echo, $r) = post("/peak$PATH{$f}", body($f, $CHAT{crisis}));
+        is(said($r)->{where}, 'crisis',
+           "$name: routed by peak_urgency=critical");
         $sent{'@crisis'}{enforce}++;
     }
 }
@@ -333,8 +353,10 @@ for my $round (1, 2) {
         $body = body($f, $CHAT{crisis});
         ($echo, $r) = post("/shadow$PATH{$f}", $body);
         $v = reached_ok("$name, earlier crisis", $echo, $body);
-        is($v->{route}, '@crisis', "$name: the second route named");
-        $sent{'@crisis'}{shadow}++;
+        is($v->{route}, '@handoff',
+           "$name: the first route that holds named");
+        is($v->{conv_action}, 'handoff', "$name: earlier crisis: handoff");
+        $sent{'@handoff'}{shadow}++;
 
         $body = body($f, $CHAT{calm});
         ($echo, $r) = post("/shadow$PATH{$f}", $body);

@@ -42,7 +42,7 @@
 
 #include "behave_chat.h"
 #include "behave_extract.h"
-#include "behave_json_parse.h"
+#include "behave_json_arena.h"
 #include "behave_turn_memo.h"
 #include "behave_utf8.h"
 
@@ -382,10 +382,16 @@ ngx_http_behave_prefilter_text(ngx_http_request_t *r,
 {
     cJSON                               *root;
     behave_error_t                       err;
+    behave_json_arena_t                 *arena;
     ngx_http_behave_prefilter_status_e   status;
 
-    /* the same strict JSON as the module's own surfaces, see there */
-    root = behave_json_parse_strict((char *) body->data, body->len, &err);
+    /*
+     * the same strict JSON as the module's own surfaces, see there; the
+     * tree in one block (a chat's is hundreds of nodes and strings,
+     * malloc()ed and freed one by one otherwise)
+     */
+    root = behave_json_parse_strict_arena((char *) body->data, body->len,
+                                          &arena, &err);
 
     if (root == NULL) {
         ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
@@ -404,7 +410,12 @@ ngx_http_behave_prefilter_text(ngx_http_request_t *r,
         status = ngx_http_behave_prefilter_chat(r, plcf, root, ctx);
     }
 
-    cJSON_Delete(root);
+    if (arena != NULL) {
+        behave_json_arena_release(arena);
+
+    } else {
+        cJSON_Delete(root);
+    }
 
     return status;
 }

@@ -27,12 +27,22 @@
 
 #define MAX_TURNS  64
 #define FORMATS    4
+#define POOL_MAX   4000
+#define LONG_CHATS 80
+
+
+typedef struct {
+    char                  *text;
+    int                    agent;
+} pool_turn_t;
 
 
 static behave_turn_t        tv[MAX_TURNS];
 static behave_turn_memo_t  *memo_big, *memo_one;
 static int                  compared, differ, formats_seen[FORMATS];
 static int                  requests;
+static pool_turn_t          pool[POOL_MAX];
+static size_t               npool;
 
 
 static void
@@ -75,7 +85,7 @@ test_memo(void)
     rec.severity = 3;
 
     ok(behave_turn_memo_get(m, 0, "hello", 5, &k) == NULL, "memo: a miss");
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_HIGH, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_HIGH, 1, &rec);
 
     s = behave_turn_memo_get(m, 0, "hello", 5, &k);
     ok(s != NULL && s->urgency == BEHAVE_URGENCY_HIGH
@@ -94,18 +104,18 @@ test_memo(void)
     ok(m != NULL && m->mask == 0, "memo: a set at least");
 
     (void) behave_turn_memo_get(m, 0, "one", 3, &k);
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, 1, &rec);
     (void) behave_turn_memo_get(m, 0, "two", 3, &k);
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, 1, &rec);
     (void) behave_turn_memo_get(m, 0, "three", 5, &k);
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, 1, &rec);
     (void) behave_turn_memo_get(m, 1, "four", 4, &k);
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, 1, &rec);
     ok(behave_turn_memo_get(m, 0, "one", 3, &k) != NULL
        && behave_turn_memo_get(m, 1, "four", 4, &k) != NULL,
        "memo: the four turns of a set kept");
     (void) behave_turn_memo_get(m, 0, "five", 4, &k);
-    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, &rec);
+    behave_turn_memo_put(m, &k, BEHAVE_URGENCY_LOW, 1, &rec);
     ok(behave_turn_memo_get(m, 0, "one", 3, &k) != NULL,
        "memo: a turn used again is kept");
     ok(behave_turn_memo_get(m, 0, "two", 3, &k) == NULL,
@@ -317,6 +327,15 @@ replay_file(const char *rel)
         n = behave_turns_from_json(cJSON_GetObjectItem(c, "turns"), tv,
                                    MAX_TURNS);
 
+        /* every turn that is one, for the long chats */
+        for (k = 0; k < n && npool < POOL_MAX; k++) {
+            if (strspn(tv[k].text, " \t\r\n") < tv[k].text_len) {
+                pool[npool].text = strndup(tv[k].text, tv[k].text_len);
+                pool[npool].agent = tv[k].speaker == BEHAVE_SPEAKER_AGENT;
+                npool++;
+            }
+        }
+
         for (k = 1; k < n; k++) {
             if (tv[k].speaker == BEHAVE_SPEAKER_CUSTOMER
                 && strspn(tv[k].text, " \t\r\n") < tv[k].text_len)
@@ -330,6 +349,55 @@ replay_file(const char *rel)
     }
 
     free(buf);
+}
+
+
+/*
+ * Chats of 50 turns made of the corpus' turns in order (runs of either
+ * role as they come): more user turns than the state's ring keeps, whose
+ * older turns the chat reads only in part (behave_chat.c), and assistant
+ * claims denied early and late
+ */
+
+static void
+test_long_chats(void)
+{
+    int                   c, n, k, fr, before;
+    size_t                i;
+    behave_annotation_t   a;
+    behave_conv_state_t   st;
+
+    fr = 0;
+    before = differ;
+
+    for (c = 0; c < LONG_CHATS && npool > MAX_TURNS; c++) {
+        i = (size_t) c * 97 % npool;
+
+        for (n = 0; n < 50; n++, i = (i + 1) % npool) {
+            behave_annotate(pool[i].text, strlen(pool[i].text), &a);
+            behave_turn_from_annotation(&tv[n], pool[i].agent
+                                        ? BEHAVE_SPEAKER_AGENT
+                                        : BEHAVE_SPEAKER_CUSTOMER,
+                                        pool[i].text, strlen(pool[i].text),
+                                        &a, (uint64_t) n * 1000);
+        }
+
+        while (n > 30 && tv[n - 1].speaker == BEHAVE_SPEAKER_AGENT) {
+            n--;
+        }
+
+        for (k = n - 3; k < n; k++) {
+            if (tv[k].speaker == BEHAVE_SPEAKER_CUSTOMER) {
+                behave_conversation_fold(tv, (size_t) k, &st);
+                fr += st.fr;
+                compare_turn("long chat", k, n - 1);
+            }
+        }
+    }
+
+    ok(differ == before,
+       "chats of 50 corpus turns: the chat's findings are the core's");
+    ok(fr > 10, "long chats: a false resolution earlier in %d of them", fr);
 }
 
 
@@ -395,6 +463,11 @@ test_cases(void)
        && got.peak_urgency == BEHAVE_URGENCY_CRITICAL
        && got.conv.peak_severity == 4 && a.urgency < BEHAVE_URGENCY_HIGH,
        "an earlier crisis, a calm latest message: peak urgency critical");
+    is_int(got.conv.action, BEHAVE_ACTION_HANDOFF,
+           "an earlier crisis, a calm latest message: handoff (%s)",
+           got.conv.reason);
+    is_int(got.conv.review_status, BEHAVE_REVIEW_ESCALATED,
+           "an earlier crisis, a calm latest message: escalated");
     behave_chat_free(&chat);
     cJSON_Delete(root);
 }
@@ -422,6 +495,8 @@ main(void)
     replay_file("data/corpus/conv-e.jsonl");
     replay_file("data/corpus/conv-f.jsonl");
 
+    test_long_chats();
+
     ok(compared > 1000 && differ == 0,
        "every customer turn of the written conversations: the chat's "
        "findings are the core's (%d compared, %d differ)", compared, differ);
@@ -438,6 +513,10 @@ main(void)
 
     behave_turn_memo_free(memo_big);
     behave_turn_memo_free(memo_one);
+
+    while (npool) {
+        free(pool[--npool].text);
+    }
 
     return tap_done();
 }

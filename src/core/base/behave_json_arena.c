@@ -32,6 +32,13 @@ struct behave_json_arena_s {
 };
 
 
+typedef cJSON *(*behave_json_parse_pt)(const char *body, size_t len,
+    behave_error_t *err);
+
+
+static cJSON *behave_json_arena_parse(const char *body, size_t len,
+    behave_json_arena_t **arena, behave_error_t *err,
+    behave_json_parse_pt parse);
 static void *behave_json_alloc(size_t size);
 static void behave_json_dealloc(void *p);
 static behave_json_arena_t *behave_json_arena_new(size_t body_len);
@@ -71,6 +78,25 @@ cJSON *
 behave_json_parse_object_arena(const char *body, size_t len,
     behave_json_arena_t **arena, behave_error_t *err)
 {
+    return behave_json_arena_parse(body, len, arena, err,
+                                   behave_json_parse_object);
+}
+
+
+cJSON *
+behave_json_parse_strict_arena(const char *body, size_t len,
+    behave_json_arena_t **arena, behave_error_t *err)
+{
+    return behave_json_arena_parse(body, len, arena, err,
+                                   behave_json_parse_strict);
+}
+
+
+static cJSON *
+behave_json_arena_parse(const char *body, size_t len,
+    behave_json_arena_t **arena, behave_error_t *err,
+    behave_json_parse_pt parse)
+{
     cJSON                *root;
     behave_json_arena_t  *a;
 
@@ -78,11 +104,11 @@ behave_json_parse_object_arena(const char *body, size_t len,
 
     a = behave_json_installed ? behave_json_arena_new(len) : NULL;
     if (a == NULL) {
-        return behave_json_parse_object(body, len, err);
+        return parse(body, len, err);
     }
 
     behave_json_current = a;
-    root = behave_json_parse_object(body, len, err);
+    root = parse(body, len, err);
     behave_json_current = NULL;
 
     if (root == NULL) {

@@ -47,6 +47,14 @@ int behave_json_hooks_installed(void);
 cJSON *behave_json_parse_object_arena(const char *body, size_t len,
     behave_json_arena_t **arena, behave_error_t *err);
 
+/*
+ * The same with behave_json_parse_strict(): any JSON value, the UTF-8 of
+ * its strings not checked (the LLM pre-filter reads the texts it needs
+ * and checks those)
+ */
+cJSON *behave_json_parse_strict_arena(const char *body, size_t len,
+    behave_json_arena_t **arena, behave_error_t *err);
+
 /* deletes the arena's tree (with any heap node added to it), then the
  * arena; a void * so that it fits a cleanup handler */
 void behave_json_arena_release(void *arena);

@@ -9,7 +9,9 @@
  * (behave_conversation_assess_records(), the fold of
  * behave_conversation_fold()), and the user's latest message is assessed
  * from that state: what /v1/analyze answers for that turn when the same
- * turns were sent to it one by one as one conversation_id.
+ * turns were sent to it one by one as one conversation_id.  Of each
+ * earlier turn only what the fold reads is derived (behave_chat.c): most
+ * assistant turns are never annotated.
  */
 
 #ifndef BEHAVE_CHAT_H

@@ -105,8 +105,9 @@ behave_conv_act(behave_conv_result_t *out, behave_action_e action,
 
 
 /*
- * A crisis or critical urgency in this turn, a false resolution, an
- * escalation: whatever came before, and whatever else the turn says
+ * A crisis or critical urgency in this turn or an earlier one, a false
+ * resolution, an escalation: whatever came before, and whatever else the
+ * turn says
  */
 static int
 behave_conv_handoff(const behave_conv_state_t *st,
@@ -160,6 +161,19 @@ behave_conv_handoff(const behave_conv_state_t *st,
         behave_conv_act(out, BEHAVE_ACTION_HANDOFF, BEHAVE_GUIDE_CRISIS);
         snprintf(r, rl, "the crisis of customer turn %d is still going on",
                  (int) st->rec[0].turn);
+        return 1;
+    }
+
+    /*
+     * "I have the pills ready", then "ok": a crisis or critical urgency
+     * earlier in the conversation (the peak) is not over because the
+     * words grew calm; labels.md hands off for a crisis whatever came
+     * after, so every later turn is a human's too
+     */
+    if (st->peak >= 4) {
+        behave_conv_act(out, BEHAVE_ACTION_HANDOFF, BEHAVE_GUIDE_CRISIS);
+        snprintf(r, rl, "an earlier customer turn signalled a crisis or "
+                 "critical urgency");
         return 1;
     }
 

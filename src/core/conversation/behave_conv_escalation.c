@@ -16,6 +16,8 @@
 
 
 static int behave_conv_intensity(const char *text, size_t len);
+static int behave_conv_severity_persists(const char *text, size_t len,
+    const behave_conv_norm_t *norm);
 static int behave_conv_unhappy_before(const behave_conv_state_t *st, int m);
 static int behave_conv_angry_before(const behave_conv_state_t *st, int m);
 static void behave_conv_escalation_second(const behave_conv_state_t *st,
@@ -83,12 +85,35 @@ behave_conv_intensity(const char *text, size_t len)
 }
 
 
+/* says the problem persists ("still not working"): not_resolved.tsv */
+static int
+behave_conv_severity_persists(const char *text, size_t len,
+    const behave_conv_norm_t *norm)
+{
+    behave_conv_norm_t  own;
+
+    if (norm == NULL) {
+        behave_conv_normalize(text, len, &own);
+        norm = &own;
+    }
+
+    return behave_conv_match(norm, BEHAVE_CONV_T_NOT_RESOLVED, 0, NULL) != 0;
+}
+
+
 int
 behave_conversation_severity(const behave_annotation_t *a, const char *text,
     size_t len)
 {
-    int                  s, points;
-    behave_conv_norm_t   norm;
+    return behave_conversation_severity_norm(a, text, len, NULL);
+}
+
+
+int
+behave_conversation_severity_norm(const behave_annotation_t *a,
+    const char *text, size_t len, const behave_conv_norm_t *norm)
+{
+    int  s, points;
 
     s = 0;
 
@@ -129,11 +154,10 @@ behave_conversation_severity(const behave_annotation_t *a, const char *text,
         s = 1;
     }
 
-    if (s == 0 && text != NULL) {
-        behave_conv_normalize(text, len, &norm);
-        if (behave_conv_match(&norm, BEHAVE_CONV_T_NOT_RESOLVED, 0, NULL)) {
-            s = 1;
-        }
+    if (s == 0 && text != NULL
+        && behave_conv_severity_persists(text, len, norm))
+    {
+        s = 1;
     }
 
     points = text != NULL ? behave_conv_intensity(text, len) : 0;

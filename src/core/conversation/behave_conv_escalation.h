@@ -16,6 +16,7 @@
 #define BEHAVE_CONV_ESCALATION_H
 
 #include "behave_annotate.h"
+#include "behave_conv_scan.h"
 #include "behave_conv_state.h"
 #include "behave_conv_types.h"
 
@@ -30,6 +31,13 @@
 /* severity 0..4 of one message, see the scale in behave_conversation.h */
 int behave_conversation_severity(const behave_annotation_t *a,
     const char *text, size_t len);
+
+/*
+ * The same with text already normalized into norm (NULL: normalized here
+ * when needed), for a caller that reads the text's phrases too
+ */
+int behave_conversation_severity_norm(const behave_annotation_t *a,
+    const char *text, size_t len, const behave_conv_norm_t *norm);
 
 /*
  * The finding: out->escalating and out->peak_severity, from the last

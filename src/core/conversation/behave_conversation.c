@@ -42,15 +42,15 @@ static void behave_conv_init(behave_conv_result_t *out, size_t n);
 static void behave_conv_write_bool(behave_jw_t *w, int v);
 
 
-void
-behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
+/*
+ * What every turn's record holds, from the turn's numbers: the head of
+ * the record, all that a customer turn older than the state's ring leaves
+ * in it (its severity, for the peak)
+ */
+static void
+behave_conv_record_head(const behave_turn_t *t, behave_conv_rec_t *rec)
 {
-    int                   lost;
-    double                v;
-    unsigned              f, q;
-    behave_sim_set_t      set;
-    behave_conv_norm_t    norm;
-    behave_annotation_t   a;
+    double  v;
 
     memset(rec, 0, sizeof(*rec));
 
@@ -64,23 +64,26 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     v = t->valence_score < -1 ? -1 : t->valence_score > 1 ? 1
         : t->valence_score;
     rec->valence = (int) lround(v * 1000.0);
+}
 
-    behave_conv_normalize(t->text, t->text_len, &norm);
 
-    if (!rec->customer) {
-        rec->claim = behave_conv_claim(&norm, t->cues);
-        behave_conv_learned_adjust(&norm, rec);
-        return;
-    }
+/*
+ * Whether customer turn t says the issue is not settled
+ * (BEHAVE_CONV_F_DENIES), with what that reads: the overload and
+ * confusion phrases and the denial's quote
+ */
+static unsigned
+behave_conv_record_denies(const behave_turn_t *t,
+    const behave_conv_norm_t *norm, behave_conv_rec_t *rec)
+{
+    int       lost;
+    unsigned  f;
 
     f = 0;
 
-    rec->overload = behave_conv_first(&norm,
-                                      BEHAVE_CONV_T_OVERLOAD, 0,
-                                      NULL);
-    rec->confusion = behave_conv_first(&norm,
-                                       BEHAVE_CONV_T_CONFUSION,
-                                       0, NULL);
+    rec->overload = behave_conv_first(norm, BEHAVE_CONV_T_OVERLOAD, 0, NULL);
+    rec->confusion = behave_conv_first(norm, BEHAVE_CONV_T_CONFUSION, 0,
+                                       NULL);
 
     /* "I don't see it" after a claim says it is not there */
     lost = rec->overload
@@ -89,8 +92,7 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
                                            rec->confusion), "don't see")
                   != 0);
 
-    if (behave_conv_denies(&norm, t->cues, lost, &rec->quote))
-    {
+    if (behave_conv_denies(norm, t->cues, lost, &rec->quote)) {
         f |= BEHAVE_CONV_F_DENIES;
     }
 
@@ -102,51 +104,95 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
     if (rec->valence <= BEHAVE_CONV_DENY_VALENCE
         && !(t->cues & (BEHAVE_CUE_THANKS | BEHAVE_CUE_QUESTION
                         | BEHAVE_CUE_ASKS))
-        && !behave_conv_has_question(&norm))
+        && !behave_conv_has_question(norm))
     {
         f |= BEHAVE_CONV_F_DENIES;
     }
 
-    if (behave_conv_match(&norm, BEHAVE_CONV_T_REASK_STRONG, 0, NULL)) {
+    return f;
+}
+
+
+void
+behave_conversation_record_part(const behave_turn_t *t,
+    const behave_conv_norm_t *norm, behave_conv_rec_t *rec)
+{
+    behave_conv_record_head(t, rec);
+
+    if (norm != NULL && rec->customer) {
+        rec->flags = behave_conv_record_denies(t, norm, rec);
+    }
+}
+
+
+void
+behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
+{
+    behave_conv_norm_t  norm;
+
+    behave_conv_normalize(t->text, t->text_len, &norm);
+    behave_conversation_record_norm(t, &norm, rec);
+}
+
+
+void
+behave_conversation_record_norm(const behave_turn_t *t,
+    const behave_conv_norm_t *n, behave_conv_rec_t *rec)
+{
+    unsigned              f, q;
+    behave_sim_set_t      set;
+    behave_annotation_t   a;
+
+    behave_conv_record_head(t, rec);
+
+    if (!rec->customer) {
+        rec->claim = behave_conv_claim(n, t->cues);
+        behave_conv_learned_adjust(n, rec);
+        return;
+    }
+
+    f = behave_conv_record_denies(t, n, rec);
+
+    if (behave_conv_match(n, BEHAVE_CONV_T_REASK_STRONG, 0, NULL)) {
         f |= BEHAVE_CONV_F_STRONG;
     }
 
-    if (behave_conv_match(&norm, BEHAVE_CONV_T_ANGER, 0, NULL))
+    if (behave_conv_match(n, BEHAVE_CONV_T_ANGER, 0, NULL))
     {
         f |= BEHAVE_CONV_F_ANGER;
     }
 
-    if (behave_conv_unclear(&norm)) {
+    if (behave_conv_unclear(n)) {
         f |= BEHAVE_CONV_F_UNCLEAR;
     }
 
-    if (behave_conv_match(&norm, BEHAVE_CONV_T_YES_BUT, 0, NULL)
-        || behave_conv_concedes(&norm))
+    if (behave_conv_match(n, BEHAVE_CONV_T_YES_BUT, 0, NULL)
+        || behave_conv_concedes(n))
     {
         f |= BEHAVE_CONV_F_OPEN | BEHAVE_CONV_F_REASK;
     }
 
-    if (behave_conv_match(&norm, BEHAVE_CONV_T_REASK, 0, NULL)
-        || behave_conv_match(&norm, BEHAVE_CONV_T_CONFUSION, 0, NULL)
-        || behave_conv_match(&norm, BEHAVE_CONV_T_OVERLOAD, 0, NULL))
+    if (behave_conv_match(n, BEHAVE_CONV_T_REASK, 0, NULL)
+        || behave_conv_match(n, BEHAVE_CONV_T_CONFUSION, 0, NULL)
+        || behave_conv_match(n, BEHAVE_CONV_T_OVERLOAD, 0, NULL))
     {
         f |= BEHAVE_CONV_F_REASK;
     }
 
-    if (behave_conv_has_question(&norm) || behave_conv_plain_question(&norm))
+    if (behave_conv_has_question(n) || behave_conv_plain_question(n))
     {
         f |= BEHAVE_CONV_F_QUESTION;
     }
 
-    f |= behave_conv_focus(&norm);
-    f |= behave_conv_intent(&norm) << BEHAVE_CONV_F_INTENT_SHIFT;
+    f |= behave_conv_focus(n);
+    f |= behave_conv_intent(n) << BEHAVE_CONV_F_INTENT_SHIFT;
 
     /*
      * labels.md's overload: "I don't understand any of this" with a
      * cascade of questions ("Photo size? Countersignatory? Extra
      * months??") cannot cope with the information given
      */
-    q = behave_conv_questions(&norm);
+    q = behave_conv_questions(n);
 
     if (q > BEHAVE_CONV_CASCADE
         || ((rec->confusion || (t->cues & BEHAVE_CUE_CONFUSION))
@@ -155,29 +201,29 @@ behave_conversation_record(const behave_turn_t *t, behave_conv_rec_t *rec)
         f |= BEHAVE_CONV_F_OVERLOAD;
     }
 
-    if (behave_conv_match(&norm, BEHAVE_CONV_T_CONFIRM_STRONG, 1, NULL)
-        || behave_conv_match(&norm, BEHAVE_CONV_T_CONFIRM_WEAK, 1, NULL)
-        || behave_conv_follow_up(&norm))
+    if (behave_conv_match(n, BEHAVE_CONV_T_CONFIRM_STRONG, 1, NULL)
+        || behave_conv_match(n, BEHAVE_CONV_T_CONFIRM_WEAK, 1, NULL)
+        || behave_conv_follow_up(n))
     {
         f |= BEHAVE_CONV_F_ACK;
     }
 
-    if (behave_conv_match(&norm, BEHAVE_CONV_T_REPEAT_CONTACT, 0, NULL)) {
+    if (behave_conv_match(n, BEHAVE_CONV_T_REPEAT_CONTACT, 0, NULL)) {
         f |= BEHAVE_CONV_F_REPEAT;
     }
 
     rec->flags = f;
 
     /* the classifiers settle the denial where the phrases miss */
-    behave_conv_learned_adjust(&norm, rec);
+    behave_conv_learned_adjust(n, rec);
 
-    rec->specialist = behave_conv_first(&norm,
+    rec->specialist = behave_conv_first(n,
                                         BEHAVE_CONV_T_SPECIALIST,
                                         BEHAVE_CONV_TOPIC, NULL);
-    rec->vague = behave_conv_first(&norm, BEHAVE_CONV_T_VAGUE,
+    rec->vague = behave_conv_first(n, BEHAVE_CONV_T_VAGUE,
                                    0, &rec->vague_n);
 
-    behave_conv_ids(&norm, rec);
+    behave_conv_ids(n, rec);
 
     behave_sim_prepare(t->text, t->text_len, &set);
     behave_sim_sketch(&set, &rec->sketch);
@@ -442,6 +488,15 @@ behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
     const char *text, size_t len, const behave_annotation_t *a,
     uint64_t ts_ms)
 {
+    behave_turn_from_annotation_norm(t, speaker, text, len, a, ts_ms, NULL);
+}
+
+
+void
+behave_turn_from_annotation_norm(behave_turn_t *t, behave_speaker_e speaker,
+    const char *text, size_t len, const behave_annotation_t *a,
+    uint64_t ts_ms, const behave_conv_norm_t *norm)
+{
     t->speaker = speaker;
     t->text = text;
     t->text_len = len;
@@ -450,7 +505,7 @@ behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
     t->urgency = a->urgency;
     t->load = a->cognitive_load;
     t->cues = a->cues;
-    t->severity = behave_conversation_severity(a, text, len);
+    t->severity = behave_conversation_severity_norm(a, text, len, norm);
     t->ts_ms = ts_ms;
     t->has_meaning = 1;
     memcpy(t->meaning, a->meaning, sizeof(t->meaning));

@@ -64,11 +64,13 @@
  * recommendation.action, first that applies (labels.md's order,
  * behave_conv_action.h):
  *
- *   handoff   crisis or critical urgency (severity 4), false resolution,
- *             escalating, the previous customer turn's crisis said to go
- *             on (this turn denies it is over), or context unavailable
- *             (degraded): whatever came before, whatever else the turn
- *             says
+ *   handoff   crisis or critical urgency (severity 4) in this turn,
+ *             false resolution, escalating, the previous customer turn's
+ *             crisis said to go on (this turn denies it is over), a crisis
+ *             or critical urgency in any earlier customer turn (the peak
+ *             severity is 4: "I have the pills ready", then "ok"), or
+ *             context unavailable (degraded): whatever came before,
+ *             whatever else the turn says
  *   simplify  cognitive load high or overload, or the customer says the
  *             answer was too much ("I'm lost", "too many steps")
  *   clarify   the ask is unclear (a short first message that says what
@@ -111,6 +113,7 @@
 #include "behave_annotate.h"
 #include "behave_json.h"
 #include "behave_turn.h"
+#include "behave_conv_scan.h"
 #include "behave_conv_state.h"
 #include "behave_conv_types.h"
 
@@ -133,6 +136,25 @@ void behave_conversation_fold(const behave_turn_t *turns, size_t n,
  */
 void behave_conversation_record(const behave_turn_t *t,
     behave_conv_rec_t *rec);
+
+/* the same with t's text already normalized into norm (one reading of the
+ * text for this, the severity's and the denial's) */
+void behave_conversation_record_norm(const behave_turn_t *t,
+    const behave_conv_norm_t *norm, behave_conv_rec_t *rec);
+
+/*
+ * The part of turn t's record that the fold reads of a customer turn
+ * older than the state's ring (behave_conv_state.h: the records of the
+ * newest BEHAVE_CONV_RING customer turns are kept, of the others only
+ * the peak and fr): the numbers of the turn (severity, urgency, load,
+ * cues, valence) and, with norm (t's text normalized), the flag
+ * BEHAVE_CONV_F_DENIES (a claim right before it makes a false resolution,
+ * fr) with the phrases it reads (overload, confusion, quote); every other
+ * field is zero.  Those fields are what behave_conversation_record() gives
+ * them, for less: no other phrase is looked for, no sketch made.
+ */
+void behave_conversation_record_part(const behave_turn_t *t,
+    const behave_conv_norm_t *norm, behave_conv_rec_t *rec);
 
 /*
  * The same as behave_conversation_assess() from the turns' records, for a
@@ -157,6 +179,12 @@ void behave_conversation_degraded(const char *reason,
 void behave_turn_from_annotation(behave_turn_t *t, behave_speaker_e speaker,
     const char *text, size_t len, const behave_annotation_t *a,
     uint64_t ts_ms);
+
+/* the same with text already normalized into norm (NULL: none) */
+void behave_turn_from_annotation_norm(behave_turn_t *t,
+    behave_speaker_e speaker, const char *text, size_t len,
+    const behave_annotation_t *a, uint64_t ts_ms,
+    const behave_conv_norm_t *norm);
 
 /*
  * The turns of a conversation as the data sets write them, a JSON array of

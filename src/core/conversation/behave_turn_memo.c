@@ -81,23 +81,38 @@ behave_turn_memo_get(behave_turn_memo_t *memo, int agent, const char *text,
 void
 behave_turn_memo_put(behave_turn_memo_t *memo,
     const behave_turn_memo_key_t *key, behave_urgency_e urgency,
-    const behave_conv_rec_t *rec)
+    unsigned derived, const behave_conv_rec_t *rec)
 {
     size_t                    i;
     behave_turn_memo_slot_t  *s, *set;
 
-    /* the set's slot used least recently (a free one has never been) */
     set = &memo->slot[key->h & memo->mask];
-    s = set;
+    s = NULL;
 
-    for (i = 1; i < BEHAVE_TURN_MEMO_WAYS; i++) {
-        if (set[i].used_at < s->used_at) {
+    /* the turn's own slot: one slot a turn, whatever was derived */
+    for (i = 0; i < BEHAVE_TURN_MEMO_WAYS; i++) {
+        if (set[i].key.used && set[i].key.h == key->h
+            && set[i].key.len == key->len && set[i].key.agent == key->agent)
+        {
             s = &set[i];
+            break;
+        }
+    }
+
+    /* else the set's slot used least recently (a free one has never been) */
+    if (s == NULL) {
+        s = set;
+
+        for (i = 1; i < BEHAVE_TURN_MEMO_WAYS; i++) {
+            if (set[i].used_at < s->used_at) {
+                s = &set[i];
+            }
         }
     }
 
     s->key = *key;
     s->used_at = ++memo->clock;
     s->urgency = urgency;
+    s->derived = derived;
     s->rec = *rec;
 }

@@ -4,9 +4,10 @@
  * What a chat's turns left, remembered by their text.  A chat request
  * carries its whole history, so the same turns come back with every
  * request of the chat: a worker keeps what it derived of each turn (its
- * record, behave_conv_state.h, and its urgency) and annotates only the
- * turns it has not seen.  What is derived from a turn depends on its role
- * and text alone: found or derived again, the bits are the same.
+ * record, behave_conv_state.h, or the part of it that was needed, and its
+ * urgency) and annotates only the turns it has not seen.  What is
+ * derived from a turn depends on its role and text alone: found or
+ * derived again, the bits are the same.
  *
  * Four-way: a (role, text) has a set of four slots, picked by a
  * SipHash-2-4 of the text under a key of the memo's own (random); a new
@@ -49,6 +50,7 @@ typedef struct {
     behave_turn_memo_key_t  key;
     uint64_t                used_at;    /* the memo's clock */
     behave_urgency_e        urgency;
+    unsigned                derived;    /* how much of rec: the caller's */
     behave_conv_rec_t       rec;        /* rec.turn is not the turn's */
 } behave_turn_memo_slot_t;
 
@@ -78,9 +80,15 @@ void behave_turn_memo_free(behave_turn_memo_t *memo);
 const behave_turn_memo_slot_t *behave_turn_memo_get(behave_turn_memo_t *memo,
     int agent, const char *text, size_t len, behave_turn_memo_key_t *key);
 
+/*
+ * Keeps what was derived of the turn of key (derived: how much of rec, as
+ * the caller counts it, for a turn of which only a part was needed); in
+ * the slot that holds the turn already (more of it derived now), else in
+ * the slot of the set used least recently.
+ */
 void behave_turn_memo_put(behave_turn_memo_t *memo,
     const behave_turn_memo_key_t *key, behave_urgency_e urgency,
-    const behave_conv_rec_t *rec);
+    unsigned derived, const behave_conv_rec_t *rec);
 
 
 #endif /* BEHAVE_TURN_MEMO_H */
