@@ -368,28 +368,37 @@ angry(const char *p, const char *q, const char *what)
 
 /* --- the order: two findings at once, the first in order wins --- */
 
-/* overloaded (p) and naming a team (q): simplify before route */
-static int
-simplify_before_route(const char *p, const char *q, const char *what)
+/*
+ * a question, then p and q in one customer turn, in a crisis or not:
+ * the action
+ */
+static behave_action_e
+two_findings(const char *p, const char *q, int crisis)
 {
     turn(0, C, "%s%s", "How do I change the address on my account?", "");
     turn(1, A, "%s%s", "Hm.", "");
     turn(2, C, "%s. %s.", p, q);
+    if (crisis) {
+        tv[2].urgency = BEHAVE_URGENCY_CRITICAL;
+        tv[2].severity = 4;
+    }
     assess(2);
 
-    return r.action == BEHAVE_ACTION_SIMPLIFY;
+    return r.action;
+}
+
+/* overloaded (p) and naming a team (q): simplify before route */
+static int
+simplify_before_route(const char *p, const char *q, const char *what)
+{
+    return two_findings(p, q, 0) == BEHAVE_ACTION_SIMPLIFY;
 }
 
 /* not understood (p) and naming a team (q): clarify before route */
 static int
 clarify_before_route(const char *p, const char *q, const char *what)
 {
-    turn(0, C, "%s%s", "How do I change the address on my account?", "");
-    turn(1, A, "%s%s", "Hm.", "");
-    turn(2, C, "%s. %s.", p, q);
-    assess(2);
-
-    return r.action == BEHAVE_ACTION_CLARIFY;
+    return two_findings(p, q, 0) == BEHAVE_ACTION_CLARIFY;
 }
 
 /* asked again (p) after an answer, naming a team (q) */
@@ -408,14 +417,7 @@ reask_before_route(const char *p, const char *q, const char *what)
 static int
 crisis_before_all(const char *p, const char *q, const char *what)
 {
-    turn(0, C, "%s%s", "How do I change the address on my account?", "");
-    turn(1, A, "%s%s", "Hm.", "");
-    turn(2, C, "%s. %s.", p, q);
-    tv[2].urgency = BEHAVE_URGENCY_CRITICAL;
-    tv[2].severity = 4;
-    assess(2);
-
-    return r.action == BEHAVE_ACTION_HANDOFF;
+    return two_findings(p, q, 1) == BEHAVE_ACTION_HANDOFF;
 }
 
 /* a claim denied (p), overloaded too (q): handoff */

@@ -99,17 +99,28 @@ el_header(char *out, const char *secret, long long t, const char *b,
 }
 
 
+/* a verification with one header: name and value */
 static behave_sig_err_e
-el_verify(const char *hdr, const char *b, size_t len, const char *secret,
-    long long now)
+verify1(const behave_provider_t *p, const char *name, const char *hdr,
+    const char *b, size_t len, const char *secret, long long now,
+    behave_sig_info_t *info)
 {
     behave_sig_headers_t  h;
 
     memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "elevenlabs-signature", str(hdr));
+    behave_sig_header_set(&h, name, str(hdr));
 
-    return behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, b, len, secret,
-                             strlen(secret), 0, NULL, now, NULL);
+    return behave_sig_verify(p, &h, b, len, secret, strlen(secret), 0, NULL,
+                             now, info);
+}
+
+
+static behave_sig_err_e
+el_verify(const char *hdr, const char *b, size_t len, const char *secret,
+    long long now)
+{
+    return verify1(BEHAVE_PROVIDER_ELEVENLABS, "elevenlabs-signature", hdr,
+                   b, len, secret, now, NULL);
 }
 
 
@@ -176,10 +187,9 @@ test_names(void)
 static void
 test_elevenlabs(void)
 {
-    char                  hdr[256], bad[512], b2[sizeof(body)];
-    size_t                i, len;
-    behave_sig_info_t     info;
-    behave_sig_headers_t  h;
+    char               hdr[256], bad[512], b2[sizeof(body)];
+    size_t             i, len;
+    behave_sig_info_t  info;
 
     len = sizeof(body) - 1;
 
@@ -187,20 +197,14 @@ test_elevenlabs(void)
     is_int(el_verify(hdr, body, len, el_secret, NOW), BEHAVE_SIG_OK,
            "elevenlabs: valid");
 
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "elevenlabs-signature", str(hdr));
-    is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, len,
-                             el_secret, strlen(el_secret), 0, NULL, NOW,
-                             &info),
+    is_int(verify1(BEHAVE_PROVIDER_ELEVENLABS, "elevenlabs-signature", hdr,
+                   body, len, el_secret, NOW, &info),
            BEHAVE_SIG_OK, "elevenlabs: valid with info");
     is_int(info.signed_at_ms, NOW, "elevenlabs: signed_at_ms");
     ok(info.idempotency_key == NULL, "elevenlabs: no idempotency key");
 
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "x-retell-signature", str(hdr));
-    is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, len,
-                             el_secret, strlen(el_secret), 0, NULL, NOW,
-                             NULL),
+    is_int(verify1(BEHAVE_PROVIDER_ELEVENLABS, "x-retell-signature", hdr,
+                   body, len, el_secret, NOW, NULL),
            BEHAVE_SIG_MISSING_HEADER, "elevenlabs: missing header");
 
     is_int(el_verify("", body, len, el_secret, NOW),
@@ -294,23 +298,17 @@ static behave_sig_err_e
 retell_verify(const char *hdr, const char *b, size_t len, const char *key,
     long long now)
 {
-    behave_sig_headers_t  h;
-
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "x-retell-signature", str(hdr));
-
-    return behave_sig_verify(BEHAVE_PROVIDER_RETELL, &h, b, len, key,
-                             strlen(key), 0, NULL, now, NULL);
+    return verify1(BEHAVE_PROVIDER_RETELL, "x-retell-signature", hdr, b, len,
+                   key, now, NULL);
 }
 
 
 static void
 test_retell(void)
 {
-    char                  hdr[256], bad[512], ms[32], hex[65],
-                          b2[sizeof(body)], msg[sizeof(body) + 32];
-    size_t                len;
-    behave_sig_headers_t  h;
+    char    hdr[256], bad[512], ms[32], hex[65], b2[sizeof(body)],
+            msg[sizeof(body) + 32];
+    size_t  len;
 
     static const char  key[] = "key_behave_test";
 
@@ -324,10 +322,8 @@ test_retell(void)
     is_int(retell_verify(hdr, body, len, key, NOW), BEHAVE_SIG_OK,
            "retell: valid");
 
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "elevenlabs-signature", str(hdr));
-    is_int(behave_sig_verify(BEHAVE_PROVIDER_RETELL, &h, body, len, key,
-                             strlen(key), 0, NULL, NOW, NULL),
+    is_int(verify1(BEHAVE_PROVIDER_RETELL, "elevenlabs-signature", hdr, body,
+                   len, key, NOW, NULL),
            BEHAVE_SIG_MISSING_HEADER, "retell: missing header");
 
     snprintf(bad, sizeof(bad), "t=%s,v0=%s", ms, hex);
