@@ -37,6 +37,8 @@ static behave_extract_e behave_extract_list(const cJSON *root,
     const behave_extract_list_t *list, size_t max, behave_chat_t *chat);
 static int behave_extract_find(const cJSON *list,
     const behave_extract_list_t *fmt, behave_extract_found_t *found);
+static int behave_extract_kept(const cJSON *entry,
+    const behave_extract_list_t *fmt, const cJSON **content);
 static int behave_extract_role(const cJSON *entry);
 static int behave_extract_has_text(const cJSON *content,
     const char *const *types);
@@ -216,15 +218,9 @@ behave_extract_list(const cJSON *root, const behave_extract_list_t *list,
     index = 0;
 
     cJSON_ArrayForEach(entry, entries) {
-        role = behave_extract_role(entry);
+        role = behave_extract_kept(entry, list, &content);
 
         if (role < 0) {
-            continue;
-        }
-
-        content = cJSON_GetObjectItemCaseSensitive(entry, "content");
-
-        if (!behave_extract_has_text(content, list->types[role])) {
             continue;
         }
 
@@ -270,15 +266,9 @@ behave_extract_find(const cJSON *list, const behave_extract_list_t *fmt,
     index = 0;
 
     cJSON_ArrayForEach(entry, list) {
-        role = behave_extract_role(entry);
+        role = behave_extract_kept(entry, fmt, &content);
 
         if (role < 0) {
-            continue;
-        }
-
-        content = cJSON_GetObjectItemCaseSensitive(entry, "content");
-
-        if (!behave_extract_has_text(content, fmt->types[role])) {
             continue;
         }
 
@@ -291,6 +281,32 @@ behave_extract_find(const cJSON *list, const behave_extract_list_t *fmt,
     }
 
     return found->latest != NULL;
+}
+
+
+/*
+ * An entry that is a turn: its role, and its content; -1 for an entry of
+ * another role or with no text of the parts read
+ */
+static int
+behave_extract_kept(const cJSON *entry, const behave_extract_list_t *fmt,
+    const cJSON **content)
+{
+    int  role;
+
+    role = behave_extract_role(entry);
+
+    if (role < 0) {
+        return -1;
+    }
+
+    *content = cJSON_GetObjectItemCaseSensitive(entry, "content");
+
+    if (!behave_extract_has_text(*content, fmt->types[role])) {
+        return -1;
+    }
+
+    return role;
 }
 
 
