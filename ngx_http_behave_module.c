@@ -62,15 +62,7 @@ static void *ngx_http_behave_create_loc_conf(ngx_conf_t *cf);
 static char *ngx_http_behave_merge_loc_conf(ngx_conf_t *cf, void *parent,
     void *child);
 
-static char *ngx_http_behave_analyze(ngx_conf_t *cf, ngx_command_t *cmd,
-    void *conf);
-static char *ngx_http_behave_webhooks(ngx_conf_t *cf, ngx_command_t *cmd,
-    void *conf);
-static char *ngx_http_behave_gateway(ngx_conf_t *cf, ngx_command_t *cmd,
-    void *conf);
-static char *ngx_http_behave_reviews(ngx_conf_t *cf, ngx_command_t *cmd,
-    void *conf);
-static char *ngx_http_behave_metrics(ngx_conf_t *cf, ngx_command_t *cmd,
+static char *ngx_http_behave_surface_set(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_behave_health(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
@@ -99,12 +91,34 @@ static char *ngx_http_behave_redis_set(ngx_conf_t *cf, ngx_command_t *cmd,
 static ngx_int_t ngx_http_behave_init_module(ngx_cycle_t *cycle);
 static ngx_int_t ngx_http_behave_init_process(ngx_cycle_t *cycle);
 static void ngx_http_behave_exit_process(ngx_cycle_t *cycle);
-static char *ngx_http_behave_set_surface(ngx_conf_t *cf,
-    ngx_http_behave_loc_conf_t *blcf, ngx_uint_t surface,
-    ngx_http_handler_pt handler);
 static char *ngx_http_behave_merge_checks(ngx_conf_t *cf,
     ngx_http_behave_loc_conf_t *prev, ngx_http_behave_loc_conf_t *conf);
 
+
+/* a surface directive's post: the surface it sets and its handler */
+typedef struct {
+    ngx_uint_t                  surface;
+    ngx_http_handler_pt         handler;
+} ngx_http_behave_surface_t;
+
+static ngx_http_behave_surface_t  ngx_http_behave_analyze_surface = {
+    NGX_HTTP_BEHAVE_SURFACE_ANALYZE, ngx_http_behave_analyze_handler
+};
+static ngx_http_behave_surface_t  ngx_http_behave_webhooks_surface = {
+    NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS, ngx_http_behave_webhooks_handler
+};
+static ngx_http_behave_surface_t  ngx_http_behave_reviews_surface = {
+    NGX_HTTP_BEHAVE_SURFACE_REVIEWS, ngx_http_behave_reviews_handler
+};
+static ngx_http_behave_surface_t  ngx_http_behave_gateway_surface = {
+    NGX_HTTP_BEHAVE_SURFACE_GATEWAY, ngx_http_behave_gateway_handler
+};
+static ngx_http_behave_surface_t  ngx_http_behave_metrics_surface = {
+    NGX_HTTP_BEHAVE_SURFACE_METRICS, ngx_http_behave_metrics_handler
+};
+static ngx_http_behave_surface_t  ngx_http_behave_health_surface = {
+    NGX_HTTP_BEHAVE_SURFACE_HEALTH, ngx_http_behave_health_handler
+};
 
 static ngx_conf_post_t  ngx_http_behave_message_size_post;
 static ngx_conf_post_t  ngx_http_behave_body_size_post;
@@ -123,24 +137,24 @@ static ngx_command_t  ngx_http_behave_commands[] = {
 
     { ngx_string("behave_analyze"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
-      ngx_http_behave_analyze,
+      ngx_http_behave_surface_set,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
-      NULL },
+      &ngx_http_behave_analyze_surface },
 
     { ngx_string("behave_webhooks"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
-      ngx_http_behave_webhooks,
+      ngx_http_behave_surface_set,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
-      NULL },
+      &ngx_http_behave_webhooks_surface },
 
     { ngx_string("behave_reviews"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
-      ngx_http_behave_reviews,
+      ngx_http_behave_surface_set,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
-      NULL },
+      &ngx_http_behave_reviews_surface },
 
     { ngx_string("behave_public_url"),
       NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
@@ -158,10 +172,10 @@ static ngx_command_t  ngx_http_behave_commands[] = {
 
     { ngx_string("behave_gateway"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
-      ngx_http_behave_gateway,
+      ngx_http_behave_surface_set,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
-      NULL },
+      &ngx_http_behave_gateway_surface },
 
     { ngx_string("behave_error_page"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
@@ -172,17 +186,17 @@ static ngx_command_t  ngx_http_behave_commands[] = {
 
     { ngx_string("behave_metrics"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
-      ngx_http_behave_metrics,
+      ngx_http_behave_surface_set,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
-      NULL },
+      &ngx_http_behave_metrics_surface },
 
     { ngx_string("behave_health"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS|NGX_CONF_TAKE1,
       ngx_http_behave_health,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
-      NULL },
+      &ngx_http_behave_health_surface },
 
     { ngx_string("behave_models"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
@@ -724,59 +738,13 @@ ngx_http_behave_merge_checks(ngx_conf_t *cf, ngx_http_behave_loc_conf_t *prev,
 
 
 static char *
-ngx_http_behave_analyze(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
-{
-    return ngx_http_behave_set_surface(cf, conf,
-                                       NGX_HTTP_BEHAVE_SURFACE_ANALYZE,
-                                       ngx_http_behave_analyze_handler);
-}
-
-
-static char *
-ngx_http_behave_webhooks(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
-{
-    return ngx_http_behave_set_surface(cf, conf,
-                                       NGX_HTTP_BEHAVE_SURFACE_WEBHOOKS,
-                                       ngx_http_behave_webhooks_handler);
-}
-
-
-static char *
-ngx_http_behave_reviews(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
-{
-    return ngx_http_behave_set_surface(cf, conf,
-                                       NGX_HTTP_BEHAVE_SURFACE_REVIEWS,
-                                       ngx_http_behave_reviews_handler);
-}
-
-
-static char *
-ngx_http_behave_gateway(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
-{
-    return ngx_http_behave_set_surface(cf, conf,
-                                       NGX_HTTP_BEHAVE_SURFACE_GATEWAY,
-                                       ngx_http_behave_gateway_handler);
-}
-
-
-static char *
-ngx_http_behave_metrics(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
-{
-    return ngx_http_behave_set_surface(cf, conf,
-                                       NGX_HTTP_BEHAVE_SURFACE_METRICS,
-                                       ngx_http_behave_metrics_handler);
-}
-
-
-static char *
 ngx_http_behave_health(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_behave_loc_conf_t *blcf = conf;
 
     char  *rv;
 
-    rv = ngx_http_behave_set_surface(cf, blcf, NGX_HTTP_BEHAVE_SURFACE_HEALTH,
-                                     ngx_http_behave_health_handler);
+    rv = ngx_http_behave_surface_set(cf, cmd, conf);
     if (rv != NGX_CONF_OK) {
         return rv;
     }
@@ -785,11 +753,16 @@ ngx_http_behave_health(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 }
 
 
+/* behave_analyze, behave_webhooks, ...: the surface is the command's post */
 static char *
-ngx_http_behave_set_surface(ngx_conf_t *cf, ngx_http_behave_loc_conf_t *blcf,
-    ngx_uint_t surface, ngx_http_handler_pt handler)
+ngx_http_behave_surface_set(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
-    ngx_http_core_loc_conf_t  *clcf;
+    ngx_http_behave_loc_conf_t *blcf = conf;
+
+    ngx_http_core_loc_conf_t   *clcf;
+    ngx_http_behave_surface_t  *sf;
+
+    sf = cmd->post;
 
     if (blcf->surfaces) {
         return "is duplicate: one behave handler per location";
@@ -810,9 +783,9 @@ ngx_http_behave_set_surface(ngx_conf_t *cf, ngx_http_behave_loc_conf_t *blcf,
         return NGX_CONF_ERROR;
     }
 
-    clcf->handler = handler;
-    blcf->handler = handler;
-    blcf->surfaces = surface;
+    clcf->handler = sf->handler;
+    blcf->handler = sf->handler;
+    blcf->surfaces = sf->surface;
     blcf->surface_name = ((ngx_str_t *) cf->args->elts)[0];
     ngx_http_behave_conf_pos(cf, &blcf->surface_pos);
 

@@ -25,27 +25,26 @@
 
 #if (NGX_THREADS)
 
+/* what a thread of the pool runs: work(data), a request's or a release */
 typedef struct {
-    ngx_http_request_t         *request;
     ngx_http_behave_work_pt     work;
-    ngx_http_behave_resume_pt   resume;
     void                       *data;
+} ngx_http_behave_job_t;
+
+
+typedef struct {
+    ngx_http_behave_job_t       job;        /* first: the task's context */
+    ngx_http_request_t         *request;
+    ngx_http_behave_resume_pt   resume;
     double                      posted_ms;
     ngx_event_t                 hold;       /* a timer while in a thread */
 } ngx_http_behave_offload_t;
 
 
-typedef struct {
-    void                      (*free_fn)(void *ptr);
-    void                       *ptr;
-} ngx_http_behave_release_t;
-
-
 static void ngx_http_behave_offload_nice(void);
-static void ngx_http_behave_offload_run(void *data, ngx_log_t *log);
+static void ngx_http_behave_job_run(void *data, ngx_log_t *log);
 static void ngx_http_behave_offload_done(ngx_event_t *ev);
 static void ngx_http_behave_offload_hold(ngx_event_t *ev);
-static void ngx_http_behave_release_run(void *data, ngx_log_t *log);
 static void ngx_http_behave_release_done(ngx_event_t *ev);
 
 #endif
@@ -139,12 +138,12 @@ ngx_http_behave_offload(ngx_http_request_t *r, size_t size,
     }
 
     o = task->ctx;
+    o->job.work = work;
+    o->job.data = data;
     o->request = r;
-    o->work = work;
     o->resume = resume;
-    o->data = data;
 
-    task->handler = ngx_http_behave_offload_run;
+    task->handler = ngx_http_behave_job_run;
     task->event.data = o;
     task->event.handler = ngx_http_behave_offload_done;
 
@@ -186,8 +185,8 @@ ngx_http_behave_offload_free(ngx_http_behave_loc_conf_t *blcf, size_t size,
     void (*free_fn)(void *ptr), void *ptr)
 {
 #if (NGX_THREADS)
-    ngx_thread_task_t          *task;
-    ngx_http_behave_release_t  *rl;
+    ngx_thread_task_t      *task;
+    ngx_http_behave_job_t  *job;
 
     if (blcf->thread_pool == NULL || size < blcf->thread_min) {
         goto in_loop;
@@ -195,17 +194,17 @@ ngx_http_behave_offload_free(ngx_http_behave_loc_conf_t *blcf, size_t size,
 
     /* the request is going away: the task is memory of its own */
     task = ngx_calloc(sizeof(ngx_thread_task_t)
-                      + sizeof(ngx_http_behave_release_t), ngx_cycle->log);
+                      + sizeof(ngx_http_behave_job_t), ngx_cycle->log);
     if (task == NULL) {
         goto in_loop;
     }
 
-    rl = (ngx_http_behave_release_t *) (task + 1);
-    rl->free_fn = free_fn;
-    rl->ptr = ptr;
+    job = (ngx_http_behave_job_t *) (task + 1);
+    job->work = free_fn;
+    job->data = ptr;
 
-    task->ctx = rl;
-    task->handler = ngx_http_behave_release_run;
+    task->ctx = job;
+    task->handler = ngx_http_behave_job_run;
     task->event.data = task;
     task->event.handler = ngx_http_behave_release_done;
     task->event.log = ngx_cycle->log;
@@ -247,13 +246,15 @@ ngx_http_behave_offload_nice(void)
 }
 
 
+/* data: a job, or an offload whose job comes first */
+
 static void
-ngx_http_behave_offload_run(void *data, ngx_log_t *log)
+ngx_http_behave_job_run(void *data, ngx_log_t *log)
 {
-    ngx_http_behave_offload_t  *o = data;
+    ngx_http_behave_job_t  *job = data;
 
     ngx_http_behave_offload_nice();
-    o->work(o->data);
+    job->work(job->data);
 }
 
 
@@ -284,7 +285,7 @@ ngx_http_behave_offload_done(ngx_event_t *ev)
         ngx_http_finalize_request(r, NGX_HTTP_CLIENT_CLOSED_REQUEST);
 
     } else {
-        ngx_http_behave_finish(r, o->resume(r, o->data));
+        ngx_http_behave_finish(r, o->resume(r, o->job.data));
     }
 
     ngx_http_run_posted_requests(c);
@@ -295,16 +296,6 @@ static void
 ngx_http_behave_offload_hold(ngx_event_t *ev)
 {
     /* a day in a thread: nothing to do but wait on */
-}
-
-
-static void
-ngx_http_behave_release_run(void *data, ngx_log_t *log)
-{
-    ngx_http_behave_release_t  *rl = data;
-
-    ngx_http_behave_offload_nice();
-    rl->free_fn(rl->ptr);
 }
 
 

@@ -20,15 +20,8 @@ my $replay = "$TOP/build/core/behave_conv_replay";
 die "$replay missing: run scripts/build core\n" unless -x $replay;
 
 start_redis();
-start_nginx(http => <<'E2');
-    behave_redis %%REDIS%%;
-    behave_redis_timeout 2s;  # a loaded CI box must not turn a turn degraded
-    server {
-        listen 127.0.0.1:%%PORT%%;
-        behave_keys %%KEYS%%;
-        location = /v1/analyze { behave_analyze; }
-    }
-E2
+# 2 s: a loaded CI box must not turn a turn degraded
+start_analyze_on(redis_port(), '2s');
 
 my $json = JSON::PP->new->canonical;
 

@@ -22,19 +22,6 @@ sub gen {
     return ($? == 0, $out);
 }
 
-sub slurp {
-    open my $fh, '<:raw', $_[0] or die "$_[0]: $!";
-    local $/;
-    return <$fh>;
-}
-
-sub write_file {
-    my ($name, $text) = @_;
-    open my $fh, '>:raw', "$dir/$name" or die $!;
-    print $fh $text;
-    close $fh;
-    return "$dir/$name";
-}
 
 my ($ok, $out) = gen($tsv);
 ok($ok, 'turns.tsv compiles') or diag($out);
@@ -51,7 +38,7 @@ my @add = $data =~ /^add\t([0-9.]+)$/mg;
 is(scalar(@add), 2, 'two models, each with its "add" threshold');
 
 # a weight's int8 lands at its offset
-my $small = write_file('small.tsv', "model\tagent\nbits\t2\nscale\t0.5\n"
+my $small = spew("$dir/small.tsv", "model\tagent\nbits\t2\nscale\t0.5\n"
                        . "bias\t1\t2\t3\t4\nadd\t0.9\nveto\t0.1\n"
                        . "h\t4\t7ff0\n");
 ($ok, $out) = gen($small);
@@ -72,7 +59,7 @@ my %bad = (
 );
 
 for my $text (sort keys %bad) {
-    my $f = write_file('bad.tsv', $text);
+    my $f = spew("$dir/bad.tsv", $text);
     ($ok, $out) = gen($f);
     ok(!$ok && $out =~ $bad{$text}, "rejected: $bad{$text}")
         or diag($out);

@@ -73,7 +73,6 @@ sub sample_text {
 }
 
 sub sample { $J->decode(sample_text($_[0])) }
-sub slurp { open my $f, '<', $_[0] or die "$_[0]: $!"; local $/; <$f> }
 
 my $n = 0;
 sub uid { 'c' . $$ . 'x' . ++$n }

@@ -12,7 +12,6 @@ use lib "$FindBin::Bin/lib";
 use Behave::Test;
 use Test::More;
 
-sub slurp { open my $f, '<', $_[0] or return ''; local $/; my $c = <$f>; $c // '' }
 
 my @md = grep { -f } map { "$TOP/$_" } qw(README.md CHANGELOG.md),
     map { s{^\Q$TOP\E/}{}r } glob("$TOP/docs/*.md");

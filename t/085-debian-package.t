@@ -192,4 +192,3 @@ isnt($rc, 0, 'the package is not installed');
 
 done_testing();
 
-sub slurp { open my $f, '<', $_[0] or return ''; local $/; my $c = <$f>; $c // '' }

@@ -23,7 +23,6 @@ my $tmp = tempdir('behave-docker-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 # the harness's nginx and module (scripts/asan-nginx: the sanitized ones)
 my $so = $ENV{BEHAVE_MODULE} // "$TOP/build/ngx_http_behave_module.so";
 
-sub slurp { open my $f, '<', $_[0] or return ''; local $/; my $c = <$f>; $c // '' }
 
 # the etc directory the image would have
 mkdir "$tmp/etc";

@@ -43,6 +43,7 @@ static void ngx_http_behave_redis_on_auth(redisAsyncContext *ac, void *r,
 static void ngx_http_behave_redis_update_state(void);
 static void ngx_http_behave_redis_went(ngx_http_behave_redis_node_t *node,
     ngx_uint_t up);
+static void ngx_http_behave_redis_lost(ngx_http_behave_redis_node_t *node);
 
 static ngx_int_t ngx_http_behave_redis_attach(
     ngx_http_behave_redis_node_t *node, redisAsyncContext *ac);
@@ -444,10 +445,7 @@ ngx_http_behave_redis_on_connect(const redisAsyncContext *ac, int status)
                       "behave: redis \"%s\": cannot connect: %s",
                       node->addr, ac->errstr);
 
-        node->ac = NULL;
-        node->state = NGX_HTTP_BEHAVE_REDIS_OFF;
-        ngx_http_behave_redis_schedule(node);
-        ngx_http_behave_redis_went(node, 0);
+        ngx_http_behave_redis_lost(node);
         return;
     }
 
@@ -487,6 +485,14 @@ ngx_http_behave_redis_on_disconnect(const redisAsyncContext *ac, int status)
                    "behave redis: \"%s\" disconnected, status %d",
                    node->addr, status);
 
+    ngx_http_behave_redis_lost(node);
+}
+
+
+/* a context hiredis frees after this callback: off, tried again later */
+static void
+ngx_http_behave_redis_lost(ngx_http_behave_redis_node_t *node)
+{
     node->ac = NULL;
     node->state = NGX_HTTP_BEHAVE_REDIS_OFF;
     ngx_http_behave_redis_schedule(node);

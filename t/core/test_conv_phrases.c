@@ -231,14 +231,21 @@ each_lang(const char *finding, const table_t *t, const table_t *partner,
 
 /* --- false resolution: a claim, then a denial --- */
 
+/* the agent's claim, then the customer's reply */
+static void
+claim_then(const char *claim, const char *reply)
+{
+    turn(0, C, "%s%s", "Hi, about my order.", "");
+    turn(1, A, "%s.%s", claim, "");
+    turn(2, C, "%s.%s", reply, "");
+    assess(2);
+}
+
 /* the claim p, then denial q */
 static int
 claim_denied(const char *p, const char *q, const char *what)
 {
-    turn(0, C, "%s%s", "Hi, about my order.", "");
-    turn(1, A, "%s.%s", p, "");
-    turn(2, C, "%s.%s", q, "");
-    assess(2);
+    claim_then(p, q);
 
     return r.false_resolution && r.action == BEHAVE_ACTION_HANDOFF
            && r.review_status == BEHAVE_REVIEW_NEEDS_REVIEW;
@@ -255,10 +262,7 @@ denied(const char *p, const char *q, const char *what)
 static int
 confirmed(const char *p, const char *q, const char *what)
 {
-    turn(0, C, "%s%s", "Hi, about my order.", "");
-    turn(1, A, "%s.%s", q, "");
-    turn(2, C, "%s.%s", p, "");
-    assess(2);
+    claim_then(q, p);
 
     return !r.false_resolution && r.action != BEHAVE_ACTION_HANDOFF;
 }
@@ -293,12 +297,19 @@ reasked_unanswered(const char *p, const char *q, const char *what)
 
 /* --- clarify, simplify, route: one phrase after an answer --- */
 
-static int
-after_answer(const char *p, behave_action_e want)
+/* a question, an answer, then the customer's turn of fmt with p and q */
+static void
+answered(const char *fmt, const char *p, const char *q)
 {
     turn(0, C, "%s%s", "How do I change the address on my account?", "");
     turn(1, A, "%s%s", "Hm.", "");
-    turn(2, C, "%s.%s", p, "");
+    turn(2, C, fmt, p, q);
+}
+
+static int
+after_answer(const char *p, behave_action_e want)
+{
+    answered("%s.%s", p, "");
     assess(2);
 
     return r.action == want;
@@ -368,28 +379,35 @@ angry(const char *p, const char *q, const char *what)
 
 /* --- the order: two findings at once, the first in order wins --- */
 
+/*
+ * a question, then p and q in one customer turn, in a crisis or not:
+ * the action
+ */
+static behave_action_e
+two_findings(const char *p, const char *q, int crisis)
+{
+    answered("%s. %s.", p, q);
+    if (crisis) {
+        tv[2].urgency = BEHAVE_URGENCY_CRITICAL;
+        tv[2].severity = 4;
+    }
+    assess(2);
+
+    return r.action;
+}
+
 /* overloaded (p) and naming a team (q): simplify before route */
 static int
 simplify_before_route(const char *p, const char *q, const char *what)
 {
-    turn(0, C, "%s%s", "How do I change the address on my account?", "");
-    turn(1, A, "%s%s", "Hm.", "");
-    turn(2, C, "%s. %s.", p, q);
-    assess(2);
-
-    return r.action == BEHAVE_ACTION_SIMPLIFY;
+    return two_findings(p, q, 0) == BEHAVE_ACTION_SIMPLIFY;
 }
 
 /* not understood (p) and naming a team (q): clarify before route */
 static int
 clarify_before_route(const char *p, const char *q, const char *what)
 {
-    turn(0, C, "%s%s", "How do I change the address on my account?", "");
-    turn(1, A, "%s%s", "Hm.", "");
-    turn(2, C, "%s. %s.", p, q);
-    assess(2);
-
-    return r.action == BEHAVE_ACTION_CLARIFY;
+    return two_findings(p, q, 0) == BEHAVE_ACTION_CLARIFY;
 }
 
 /* asked again (p) after an answer, naming a team (q) */
@@ -408,14 +426,7 @@ reask_before_route(const char *p, const char *q, const char *what)
 static int
 crisis_before_all(const char *p, const char *q, const char *what)
 {
-    turn(0, C, "%s%s", "How do I change the address on my account?", "");
-    turn(1, A, "%s%s", "Hm.", "");
-    turn(2, C, "%s. %s.", p, q);
-    tv[2].urgency = BEHAVE_URGENCY_CRITICAL;
-    tv[2].severity = 4;
-    assess(2);
-
-    return r.action == BEHAVE_ACTION_HANDOFF;
+    return two_findings(p, q, 1) == BEHAVE_ACTION_HANDOFF;
 }
 
 /* a claim denied (p), overloaded too (q): handoff */

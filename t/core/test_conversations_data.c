@@ -32,7 +32,6 @@
 
 #define BEHAVE_DATA_FILE   "support/conversations.jsonl"
 #define BEHAVE_DATA_FLOOR  0.80
-#define MAX_TURNS          64
 
 
 static int  held, total;
@@ -93,20 +92,20 @@ replay(cJSON *conv)
 {
     int                    t, i;
     cJSON                 *e, *want;
-    behave_turn_t          tv[MAX_TURNS];
     behave_conv_case_t     cc;
     behave_conv_result_t   r;
 
-    if (behave_conv_case(conv, tv, MAX_TURNS, &cc) != 0) {
+    if (behave_conv_case(conv, &cc) != 0) {
         return;
     }
 
     if (getenv("BEHAVE_DATA_VERBOSE")) {
         for (i = 0; i < cc.nt; i++) {
-            if (tv[i].speaker == BEHAVE_SPEAKER_CUSTOMER) {
-                behave_conversation_assess(tv, (size_t) i, &tv[i], &r);
+            if (cc.tv[i].speaker == BEHAVE_SPEAKER_CUSTOMER) {
+                behave_conversation_assess(cc.tv, (size_t) i, &cc.tv[i], &r);
                 printf("# %s %d sev=%d sim=%.3f rep=%d fr=%d esc=%d "
-                       "action=%s review=%s rcr=%d\n", cc.id, i, tv[i].severity,
+                       "action=%s review=%s rcr=%d\n", cc.id, i,
+                       cc.tv[i].severity,
                        r.repetition_similarity, r.repetition,
                        r.false_resolution, r.escalating,
                        behave_action_name(r.action),
@@ -117,12 +116,10 @@ replay(cJSON *conv)
     }
 
     cJSON_ArrayForEach(e, cc.expect) {
-        t = behave_conv_case_turn(&cc, e);
+        t = behave_conv_case_assess(&cc, e, &r);
         if (t < 0) {
             continue;
         }
-
-        behave_conversation_assess(tv, (size_t) t, &tv[t], &r);
 
         check_bool(cc.id, t, "false_resolution",
                    cJSON_GetObjectItem(e, "false_resolution"),

@@ -99,17 +99,40 @@ el_header(char *out, const char *secret, long long t, const char *b,
 }
 
 
+/* a fresh set of three headers, names and values (a value NULL: absent) */
+static void
+headers3(behave_sig_headers_t *h, const char *n0, const char *v0,
+    const char *n1, const char *v1, const char *n2, const char *v2)
+{
+    memset(h, 0, sizeof(*h));
+    behave_sig_header_set(h, n0, str(v0));
+    behave_sig_header_set(h, n1, str(v1));
+    behave_sig_header_set(h, n2, str(v2));
+}
+
+
+/* a verification with one header: name and value */
 static behave_sig_err_e
-el_verify(const char *hdr, const char *b, size_t len, const char *secret,
-    long long now)
+verify1(const behave_provider_t *p, const char *name, const char *hdr,
+    const char *b, size_t len, const char *secret, long long now,
+    behave_sig_info_t *info)
 {
     behave_sig_headers_t  h;
 
     memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "elevenlabs-signature", str(hdr));
+    behave_sig_header_set(&h, name, str(hdr));
 
-    return behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, b, len, secret,
-                             strlen(secret), 0, NULL, now, NULL);
+    return behave_sig_verify(p, &h, b, len, secret, strlen(secret), 0, NULL,
+                             now, info);
+}
+
+
+static behave_sig_err_e
+el_verify(const char *hdr, const char *b, size_t len, const char *secret,
+    long long now)
+{
+    return verify1(BEHAVE_PROVIDER_ELEVENLABS, "elevenlabs-signature", hdr,
+                   b, len, secret, now, NULL);
 }
 
 
@@ -176,10 +199,9 @@ test_names(void)
 static void
 test_elevenlabs(void)
 {
-    char                  hdr[256], bad[512], b2[sizeof(body)];
-    size_t                i, len;
-    behave_sig_info_t     info;
-    behave_sig_headers_t  h;
+    char               hdr[256], bad[512], b2[sizeof(body)];
+    size_t             i, len;
+    behave_sig_info_t  info;
 
     len = sizeof(body) - 1;
 
@@ -187,20 +209,14 @@ test_elevenlabs(void)
     is_int(el_verify(hdr, body, len, el_secret, NOW), BEHAVE_SIG_OK,
            "elevenlabs: valid");
 
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "elevenlabs-signature", str(hdr));
-    is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, len,
-                             el_secret, strlen(el_secret), 0, NULL, NOW,
-                             &info),
+    is_int(verify1(BEHAVE_PROVIDER_ELEVENLABS, "elevenlabs-signature", hdr,
+                   body, len, el_secret, NOW, &info),
            BEHAVE_SIG_OK, "elevenlabs: valid with info");
     is_int(info.signed_at_ms, NOW, "elevenlabs: signed_at_ms");
     ok(info.idempotency_key == NULL, "elevenlabs: no idempotency key");
 
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "x-retell-signature", str(hdr));
-    is_int(behave_sig_verify(BEHAVE_PROVIDER_ELEVENLABS, &h, body, len,
-                             el_secret, strlen(el_secret), 0, NULL, NOW,
-                             NULL),
+    is_int(verify1(BEHAVE_PROVIDER_ELEVENLABS, "x-retell-signature", hdr,
+                   body, len, el_secret, NOW, NULL),
            BEHAVE_SIG_MISSING_HEADER, "elevenlabs: missing header");
 
     is_int(el_verify("", body, len, el_secret, NOW),
@@ -294,23 +310,17 @@ static behave_sig_err_e
 retell_verify(const char *hdr, const char *b, size_t len, const char *key,
     long long now)
 {
-    behave_sig_headers_t  h;
-
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "x-retell-signature", str(hdr));
-
-    return behave_sig_verify(BEHAVE_PROVIDER_RETELL, &h, b, len, key,
-                             strlen(key), 0, NULL, now, NULL);
+    return verify1(BEHAVE_PROVIDER_RETELL, "x-retell-signature", hdr, b, len,
+                   key, now, NULL);
 }
 
 
 static void
 test_retell(void)
 {
-    char                  hdr[256], bad[512], ms[32], hex[65],
-                          b2[sizeof(body)], msg[sizeof(body) + 32];
-    size_t                len;
-    behave_sig_headers_t  h;
+    char    hdr[256], bad[512], ms[32], hex[65], b2[sizeof(body)],
+            msg[sizeof(body) + 32];
+    size_t  len;
 
     static const char  key[] = "key_behave_test";
 
@@ -324,10 +334,8 @@ test_retell(void)
     is_int(retell_verify(hdr, body, len, key, NOW), BEHAVE_SIG_OK,
            "retell: valid");
 
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "elevenlabs-signature", str(hdr));
-    is_int(behave_sig_verify(BEHAVE_PROVIDER_RETELL, &h, body, len, key,
-                             strlen(key), 0, NULL, NOW, NULL),
+    is_int(verify1(BEHAVE_PROVIDER_RETELL, "elevenlabs-signature", hdr, body,
+                   len, key, NOW, NULL),
            BEHAVE_SIG_MISSING_HEADER, "retell: missing header");
 
     snprintf(bad, sizeof(bad), "t=%s,v0=%s", ms, hex);
@@ -372,10 +380,8 @@ vapi_verify(const char *ts, const char *sig, const char *legacy,
 {
     behave_sig_headers_t  h;
 
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "x-timestamp", str(ts));
-    behave_sig_header_set(&h, "x-signature", str(sig));
-    behave_sig_header_set(&h, "x-vapi-secret", str(legacy));
+    headers3(&h, "x-timestamp", ts, "x-signature", sig, "x-vapi-secret",
+             legacy);
 
     return behave_sig_verify(BEHAVE_PROVIDER_VAPI, &h, b, len, secret,
                              strlen(secret), flags, NULL, now, info);
@@ -479,23 +485,35 @@ sw_verify(const char *id, const char *ts, const char *sig, const char *b,
 {
     behave_sig_headers_t  h;
 
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "webhook-id", str(id));
-    behave_sig_header_set(&h, "webhook-timestamp", str(ts));
-    behave_sig_header_set(&h, "webhook-signature", str(sig));
+    headers3(&h, "webhook-id", id, "webhook-timestamp", ts,
+             "webhook-signature", sig);
 
     return behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, b, len, secret,
                              strlen(secret), 0, NULL, now, info);
 }
 
 
+/* the standard scheme's signature of body: "v1,<base64 HMAC>" */
+static void
+sw_sign(char *sig, size_t size, const char *id, const char *ts)
+{
+    char           prefix[128], b64[64];
+    size_t         klen;
+    unsigned char  key[64];
+
+    behave_base64_decode(sw_secret + 6, strlen(sw_secret) - 6, key,
+                         sizeof(key), &klen, 0);
+    snprintf(prefix, sizeof(prefix), "%s.%s.", id, ts);
+    mac(key, klen, prefix, NULL, body, sizeof(body) - 1, 1, b64);
+    snprintf(sig, size, "v1,%s", b64);
+}
+
+
 static void
 test_standard(void)
 {
-    char               ts[32], sig[128], bad[256], b64[64], prefix[128],
-                       b2[sizeof(body)];
-    size_t             len, klen;
-    unsigned char      key[64];
+    char               ts[32], sig[128], bad[320], *b64, b2[sizeof(body)];
+    size_t             len;
     behave_sig_info_t  info;
 
     static const char  id[] = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W";
@@ -514,12 +532,9 @@ test_standard(void)
           == 0, "standard: idempotency key is webhook-id");
 
     len = sizeof(body) - 1;
-    behave_base64_decode(sw_secret + 6, strlen(sw_secret) - 6, key,
-                         sizeof(key), &klen, 0);
     snprintf(ts, sizeof(ts), "%lld", NOW_S);
-    snprintf(prefix, sizeof(prefix), "%s.%s.", id, ts);
-    mac(key, klen, prefix, NULL, body, len, 1, b64);
-    snprintf(sig, sizeof(sig), "v1,%s", b64);
+    sw_sign(sig, sizeof(sig), id, ts);
+    b64 = sig + 3;      /* without "v1," */
 
     is_int(sw_verify(id, ts, sig, body, len, sw_secret, NOW, NULL),
            BEHAVE_SIG_OK, "standard: valid");
@@ -584,69 +599,56 @@ test_standard(void)
 }
 
 
+/* the body signed with the standard scheme's secret, the headers given */
+static behave_sig_err_e
+svix_verify(const behave_sig_headers_t *h, long long now,
+    behave_sig_info_t *info)
+{
+    return behave_sig_verify(BEHAVE_PROVIDER_STANDARD, h, body,
+                             sizeof(body) - 1, sw_secret, strlen(sw_secret),
+                             0, NULL, now, info);
+}
+
+
 /* Svix's own header names for the same scheme */
 static void
 test_svix(void)
 {
-    char                  ts[32], sig[128], b64[64], prefix[128];
-    size_t                len, klen;
-    unsigned char         key[64];
+    char                  ts[32], sig[128];
     behave_sig_info_t     info;
     behave_sig_headers_t  h;
 
     static const char  id[] = "msg_svix_2KWPBgLlAfxdpx2AI";
 
-    len = sizeof(body) - 1;
-    behave_base64_decode(sw_secret + 6, strlen(sw_secret) - 6, key,
-                         sizeof(key), &klen, 0);
     snprintf(ts, sizeof(ts), "%lld", NOW_S);
-    snprintf(prefix, sizeof(prefix), "%s.%s.", id, ts);
-    mac(key, klen, prefix, NULL, body, len, 1, b64);
-    snprintf(sig, sizeof(sig), "v1,%s", b64);
+    sw_sign(sig, sizeof(sig), id, ts);
 
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "svix-id", str(id));
-    behave_sig_header_set(&h, "svix-timestamp", str(ts));
-    behave_sig_header_set(&h, "svix-signature", str(sig));
-
-    is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
-                             sw_secret, strlen(sw_secret), 0, NULL, NOW,
-                             &info),
-           BEHAVE_SIG_OK, "svix: svix-* headers verify");
+    headers3(&h, "svix-id", id, "svix-timestamp", ts, "svix-signature", sig);
+    is_int(svix_verify(&h, NOW, &info), BEHAVE_SIG_OK,
+           "svix: svix-* headers verify");
     ok(info.idempotency_key_len == strlen(id)
        && memcmp(info.idempotency_key, id, strlen(id)) == 0,
        "svix: idempotency key is svix-id");
 
     behave_sig_header_set(&h, "svix-signature", str(NULL));
-    is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
-                             sw_secret, strlen(sw_secret), 0, NULL, NOW,
-                             NULL),
-           BEHAVE_SIG_MISSING_HEADER, "svix: missing svix-signature");
+    is_int(svix_verify(&h, NOW, NULL), BEHAVE_SIG_MISSING_HEADER,
+           "svix: missing svix-signature");
 
     /* a webhook-* header present: that set is used, never a mix */
     behave_sig_header_set(&h, "svix-signature", str(sig));
     behave_sig_header_set(&h, "webhook-signature", str(sig));
-    is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
-                             sw_secret, strlen(sw_secret), 0, NULL, NOW,
-                             NULL),
-           BEHAVE_SIG_MISSING_HEADER, "svix: no mix of the two name sets");
+    is_int(svix_verify(&h, NOW, NULL), BEHAVE_SIG_MISSING_HEADER,
+           "svix: no mix of the two name sets");
 
     behave_sig_header_set(&h, "webhook-id", str(id));
     behave_sig_header_set(&h, "webhook-timestamp", str(ts));
     behave_sig_header_set(&h, "svix-id", str("msg_other"));
-    is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
-                             sw_secret, strlen(sw_secret), 0, NULL, NOW,
-                             NULL),
-           BEHAVE_SIG_OK, "svix: webhook-* win when both sets came");
+    is_int(svix_verify(&h, NOW, NULL), BEHAVE_SIG_OK,
+           "svix: webhook-* win when both sets came");
 
-    memset(&h, 0, sizeof(h));
-    behave_sig_header_set(&h, "svix-id", str(id));
-    behave_sig_header_set(&h, "svix-timestamp", str(ts));
-    behave_sig_header_set(&h, "svix-signature", str(sig));
-    is_int(behave_sig_verify(BEHAVE_PROVIDER_STANDARD, &h, body, len,
-                             sw_secret, strlen(sw_secret), 0, NULL,
-                             NOW + 5 * MIN + SEC, NULL),
-           BEHAVE_SIG_TOO_OLD, "svix: same window as webhook-*");
+    headers3(&h, "svix-id", id, "svix-timestamp", ts, "svix-signature", sig);
+    is_int(svix_verify(&h, NOW + 5 * MIN + SEC, NULL), BEHAVE_SIG_TOO_OLD,
+           "svix: same window as webhook-*");
 }
 
 

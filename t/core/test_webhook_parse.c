@@ -54,6 +54,20 @@ fails(const behave_provider_t *p, const char *body, behave_err_e want,
 }
 
 
+/* parses a body that must parse, to an event of the kind want */
+static void
+kind(const behave_provider_t *p, const char *body, behave_event_kind_e want,
+    const char *parses, const char *what)
+{
+    behave_call_t   call;
+    behave_error_t  err;
+
+    is_int(parse(&call, p, body, &err), BEHAVE_OK, "%s", parses);
+    is_int(call.kind, want, "%s", what);
+    behave_call_free(&call);
+}
+
+
 /*
  * The shared data's deliveries of every provider: what each parses to.
  * speakers: "c" customer, "a" agent ("?" either), turn by turn; a turn's
@@ -355,28 +369,18 @@ test_retell(void)
     is_int(call.nturns, 0, "no transcript_object: no turns");
     behave_call_free(&call);
 
-    is_int(parse(&call, RT,
-                 "{\"event\":\"call_ended\",\"call\":{\"call_id\":\"r3\","
-                 "\"call_analysis\":{\"call_successful\":true}}}", &err),
-           BEHAVE_OK, "retell call_ended with analysis parses");
-    is_int(call.kind, BEHAVE_EVENT_IGNORED,
-           "call_ended with analysis is ignored");
-    behave_call_free(&call);
+    kind(RT, "{\"event\":\"call_ended\",\"call\":{\"call_id\":\"r3\","
+         "\"call_analysis\":{\"call_successful\":true}}}",
+         BEHAVE_EVENT_IGNORED, "retell call_ended with analysis parses",
+         "call_ended with analysis is ignored");
 
-    is_int(parse(&call, RT, "{\"event\":\"call_started\",\"call\":{}}", &err),
-           BEHAVE_OK, "retell call_started parses");
-    is_int(call.kind, BEHAVE_EVENT_IGNORED, "call_started ignored");
-    behave_call_free(&call);
-
-    is_int(parse(&call, RT, "{\"event\":\"transfer_bridged\"}", &err),
-           BEHAVE_OK, "retell transfer parses");
-    is_int(call.kind, BEHAVE_EVENT_IGNORED, "transfer_* ignored");
-    behave_call_free(&call);
-
-    is_int(parse(&call, RT, "{\"event\":\"call_exploded\"}", &err),
-           BEHAVE_OK, "retell unknown event parses");
-    is_int(call.kind, BEHAVE_EVENT_UNKNOWN, "unknown event is unknown");
-    behave_call_free(&call);
+    kind(RT, "{\"event\":\"call_started\",\"call\":{}}",
+         BEHAVE_EVENT_IGNORED, "retell call_started parses",
+         "call_started ignored");
+    kind(RT, "{\"event\":\"transfer_bridged\"}", BEHAVE_EVENT_IGNORED,
+         "retell transfer parses", "transfer_* ignored");
+    kind(RT, "{\"event\":\"call_exploded\"}", BEHAVE_EVENT_UNKNOWN,
+         "retell unknown event parses", "unknown event is unknown");
 
     fails(RT, "{\"call\":{}}", BEHAVE_ERR_MISSING_FIELD, "event",
           "retell: no event");
@@ -432,11 +436,9 @@ test_vapi(void)
            "successEvaluation \"\" is unknown");
     behave_call_free(&call);
 
-    is_int(parse(&call, VP, "{\"message\":{\"type\":\"status-update\"}}",
-                 &err),
-           BEHAVE_OK, "vapi status-update parses");
-    is_int(call.kind, BEHAVE_EVENT_IGNORED, "status-update ignored");
-    behave_call_free(&call);
+    kind(VP, "{\"message\":{\"type\":\"status-update\"}}",
+         BEHAVE_EVENT_IGNORED, "vapi status-update parses",
+         "status-update ignored");
 
     fails(VP, "{\"type\":\"end-of-call-report\"}", BEHAVE_ERR_MISSING_FIELD,
           "message", "vapi: no message");
@@ -479,15 +481,10 @@ test_standard(void)
     is_int(call.event_ts_ms, 1767225645123LL, "standard ms timestamp");
     behave_call_free(&call);
 
-    is_int(parse(&call, SW, "{\"type\":\"call.audio\",\"data\":{}}", &err),
-           BEHAVE_OK, "standard audio parses");
-    is_int(call.kind, BEHAVE_EVENT_AUDIO_ONLY, "call.audio");
-    behave_call_free(&call);
-
-    is_int(parse(&call, SW, "{\"type\":\"call.failed\"}", &err),
-           BEHAVE_OK, "standard failure parses");
-    is_int(call.kind, BEHAVE_EVENT_FAILED_CALL, "call.failed");
-    behave_call_free(&call);
+    kind(SW, "{\"type\":\"call.audio\",\"data\":{}}", BEHAVE_EVENT_AUDIO_ONLY,
+         "standard audio parses", "call.audio");
+    kind(SW, "{\"type\":\"call.failed\"}", BEHAVE_EVENT_FAILED_CALL,
+         "standard failure parses", "call.failed");
 
     fails(SW, "{\"type\":\"call.transcript\",\"data\":{}}",
           BEHAVE_ERR_MISSING_FIELD, "data.call_id", "standard: no call_id");

@@ -29,6 +29,14 @@
 #define BEHAVE_VAL_NEG         -0.25
 #define BEHAVE_MIXED_MIN        1.8     /* raw sum needed on each side */
 
+/* the floors of the levels above the lowest, in the enums' order */
+static const double  behave_urgency_floors[] = { 0.18, 0.45, 0.63, 0.8 };
+static const double  behave_load_floors[] = { 0.3, 0.5, 0.7 };
+static const double  behave_engagement_floors[] = { 0.25, 0.45, 0.75 };
+
+#define behave_level(v, floors)                                               \
+    behave_level_of(v, floors, sizeof(floors) / sizeof(floors[0]))
+
 
 static void behave_sentence_end(behave_annot_state_t *st);
 static void behave_clause_end(behave_annot_state_t *st);
@@ -38,6 +46,7 @@ static double behave_unit_valence(behave_annot_state_t *st,
 static void behave_push_ctx(behave_annot_state_t *st,
     const behave_lex_entry_t *e, unsigned tflags);
 static double behave_clamp(double v, double lo, double hi);
+static unsigned behave_level_of(double v, const double *floors, unsigned n);
 static void behave_finish_valence(behave_annot_state_t *st,
     behave_annotation_t *out);
 static void behave_finish_urgency(behave_annot_state_t *st,
@@ -64,6 +73,20 @@ static double
 behave_clamp(double v, double lo, double hi)
 {
     return v < lo ? lo : (v > hi ? hi : v);
+}
+
+
+/* how many of the ascending floors the score reaches: its level */
+static unsigned
+behave_level_of(double v, const double *floors, unsigned n)
+{
+    unsigned  i;
+
+    for (i = 0; i < n && v >= floors[i]; i++) {
+        /* void */
+    }
+
+    return i;
 }
 
 
@@ -744,17 +767,7 @@ behave_finish_urgency(behave_annot_state_t *st, behave_annotation_t *out,
 
     out->scores.urgency = u;
 
-    if (u >= 0.8) {
-        out->urgency = BEHAVE_URGENCY_CRITICAL;
-    } else if (u >= 0.63) {
-        out->urgency = BEHAVE_URGENCY_HIGH;
-    } else if (u >= 0.45) {
-        out->urgency = BEHAVE_URGENCY_MEDIUM;
-    } else if (u >= 0.18) {
-        out->urgency = BEHAVE_URGENCY_LOW;
-    } else {
-        out->urgency = BEHAVE_URGENCY_PASSIVE;
-    }
+    out->urgency = behave_level(u, behave_urgency_floors);
 }
 
 
@@ -806,15 +819,7 @@ behave_finish_load(behave_annot_state_t *st, behave_annotation_t *out)
     l = behave_clamp(l, 0.0, 1.0);
     out->scores.cognitive_load = l;
 
-    if (l >= 0.7) {
-        out->cognitive_load = BEHAVE_LOAD_OVERLOAD;
-    } else if (l >= 0.5) {
-        out->cognitive_load = BEHAVE_LOAD_HIGH;
-    } else if (l >= 0.3) {
-        out->cognitive_load = BEHAVE_LOAD_MODERATE;
-    } else {
-        out->cognitive_load = BEHAVE_LOAD_LOW;
-    }
+    out->cognitive_load = behave_level(l, behave_load_floors);
 }
 
 
@@ -844,15 +849,7 @@ behave_finish_engagement(behave_annot_state_t *st, behave_annotation_t *out)
     g = behave_clamp(g, 0.0, 1.0);
     out->scores.engagement = g;
 
-    if (g >= 0.75) {
-        out->engagement = BEHAVE_ENGAGEMENT_IMMERSED;
-    } else if (g >= 0.45) {
-        out->engagement = BEHAVE_ENGAGEMENT_FOCUSED;
-    } else if (g >= 0.25) {
-        out->engagement = BEHAVE_ENGAGEMENT_BROWSING;
-    } else {
-        out->engagement = BEHAVE_ENGAGEMENT_DISENGAGED;
-    }
+    out->engagement = behave_level(g, behave_engagement_floors);
 }
 
 

@@ -26,6 +26,13 @@ typedef struct {
 } behave_extract_list_t;
 
 
+/* each entry of a list that is a turn, with its role and content */
+#define behave_extract_each(entry, list, fmt, role, content)                  \
+    for (entry = behave_extract_next((list)->child, fmt, &role, &content);    \
+         entry != NULL;                                                       \
+         entry = behave_extract_next(entry->next, fmt, &role, &content))
+
+
 /* where the user's latest message is in a list */
 typedef struct {
     const cJSON          *latest;            /* its entry */
@@ -37,6 +44,8 @@ static behave_extract_e behave_extract_list(const cJSON *root,
     const behave_extract_list_t *list, size_t max, behave_chat_t *chat);
 static int behave_extract_find(const cJSON *list,
     const behave_extract_list_t *fmt, behave_extract_found_t *found);
+static const cJSON *behave_extract_next(const cJSON *entry,
+    const behave_extract_list_t *fmt, int *role, const cJSON **content);
 static int behave_extract_role(const cJSON *entry);
 static int behave_extract_has_text(const cJSON *content,
     const char *const *types);
@@ -215,19 +224,7 @@ behave_extract_list(const cJSON *root, const behave_extract_list_t *list,
     chat->left_out = first;
     index = 0;
 
-    cJSON_ArrayForEach(entry, entries) {
-        role = behave_extract_role(entry);
-
-        if (role < 0) {
-            continue;
-        }
-
-        content = cJSON_GetObjectItemCaseSensitive(entry, "content");
-
-        if (!behave_extract_has_text(content, list->types[role])) {
-            continue;
-        }
-
+    behave_extract_each(entry, entries, list, role, content) {
         if (index++ < first) {
             continue;
         }
@@ -269,19 +266,7 @@ behave_extract_find(const cJSON *list, const behave_extract_list_t *fmt,
     found->latest = NULL;
     index = 0;
 
-    cJSON_ArrayForEach(entry, list) {
-        role = behave_extract_role(entry);
-
-        if (role < 0) {
-            continue;
-        }
-
-        content = cJSON_GetObjectItemCaseSensitive(entry, "content");
-
-        if (!behave_extract_has_text(content, fmt->types[role])) {
-            continue;
-        }
-
+    behave_extract_each(entry, list, fmt, role, content) {
         if (role == BEHAVE_CHAT_USER) {
             found->latest = entry;
             found->index = index;
@@ -291,6 +276,33 @@ behave_extract_find(const cJSON *list, const behave_extract_list_t *fmt,
     }
 
     return found->latest != NULL;
+}
+
+
+/*
+ * The first entry from this one on that is a turn, with its role and
+ * content; NULL when none is: entries of other roles, or with no text of
+ * the parts read, are passed over
+ */
+static const cJSON *
+behave_extract_next(const cJSON *entry, const behave_extract_list_t *fmt,
+    int *role, const cJSON **content)
+{
+    for ( /* void */ ; entry != NULL; entry = entry->next) {
+        *role = behave_extract_role(entry);
+
+        if (*role < 0) {
+            continue;
+        }
+
+        *content = cJSON_GetObjectItemCaseSensitive(entry, "content");
+
+        if (behave_extract_has_text(*content, fmt->types[*role])) {
+            return entry;
+        }
+    }
+
+    return NULL;
 }
 
 

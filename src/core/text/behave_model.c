@@ -39,6 +39,7 @@ static behave_cset_t behave_end_of_life(behave_model_state_t *m,
     behave_cset_t cs);
 static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
+static void behave_model_marks_clear(behave_model_state_t *m);
 
 
 static inline uint32_t
@@ -706,12 +707,7 @@ behave_model_symbol(behave_model_state_t *m, const behave_token_t *t)
             m->since_notyet = 100;
             m->since_neg = 100;
             m->claim_at = 0;
-            m->death_at = 0;
-            m->thing_at = 0;
-            m->symptom_at = 0;
-            m->almost_at = 0;
-            m->role_at = 0;
-            m->role_kill_at = 0;
+            behave_model_marks_clear(m);
         }
         return;
 
@@ -763,6 +759,23 @@ behave_model_claims(behave_model_state_t *m, behave_cset_t c,
 
 
 /*
+ * Where the last death, thing, symptom, "almost" and role words stood: a
+ * comma or a clause end forgets them, so that none reaches the next
+ * phrase.
+ */
+static void
+behave_model_marks_clear(behave_model_state_t *m)
+{
+    m->death_at = 0;
+    m->thing_at = 0;
+    m->symptom_at = 0;
+    m->almost_at = 0;
+    m->role_at = 0;
+    m->role_kill_at = 0;
+}
+
+
+/*
  * The frames: every pair of concepts that met in the clause.  A clause is
  * what lies between sentence marks, so a transcript without punctuation
  * is one clause and pairs more freely: the weights were trained so.
@@ -780,12 +793,7 @@ behave_model_clause_end(behave_model_state_t *m, unsigned question)
     m->after_contrast = 0;
     m->idiom_seen |= idiom;
     m->idiom = 0;
-    m->death_at = 0;
-    m->thing_at = 0;
-    m->symptom_at = 0;
-    m->almost_at = 0;
-    m->role_at = 0;
-    m->role_kill_at = 0;
+    behave_model_marks_clear(m);
     m->joke_at = 0;
     m->drive_at = 0;
     m->vehicles = 0;

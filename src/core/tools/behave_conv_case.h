@@ -14,20 +14,23 @@
 #include "behave_conversation.h"
 
 
+#define BEHAVE_CONV_CASE_TURNS  64     /* turns replayed of one case */
+
+
 typedef struct {
     const char    *id;         /* "?" when it has none */
     const cJSON   *expect;     /* the array of expectations */
     int            nt;         /* turns decoded */
+    behave_turn_t  tv[BEHAVE_CONV_CASE_TURNS];
 } behave_conv_case_t;
 
 
 /*
- * conv's turns decoded into tv (at most max); -1 when its turns or its
- * expectations are not arrays.
+ * conv's turns decoded into cc->tv (the first BEHAVE_CONV_CASE_TURNS);
+ * -1 when its turns or its expectations are not arrays.
  */
 static __attribute__((unused)) int
-behave_conv_case(const cJSON *conv, behave_turn_t *tv, int max,
-    behave_conv_case_t *cc)
+behave_conv_case(const cJSON *conv, behave_conv_case_t *cc)
 {
     const cJSON  *id, *turns;
 
@@ -41,7 +44,7 @@ behave_conv_case(const cJSON *conv, behave_turn_t *tv, int max,
         return -1;
     }
 
-    cc->nt = behave_turns_from_json(turns, tv, max);
+    cc->nt = behave_turns_from_json(turns, cc->tv, BEHAVE_CONV_CASE_TURNS);
 
     return 0;
 }
@@ -60,6 +63,27 @@ behave_conv_case_turn(const behave_conv_case_t *cc, const cJSON *e)
     }
 
     return t->valueint;
+}
+
+
+/*
+ * The turn an expectation is about, assessed with the turns before it as
+ * its history (as the module assesses turns arriving one by one); -1
+ * when it names none of the turns
+ */
+static __attribute__((unused)) int
+behave_conv_case_assess(behave_conv_case_t *cc, const cJSON *e,
+    behave_conv_result_t *r)
+{
+    int  t;
+
+    t = behave_conv_case_turn(cc, e);
+
+    if (t >= 0) {
+        behave_conversation_assess(cc->tv, (size_t) t, &cc->tv[t], r);
+    }
+
+    return t;
 }
 
 

@@ -34,7 +34,6 @@
 
 
 #define EVAL_MAX_FIG    64
-#define EVAL_MAX_TURNS  64      /* turns replayed of one conversation */
 #define EVAL_NFIND      3       /* boolean findings */
 
 
@@ -454,21 +453,18 @@ eval_conv_one(eval_t *ev, const cJSON *conv, eval_pr_t *pr, int *act_n,
 {
     int                    i, t, k, want, got;
     cJSON                 *e, *w;
-    behave_turn_t          tv[EVAL_MAX_TURNS];
     behave_conv_case_t     cc;
     behave_conv_result_t   r;
 
-    if (behave_conv_case(conv, tv, EVAL_MAX_TURNS, &cc) != 0) {
+    if (behave_conv_case(conv, &cc) != 0) {
         return;
     }
 
     cJSON_ArrayForEach(e, cc.expect) {
-        t = behave_conv_case_turn(&cc, e);
+        t = behave_conv_case_assess(&cc, e, &r);
         if (t < 0) {
             continue;
         }
-
-        behave_conversation_assess(tv, (size_t) t, &tv[t], &r);
 
         for (k = 0; k < EVAL_NFIND; k++) {
             w = cJSON_GetObjectItem(e, eval_findings[k]);
@@ -493,11 +489,11 @@ eval_conv_one(eval_t *ev, const cJSON *conv, eval_pr_t *pr, int *act_n,
                        want ? "true" : "false", got ? "true" : "false",
                        r.repetition_similarity);
                 for (i = 0; i <= t; i++) {
-                    if (tv[i].speaker == BEHAVE_SPEAKER_CUSTOMER) {
-                        printf(" %d", tv[i].severity);
+                    if (cc.tv[i].speaker == BEHAVE_SPEAKER_CUSTOMER) {
+                        printf(" %d", cc.tv[i].severity);
                     }
                 }
-                printf(") | %.70s\n", tv[t].text);
+                printf(") | %.70s\n", cc.tv[t].text);
             }
         }
 
@@ -511,7 +507,7 @@ eval_conv_one(eval_t *ev, const cJSON *conv, eval_pr_t *pr, int *act_n,
             } else if (ev->verbose) {
                 printf("  %-4s turn %-2d %-16s want %-8s got %-8s | %.70s"
                        "\n", cc.id, t, "action", w->valuestring,
-                       behave_action_name(r.action), tv[t].text);
+                       behave_action_name(r.action), cc.tv[t].text);
                 if (ev->verbose > 1) {
                     printf("        (%s)\n", r.reason);
                 }

@@ -30,7 +30,7 @@ our @EXPORT = qw(
     check_error_log nginx_port redis_port redis_cli start_mute_server
     stop_mute_server reload_nginx nginx_prefix on_one_connection
     start_analyze_on master_key_file surfaces_http start_clients wait_clients
-    spew
+    slurp spew
     KEY_ANALYZE KEY_GATEWAY KEY_PORTAL KEY_ALL KEY_QUOTA KEY_OTHER
 );
 # for the helpers that start an nginx of their own (Behave::Cluster)
@@ -555,6 +555,7 @@ sub read_response {
 }
 
 
+# the file's content, '' when it cannot be read
 sub slurp {
     my ($f) = @_;
     open my $fh, '<', $f or return '';
