@@ -37,8 +37,23 @@ behave_risk_fnv(char kind, const char *s, size_t len)
 void
 behave_risk_feature(behave_risk_state_t *r, uint32_t f)
 {
+    unsigned       j;
+    const int8_t  *row;
+
     r->sum += behave_risk_w[f & behave_risk_mask];
     r->n++;
+
+    if (behave_risk_net_bits == 0) {
+        return;
+    }
+
+    /* a fixed width: the compiler adds the row in a few vector steps */
+    row = behave_risk_net_w + (size_t) (f & behave_risk_net_mask)
+                              * BEHAVE_RISK_HIDDEN;
+
+    for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
+        r->hidden[j] += row[j];
+    }
 }
 
 
@@ -96,25 +111,59 @@ behave_risk_length(behave_risk_state_t *r, unsigned words)
 }
 
 
+/* the network's logit: its hidden units rectified, then summed */
+static double
+behave_risk_net(const behave_risk_state_t *r, const float *d, double norm)
+{
+    unsigned  i, j;
+    double    x, out;
+
+    out = behave_risk_net_b2;
+
+    for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
+        x = behave_risk_net_b1[j]
+            + behave_risk_net_scale * (double) r->hidden[j] * norm;
+
+        for (i = 0; i < BEHAVE_RISK_DENSE; i++) {
+            x += behave_risk_net_dense[i * BEHAVE_RISK_HIDDEN + j] * d[i];
+        }
+
+        if (x > 0.0) {
+            out += behave_risk_net_w2[j] * x;
+        }
+    }
+
+    return out;
+}
+
+
 double
 behave_risk_score(const behave_risk_state_t *r, const float *d)
 {
     unsigned  i;
-    double    logit;
+    double    logit, norm, u;
 
     if (r->n == 0 || behave_risk_bits == 0) {
         return 0.0;
     }
 
-    logit = behave_risk_bias
-            + behave_risk_scale * (double) r->sum / sqrt((double) r->n);
+    norm = 1.0 / sqrt((double) r->n);
+    logit = behave_risk_bias + behave_risk_scale * (double) r->sum * norm;
 
     for (i = 0; i < BEHAVE_RISK_DENSE; i++) {
         logit += behave_risk_dense[i] * d[i];
     }
 
-    return 1.0 / (1.0 + exp(-(behave_risk_calib_a * logit
-                              + behave_risk_calib_b)));
+    if (behave_risk_net_bits == 0) {
+        u = behave_risk_calib_a * logit + behave_risk_calib_b;
+
+    } else {
+        u = behave_risk_calib2[0] * logit
+            + behave_risk_calib2[1] * behave_risk_net(r, d, norm)
+            + behave_risk_calib2[2];
+    }
+
+    return 1.0 / (1.0 + exp(-u));
 }
 
 

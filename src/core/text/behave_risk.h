@@ -13,8 +13,12 @@
  * written and real text at real traffic's rates, compiled in by
  * scripts/gen-risk); the message's features are summed, divided by the
  * square root of their count, and the logit is calibrated (Platt) on
- * out-of-fold predictions.  urgency_level is critical exactly when the
- * risk reaches behave_risk_threshold.
+ * out-of-fold predictions.  Beside the linear layer, a small network
+ * over the same features (hashed into fewer buckets, BEHAVE_RISK_HIDDEN
+ * rectified units) sees what one word means next to another ("tonight"
+ * beside "kill me"); where the tables hold it, the two logits are
+ * calibrated together.  urgency_level is critical exactly when the risk
+ * reaches behave_risk_threshold.
  */
 
 #ifndef BEHAVE_RISK_H
@@ -32,10 +36,13 @@
  * crisis frame held without an all-clear.
  */
 #define BEHAVE_RISK_DENSE  4
+/* the small network beside the linear layer: hidden units */
+#define BEHAVE_RISK_HIDDEN 16
 
 
 typedef struct {
     int32_t                sum;         /* of int8 weights */
+    int32_t                hidden[BEHAVE_RISK_HIDDEN]; /* of the network's */
     uint32_t               n;           /* features summed */
     behave_feature_sink_pt sink;        /* training: list, don't sum */
     void                  *sink_data;

@@ -21,5 +21,19 @@ extern const double   behave_risk_calib_b;
 extern const double   behave_risk_threshold;
 extern const double   behave_risk_dense[];     /* BEHAVE_RISK_DENSE */
 
+/* the network (absent when behave_risk_net_bits is 0): hidden unit j of a
+ * message is relu(b1[j] + scale * sum of w[f][j] / sqrt(n) + sum of
+ * dense[i][j] * d[i]); its logit b2 + sum of w2[j] * unit j; the risk is
+ * sigmoid(calib2[0] * linear logit + calib2[1] * its logit + calib2[2]) */
+extern const unsigned behave_risk_net_bits;
+extern const uint32_t behave_risk_net_mask;
+extern const int8_t   behave_risk_net_w[];     /* 2^bits rows of HIDDEN */
+extern const double   behave_risk_net_scale;
+extern const float    behave_risk_net_b1[];
+extern const float    behave_risk_net_dense[]; /* DENSE rows of HIDDEN */
+extern const float    behave_risk_net_w2[];
+extern const double   behave_risk_net_b2;
+extern const double   behave_risk_calib2[];    /* 3 */
+
 
 #endif /* BEHAVE_RISK_DATA_H */
