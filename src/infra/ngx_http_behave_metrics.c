@@ -24,6 +24,8 @@ static u_char *ngx_http_behave_metrics_other(u_char *p, u_char *last,
     ngx_http_behave_stats_t *st);
 static u_char *ngx_http_behave_metrics_routes(u_char *p, u_char *last,
     ngx_http_behave_stats_t *st);
+static u_char *ngx_http_behave_metrics_head(u_char *p, u_char *last,
+    const char *name, const char *type, const char *help);
 static u_char *ngx_http_behave_metrics_label(u_char *p, u_char *last,
     u_char *s, size_t len);
 
@@ -98,10 +100,9 @@ ngx_http_behave_metrics_requests(u_char *p, u_char *last,
 {
     ngx_uint_t  s, c;
 
-    p = ngx_slprintf(p, last,
-            "# HELP behave_requests_total Requests answered by the module, "
-            "by surface and status class.\n"
-            "# TYPE behave_requests_total counter\n");
+    p = ngx_http_behave_metrics_head(p, last, "behave_requests_total",
+            "counter",
+            "Requests answered by the module, by surface and status class.");
 
     for (s = 1; s < NGX_HTTP_BEHAVE_STAT_SURFACES; s++) {
         for (c = 2; c <= 5; c++) {
@@ -123,10 +124,9 @@ ngx_http_behave_metrics_latency(u_char *p, u_char *last,
     ngx_uint_t         s, b;
     ngx_atomic_uint_t  cum;
 
-    p = ngx_slprintf(p, last,
-            "# HELP behave_request_duration_seconds Time in the module, "
-            "from the handler's start to the log phase.\n"
-            "# TYPE behave_request_duration_seconds histogram\n");
+    p = ngx_http_behave_metrics_head(p, last,
+            "behave_request_duration_seconds", "histogram",
+            "Time in the module, from the handler's start to the log phase.");
 
     for (s = 1; s < NGX_HTTP_BEHAVE_STAT_SURFACES; s++) {
         cum = 0;
@@ -233,11 +233,11 @@ ngx_http_behave_metrics_routes(u_char *p, u_char *last,
     ngx_uint_t                     i, m;
     ngx_http_behave_stat_route_t  *rt;
 
-    p = ngx_slprintf(p, last,
-            "# HELP behave_routes_total Pre-filtered requests a behave_route "
-            "matched, by target and mode (enforce: redirected; shadow: "
-            "behave_route_shadow on, not redirected).\n"
-            "# TYPE behave_routes_total counter\n");
+    p = ngx_http_behave_metrics_head(p, last, "behave_routes_total",
+            "counter",
+            "Pre-filtered requests a behave_route matched, by target and "
+            "mode (enforce: redirected; shadow: behave_route_shadow on, not "
+            "redirected).");
 
     for (i = 0; i <= NGX_HTTP_BEHAVE_STAT_ROUTES; i++) {
         rt = i < NGX_HTTP_BEHAVE_STAT_ROUTES ? &st->routes[i] : NULL;
@@ -268,6 +268,17 @@ ngx_http_behave_metrics_routes(u_char *p, u_char *last,
     }
 
     return p;
+}
+
+
+/* a family's "# HELP" and "# TYPE" lines, its name written once */
+
+static u_char *
+ngx_http_behave_metrics_head(u_char *p, u_char *last, const char *name,
+    const char *type, const char *help)
+{
+    return ngx_slprintf(p, last, "# HELP %s %s\n# TYPE %s %s\n",
+                        name, help, name, type);
 }
 
 

@@ -128,23 +128,36 @@ test_memo(void)
 }
 
 
+/* {k1: v1, k2: v2} appended to the array list */
+
+static void
+add_pair(cJSON *list, const char *k1, const char *v1, const char *k2,
+    const char *v2)
+{
+    cJSON  *o;
+
+    o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, k1, v1);
+    cJSON_AddStringToObject(o, k2, v2);
+    cJSON_AddItemToArray(list, o);
+}
+
+
 /* turns 0..k of a conversation as a chat request body, in format f */
 
 static cJSON *
 chat_body(int k, int f)
 {
     int     i;
-    cJSON  *root, *list, *e, *parts, *p;
+    cJSON  *root, *list, *e, *parts;
 
     root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "model", "m");
 
     if (f == 3) {
         list = cJSON_AddArrayToObject(root, "input");
-        e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "role", "developer");
-        cJSON_AddStringToObject(e, "content", "You are a support agent.");
-        cJSON_AddItemToArray(list, e);
+        add_pair(list, "role", "developer", "content",
+                 "You are a support agent.");
 
     } else {
         if (f == 2) {
@@ -154,10 +167,7 @@ chat_body(int k, int f)
         list = cJSON_AddArrayToObject(root, "messages");
 
         if (f == 0) {
-            e = cJSON_CreateObject();
-            cJSON_AddStringToObject(e, "role", "system");
-            cJSON_AddStringToObject(e, "content", "You are helpful.");
-            cJSON_AddItemToArray(list, e);
+            add_pair(list, "role", "system", "content", "You are helpful.");
         }
     }
 
@@ -174,19 +184,14 @@ chat_body(int k, int f)
         } else {
             /* parts or blocks: text, with others around it */
             parts = cJSON_AddArrayToObject(e, "content");
-            p = cJSON_CreateObject();
-            cJSON_AddStringToObject(p, "type",
-                f == 3 ? (tv[i].speaker == BEHAVE_SPEAKER_AGENT
-                          ? "output_text" : "input_text")
-                       : "text");
-            cJSON_AddStringToObject(p, "text", tv[i].text);
-            cJSON_AddItemToArray(parts, p);
+            add_pair(parts, "type",
+                     f == 3 ? (tv[i].speaker == BEHAVE_SPEAKER_AGENT
+                               ? "output_text" : "input_text")
+                            : "text",
+                     "text", tv[i].text);
 
             if (f == 2 && tv[i].speaker == BEHAVE_SPEAKER_AGENT) {
-                p = cJSON_CreateObject();
-                cJSON_AddStringToObject(p, "type", "tool_use");
-                cJSON_AddStringToObject(p, "id", "toolu_1");
-                cJSON_AddItemToArray(parts, p);
+                add_pair(parts, "type", "tool_use", "id", "toolu_1");
             }
 
             if (f == 3) {
@@ -197,10 +202,7 @@ chat_body(int k, int f)
         cJSON_AddItemToArray(list, e);
 
         if (f == 3 && tv[i].speaker == BEHAVE_SPEAKER_AGENT) {
-            e = cJSON_CreateObject();
-            cJSON_AddStringToObject(e, "type", "function_call_output");
-            cJSON_AddStringToObject(e, "output", "{}");
-            cJSON_AddItemToArray(list, e);
+            add_pair(list, "type", "function_call_output", "output", "{}");
         }
     }
 
@@ -423,43 +425,59 @@ test_no_history(void)
 }
 
 
+/* the latest message of the chat json, assessed with all before it */
+
+static int
+assess_latest(const char *json, behave_annotation_t *a,
+    behave_chat_findings_t *got)
+{
+    int            rc;
+    cJSON         *root;
+    behave_chat_t  chat;
+
+    root = cJSON_Parse(json);
+    if (root == NULL || behave_extract_chat(root, 50, &chat)
+                        != BEHAVE_EXTRACT_OK)
+    {
+        cJSON_Delete(root);
+        return -2;
+    }
+
+    behave_annotate(chat.turn[chat.n - 1].text, chat.turn[chat.n - 1].len,
+                    a);
+    rc = behave_chat_assess(&chat, a, memo_big, got);
+    behave_chat_free(&chat);
+    cJSON_Delete(root);
+
+    return rc;
+}
+
+
 /* the issue's three cases, in the words of its examples */
 
 static void
 test_cases(void)
 {
-    cJSON                   *root;
-    behave_chat_t            chat;
     behave_annotation_t      a;
     behave_chat_findings_t   got;
 
-    root = cJSON_Parse("{\"messages\":["
+    ok(assess_latest("{\"messages\":["
         "{\"role\":\"user\",\"content\":\"Please cancel my order 55123.\"},"
         "{\"role\":\"assistant\",\"content\":\"I've cancelled your order, "
         "you're all set!\"},"
         "{\"role\":\"user\",\"content\":\"it's still there, I was charged "
-        "again\"}]}");
-    behave_extract_chat(root, 50, &chat);
-    behave_annotate(chat.turn[chat.n - 1].text, chat.turn[chat.n - 1].len,
-                    &a);
-    ok(behave_chat_assess(&chat, &a, memo_big, &got) == 0
+        "again\"}]}", &a, &got) == 0
        && got.conv.false_resolution && got.conv.action == BEHAVE_ACTION_HANDOFF,
        "an assistant's false resolution: handoff");
-    behave_chat_free(&chat);
-    cJSON_Delete(root);
 
-    root = cJSON_Parse("{\"messages\":["
+    ok(assess_latest("{\"messages\":["
         "{\"role\":\"user\",\"content\":\"I want to kill myself tonight, I "
         "have the pills ready\"},"
         "{\"role\":\"assistant\",\"content\":\"I'm so sorry you feel this "
         "way. You are not alone.\"},"
         "{\"role\":\"user\",\"content\":\"what's the weather like\"},"
         "{\"role\":\"assistant\",\"content\":\"Sunny.\"},"
-        "{\"role\":\"user\",\"content\":\"ok\"}]}");
-    behave_extract_chat(root, 50, &chat);
-    behave_annotate(chat.turn[chat.n - 1].text, chat.turn[chat.n - 1].len,
-                    &a);
-    ok(behave_chat_assess(&chat, &a, memo_big, &got) == 0
+        "{\"role\":\"user\",\"content\":\"ok\"}]}", &a, &got) == 0
        && got.peak_urgency == BEHAVE_URGENCY_CRITICAL
        && got.conv.peak_severity == 4 && a.urgency < BEHAVE_URGENCY_HIGH,
        "an earlier crisis, a calm latest message: peak urgency critical");
@@ -468,8 +486,6 @@ test_cases(void)
            got.conv.reason);
     is_int(got.conv.review_status, BEHAVE_REVIEW_ESCALATED,
            "an earlier crisis, a calm latest message: escalated");
-    behave_chat_free(&chat);
-    cJSON_Delete(root);
 }
 
 

@@ -184,12 +184,13 @@ test_names(void)
 
     /* every entry of the table is whole */
     for (p = behave_providers; *p != NULL; p++) {
-        ok((*p)->name != NULL && (*p)->locate != NULL
+        ok((*p)->name != NULL && ((*p)->locate == NULL) != ((*p)->typed == NULL)
            && (((*p)->headers != NULL && (*p)->verify != NULL)
                || (*p)->scheme != NULL)
            && ((*p)->options_make == NULL) == ((*p)->options_load == NULL)
            && ((*p)->options_make == NULL) == ((*p)->options_json == NULL),
-           "provider %s: a name, headers and verify or a scheme, locate; "
+           "provider %s: a name, headers and verify or a scheme, locate "
+           "or typed; "
            "options whole",
            (*p)->name);
     }

@@ -117,20 +117,17 @@ behave_analyze_response_json(behave_analyze_resp_t *resp, size_t *len)
     /* the numbers in their labels' bands; risk decides critical */
     behave_scores_agreed(a, &sc);
 
-    behave_jw_literal(&w, ",\"scores\":{\"valence\":");
-    behave_jw_value_fixed3(&w, sc.valence);
-    behave_jw_literal(&w, ",\"urgency\":");
-    behave_jw_value_fixed3(&w, sc.urgency);
-    behave_jw_literal(&w, ",\"cognitive_load\":");
-    behave_jw_value_fixed3(&w, sc.cognitive_load);
-    behave_jw_literal(&w, ",\"engagement\":");
-    behave_jw_value_fixed3(&w, sc.engagement);
-    behave_jw_literal(&w, ",\"formality\":");
-    behave_jw_value_fixed3(&w, sc.formality);
-    behave_jw_literal(&w, ",\"risk\":");
-    behave_jw_value_fixed3(&w, sc.risk);
+    behave_jw_member_done(&w);
+    behave_jw_open(&w, "scores");
+    behave_jw_fixed3(&w, "valence", sc.valence);
+    behave_jw_fixed3(&w, "urgency", sc.urgency);
+    behave_jw_fixed3(&w, "cognitive_load", sc.cognitive_load);
+    behave_jw_fixed3(&w, "engagement", sc.engagement);
+    behave_jw_fixed3(&w, "formality", sc.formality);
+    behave_jw_fixed3(&w, "risk", sc.risk);
+    behave_jw_close(&w);
 
-    behave_jw_literal(&w, "},\"signal_confidence\":");
+    behave_jw_literal(&w, ",\"signal_confidence\":");
     behave_jw_value_fixed3(&w, a->confidence);
     behave_jw_literal(&w, ",\"signals_fired\":");
     behave_jw_value_fixed3(&w, a->signals_fired);

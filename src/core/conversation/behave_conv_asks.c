@@ -38,21 +38,6 @@
 #define BEHAVE_CONV_GREETING_GRAMS  16  /* distinct trigrams, at most */
 
 
-/*
- * The intents (intent_*.tsv), numbered from 1 in this order: a turn
- * takes the first it names, and a record keeps the number (append only,
- * at most 7)
- */
-static const behave_conv_tab_e  behave_conv_intents[] = {
-    BEHAVE_CONV_T_INTENT_CANCEL,
-    BEHAVE_CONV_T_INTENT_REFUND,
-    BEHAVE_CONV_T_INTENT_DELIVERY,
-    BEHAVE_CONV_T_INTENT_ACCESS,
-    BEHAVE_CONV_T_INTENT_DISCOUNT,
-    BEHAVE_CONV_T_INTENT_CHARGE,
-};
-
-
 static int behave_conv_asked(const behave_conv_rec_t *r);
 static int behave_conv_ids_differ(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
@@ -291,17 +276,15 @@ behave_conv_focus(const behave_conv_norm_t *t)
 }
 
 
-/* 1 + the first of behave_conv_intents[] that t names, 0 for none */
+/* 1 + the first intent (behave_conv_phrases.h) that t names, 0 for none */
 unsigned
 behave_conv_intent(const behave_conv_norm_t *t)
 {
-    size_t  i;
+    unsigned  i;
 
-    for (i = 0; i < sizeof(behave_conv_intents)
-                    / sizeof(behave_conv_intents[0]); i++)
-    {
-        if (behave_conv_match(t, behave_conv_intents[i], 0, NULL)) {
-            return (unsigned) i + 1;
+    for (i = BEHAVE_CONV_T_INTENT_FIRST; i <= BEHAVE_CONV_T_INTENT_LAST; i++) {
+        if (behave_conv_match(t, (behave_conv_tab_e) i, 0, NULL)) {
+            return i - BEHAVE_CONV_T_INTENT_FIRST + 1;
         }
     }
 

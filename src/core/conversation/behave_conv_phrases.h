@@ -64,6 +64,14 @@ typedef enum {
     BEHAVE_CONV_T_N
 } behave_conv_tab_e;
 
+/*
+ * The intents (intent_*.tsv): the tables FIRST..LAST, numbered from 1 in
+ * this order (behave_conv_intent()); a record keeps the number, so a new
+ * intent goes at the range's end (at most 7)
+ */
+#define BEHAVE_CONV_T_INTENT_FIRST  BEHAVE_CONV_T_INTENT_CANCEL
+#define BEHAVE_CONV_T_INTENT_LAST   BEHAVE_CONV_T_INTENT_CHARGE
+
 
 typedef enum {
     BEHAVE_CONV_L_ACK_OPEN,

@@ -107,7 +107,7 @@
 #define BEHAVE_CONV_F_FOCUS                                                   \
     (BEHAVE_CONV_F_COST | BEHAVE_CONV_F_LIMIT | BEHAVE_CONV_F_DURATION)
 /* the top three bits: what the ask is about (phrases/intent_*.tsv, in
- * the order of behave_conv_intents[]), 0 for none of them */
+ * the order of BEHAVE_CONV_T_INTENT_FIRST..LAST), 0 for none of them */
 #define BEHAVE_CONV_F_INTENT_SHIFT  13
 #define BEHAVE_CONV_F_INTENT      0xe000
 

@@ -39,7 +39,6 @@
 static void behave_conv_assess_customer(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out);
 static void behave_conv_init(behave_conv_result_t *out, size_t n);
-static void behave_conv_write_bool(behave_jw_t *w, int v);
 
 
 /*
@@ -412,71 +411,48 @@ behave_review_name(behave_review_e r)
 }
 
 
-static void
-behave_conv_write_bool(behave_jw_t *w, int v)
-{
-    if (v) {
-        behave_jw_literal(w, "true");
-    } else {
-        behave_jw_literal(w, "false");
-    }
-}
-
-
-/* the block of spec 2.4, keys written as literals (hot path) */
+/* the block of spec 2.4, a keyed member each */
 void
 behave_conversation_write(behave_jw_t *w, const behave_conv_result_t *r,
     const char *conversation_id, int redacted)
 {
     behave_jw_open(w, "conversation");
 
-    behave_jw_literal(w, "\"conversation_id\":");
-    behave_jw_value_string(w, conversation_id != NULL ? conversation_id : "");
+    behave_jw_string(w, "conversation_id",
+                     conversation_id != NULL ? conversation_id : "");
+    behave_jw_string(w, "storage_mode", redacted ? "redacted" : "full");
+    behave_jw_number(w, "prior_turns", (double) r->prior_turns);
 
-    if (redacted) {
-        behave_jw_literal(w, ",\"storage_mode\":\"redacted\"");
-    } else {
-        behave_jw_literal(w, ",\"storage_mode\":\"full\"");
-    }
+    behave_jw_open(w, "failure_flags");
+    behave_jw_bool(w, "false_resolution", r->false_resolution);
+    behave_jw_string(w, "false_resolution_reason",
+                     r->false_resolution_reason);
+    behave_jw_bool(w, "repeat_contact_risk", r->repeat_contact_risk);
+    behave_jw_close(w);
 
-    behave_jw_literal(w, ",\"prior_turns\":");
-    behave_jw_value_number(w, (double) r->prior_turns);
+    behave_jw_open(w, "derived");
+    behave_jw_bool(w, "repetition", r->repetition);
+    behave_jw_fixed3(w, "repetition_similarity", r->repetition_similarity);
+    behave_jw_bool(w, "escalating", r->escalating);
+    behave_jw_number(w, "peak_severity", (double) r->peak_severity);
+    behave_jw_close(w);
 
-    behave_jw_literal(w, ",\"failure_flags\":{\"false_resolution\":");
-    behave_conv_write_bool(w, r->false_resolution);
-    behave_jw_literal(w, ",\"false_resolution_reason\":");
-    behave_jw_value_string(w, r->false_resolution_reason);
-    behave_jw_literal(w, ",\"repeat_contact_risk\":");
-    behave_conv_write_bool(w, r->repeat_contact_risk);
+    behave_jw_open(w, "recommendation");
+    behave_jw_string(w, "action", behave_action_name(r->action));
+    behave_jw_string(w, "reason", r->reason);
+    behave_jw_string(w, "safe_response_guidance",
+                     r->safe_response_guidance != NULL
+                     ? r->safe_response_guidance : "");
+    behave_jw_close(w);
 
-    behave_jw_literal(w, "},\"derived\":{\"repetition\":");
-    behave_conv_write_bool(w, r->repetition);
-    behave_jw_literal(w, ",\"repetition_similarity\":");
-    behave_jw_value_fixed3(w, r->repetition_similarity);
-    behave_jw_literal(w, ",\"escalating\":");
-    behave_conv_write_bool(w, r->escalating);
-    behave_jw_literal(w, ",\"peak_severity\":");
-    behave_jw_value_number(w, (double) r->peak_severity);
-
-    behave_jw_literal(w, "},\"recommendation\":{\"action\":");
-    behave_jw_value_string(w, behave_action_name(r->action));
-    behave_jw_literal(w, ",\"reason\":");
-    behave_jw_value_string(w, r->reason);
-    behave_jw_literal(w, ",\"safe_response_guidance\":");
-    behave_jw_value_string(w, r->safe_response_guidance != NULL
-                              ? r->safe_response_guidance : "");
-
-    behave_jw_literal(w, "},\"review_status\":");
-    behave_jw_value_string(w, behave_review_name(r->review_status));
-    behave_jw_literal(w, ",\"degraded\":");
-    behave_conv_write_bool(w, r->degraded);
+    behave_jw_string(w, "review_status",
+                     behave_review_name(r->review_status));
+    behave_jw_bool(w, "degraded", r->degraded);
 
     if (r->degraded) {
-        behave_jw_literal(w, ",\"degraded_reason\":");
-        behave_jw_value_string(w, r->degraded_reason);
+        behave_jw_string(w, "degraded_reason", r->degraded_reason);
     }
 
-    behave_jw_member_done(w);
     behave_jw_close(w);
 }
 

@@ -96,8 +96,9 @@ typedef struct {
 } behave_gw_cue_t;
 
 
-static void behave_gw_path(char *buf, size_t size, const char *path,
-    const char *name);
+static const cJSON *behave_gw_present(const cJSON *obj, const char *name);
+static int behave_gw_invalid(behave_error_t *err, const char *path,
+    const char *name, const char *what);
 
 static behave_err_e behave_gw_voice(const cJSON *voice,
     behave_gw_modality_t *m, behave_error_t *err);
@@ -267,10 +268,28 @@ static int  behave_gw_cue_shaped;
 
 /* request field readers (behave_gw_internal.h) */
 
-static void
-behave_gw_path(char *buf, size_t size, const char *path, const char *name)
+/* a member present and not null, or NULL */
+
+static const cJSON *
+behave_gw_present(const cJSON *obj, const char *name)
 {
-    snprintf(buf, size, "%s%s%s", path, path[0] ? "." : "", name);
+    const cJSON  *item;
+
+    item = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+    return (item == NULL || cJSON_IsNull(item)) ? NULL : item;
+}
+
+
+/* field "path.name" <what>: BEHAVE_ERR_INVALID_FIELD; returns -1 */
+
+static int
+behave_gw_invalid(behave_error_t *err, const char *path, const char *name,
+    const char *what)
+{
+    behave_error_set(err, BEHAVE_ERR_INVALID_FIELD, "field \"%s%s%s\" %s",
+                     path, path[0] ? "." : "", name, what);
+    return -1;
 }
 
 
@@ -278,23 +297,20 @@ int
 behave_gw_number(const cJSON *obj, const char *path, const char *name,
     double min, double max, double *out, behave_error_t *err)
 {
-    char          full[96];
+    char          what[96];
     const cJSON  *item;
 
-    item = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-    if (item == NULL || cJSON_IsNull(item)) {
+    item = behave_gw_present(obj, name);
+    if (item == NULL) {
         return 0;
     }
 
     if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble)
         || item->valuedouble < min || item->valuedouble > max)
     {
-        behave_gw_path(full, sizeof(full), path, name);
-        behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                         "field \"%s\" must be a number in [%g, %g]",
-                         full, min, max);
-        return -1;
+        snprintf(what, sizeof(what), "must be a number in [%g, %g]",
+                 min, max);
+        return behave_gw_invalid(err, path, name, what);
     }
 
     *out = item->valuedouble;
@@ -306,13 +322,12 @@ int
 behave_gw_integer(const cJSON *obj, const char *path, const char *name,
     int64_t min, int64_t max, int64_t *out, behave_error_t *err)
 {
-    char          full[96];
+    char          what[96];
     double        v;
     const cJSON  *item;
 
-    item = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-    if (item == NULL || cJSON_IsNull(item)) {
+    item = behave_gw_present(obj, name);
+    if (item == NULL) {
         return 0;
     }
 
@@ -321,11 +336,9 @@ behave_gw_integer(const cJSON *obj, const char *path, const char *name,
     if (!isfinite(v) || v != floor(v) || v < (double) min
         || v > (double) max)
     {
-        behave_gw_path(full, sizeof(full), path, name);
-        behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                         "field \"%s\" must be an integer in [%lld, %lld]",
-                         full, (long long) min, (long long) max);
-        return -1;
+        snprintf(what, sizeof(what), "must be an integer in [%lld, %lld]",
+                 (long long) min, (long long) max);
+        return behave_gw_invalid(err, path, name, what);
     }
 
     *out = (int64_t) v;
@@ -337,21 +350,18 @@ int
 behave_gw_string(const cJSON *obj, const char *path, const char *name,
     size_t maxlen, const char **out, behave_error_t *err)
 {
-    char          full[96];
+    char          what[64];
     const cJSON  *item;
 
-    item = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-    if (item == NULL || cJSON_IsNull(item)) {
+    item = behave_gw_present(obj, name);
+    if (item == NULL) {
         return 0;
     }
 
     if (!cJSON_IsString(item) || strlen(item->valuestring) > maxlen) {
-        behave_gw_path(full, sizeof(full), path, name);
-        behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                         "field \"%s\" must be a string of at most %zu bytes",
-                         full, maxlen);
-        return -1;
+        snprintf(what, sizeof(what), "must be a string of at most %zu bytes",
+                 maxlen);
+        return behave_gw_invalid(err, path, name, what);
     }
 
     *out = item->valuestring;
@@ -365,21 +375,17 @@ static int
 behave_gw_container(const cJSON *obj, const char *path, const char *name,
     int array, const cJSON **out, behave_error_t *err)
 {
-    char          full[96];
     const cJSON  *item;
 
-    item = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-    if (item == NULL || cJSON_IsNull(item)) {
+    item = behave_gw_present(obj, name);
+    if (item == NULL) {
         return 0;
     }
 
     if (array ? !cJSON_IsArray(item) : !cJSON_IsObject(item)) {
-        behave_gw_path(full, sizeof(full), path, name);
-        behave_error_set(err, BEHAVE_ERR_INVALID_FIELD,
-                         "field \"%s\" must be %s", full,
-                         array ? "an array" : "an object");
-        return -1;
+        return behave_gw_invalid(err, path, name,
+                                 array ? "must be an array"
+                                       : "must be an object");
     }
 
     *out = item;

@@ -183,7 +183,9 @@ behave_call_parse_json(behave_call_t *call, const behave_provider_t *provider,
                                 "unknown webhook provider");
     }
 
-    rc = provider->locate(call, root, &src, err);
+    rc = provider->locate != NULL
+         ? provider->locate(call, root, &src, err)
+         : behave_call_typed_data(call, root, &src, provider->typed, err);
     if (rc != BEHAVE_OK) {
         return rc;
     }

@@ -14,7 +14,8 @@
  *                header of "k=v" pairs, only that scheme (headers and
  *                verify are then the table's)
  *   locate       where its body keeps the call (behave_call_parse() then
- *                reads it the one common way)
+ *                reads it the one common way); or, for a body of the
+ *                shape {"type", "data"}, only where in it (typed)
  *   registration which secrets and auth it takes, and its options: the
  *                "signature" member of a registration, stored as one line
  *                of text in the endpoint's record, loaded at each
@@ -69,6 +70,9 @@ struct behave_provider_s {
                                        const cJSON *root,
                                        behave_call_src_t *src,
                                        behave_error_t *err);
+
+    /* locate NULL: a body of the shape {"type", "data"}, described */
+    const behave_call_typed_t *typed;
 
     /* may be registered with "auth": "shared_secret" */
     unsigned                   shared_secret:1;

@@ -31,6 +31,8 @@ static behave_err_e behave_call_conversation(behave_call_t *call,
     const behave_call_src_t *src, behave_error_t *err);
 static behave_verdict_e behave_call_verdict(const cJSON *v);
 static int64_t behave_call_time(const cJSON *v);
+static const cJSON *behave_call_keys(const cJSON *obj,
+    const char *const *keys);
 static const char *behave_call_string(const cJSON *item);
 
 
@@ -164,10 +166,11 @@ behave_call_classify(behave_call_t *call, const char *transcript,
 
 behave_err_e
 behave_call_typed_data(behave_call_t *call, const cJSON *root,
-    behave_call_src_t *src, const char *transcript, const char *audio,
-    const char *failed, behave_error_t *err)
+    behave_call_src_t *src, const behave_call_typed_t *typed,
+    behave_error_t *err)
 {
-    behave_err_e  rc;
+    const cJSON   *data;
+    behave_err_e   rc;
 
     rc = behave_call_type(call, cJSON_GetObjectItemCaseSensitive(root, "type"),
                           "type", err);
@@ -175,12 +178,23 @@ behave_call_typed_data(behave_call_t *call, const cJSON *root,
         return rc;
     }
 
-    behave_call_classify(call, transcript, audio, failed);
+    behave_call_classify(call, typed->types[0], typed->types[1],
+                         typed->types[2]);
 
-    src->container = cJSON_GetObjectItemCaseSensitive(root, "data");
+    data = cJSON_GetObjectItemCaseSensitive(root, "data");
+
+    src->container = data;
     src->container_name = "data";
-    src->turns = behave_call_path(src->container, "transcript", NULL);
+    src->turns = behave_call_path(data, "transcript", NULL);
     src->turns_name = "data.transcript";
+    src->call_id = behave_call_path(data, typed->call_id, NULL);
+    src->call_id_name = typed->call_id_name;
+    memcpy(src->role_key, typed->role_key, sizeof(src->role_key));
+    memcpy(src->text_key, typed->text_key, sizeof(src->text_key));
+    src->verdict = behave_call_keys(data, typed->verdict);
+    src->summary = behave_call_keys(data, typed->summary);
+    src->time = cJSON_GetObjectItemCaseSensitive(root, typed->time);
+    src->conv[0] = behave_call_keys(data, typed->conv);
 
     return BEHAVE_OK;
 }
@@ -503,6 +517,22 @@ behave_call_path(const cJSON *obj, ...)
     }
 
     va_end(ap);
+
+    return obj;
+}
+
+
+/* behave_call_path() of the NULL-terminated names keys */
+static const cJSON *
+behave_call_keys(const cJSON *obj, const char *const *keys)
+{
+    for ( /* void */ ; *keys != NULL; keys++) {
+        if (!cJSON_IsObject(obj)) {
+            return NULL;
+        }
+
+        obj = cJSON_GetObjectItemCaseSensitive(obj, *keys);
+    }
 
     return obj;
 }

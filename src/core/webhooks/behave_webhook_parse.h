@@ -173,15 +173,33 @@ behave_err_e behave_call_finish(behave_call_t *call,
     const behave_call_src_t *src, behave_error_t *err);
 
 /*
- * The kit of locate (behave_webhook_parse.c): the event type, the shape
- * {"type": ..., "data": {..., "transcript": [...]}} that ElevenLabs and
- * the standard format share, a member at a path (NULL-terminated names).
+ * The shape {"type": ..., "data": {..., "transcript": [...]}} that
+ * ElevenLabs and the standard format share, as a provider describes it:
+ * its event types, then where the parts are, each a path of names
+ * (NULL-terminated) in "data", but time, a member of the root.
+ */
+typedef struct {
+    const char                *types[3];        /* transcript, audio,
+                                                   failed */
+    const char                *call_id;
+    const char                *call_id_name;    /* "data.<call_id>" */
+    const char                *role_key[2];
+    const char                *text_key[2];
+    const char                *verdict[3];
+    const char                *summary[3];
+    const char                *time;
+    const char                *conv[4];
+} behave_call_typed_t;
+
+/*
+ * The kit of locate (behave_webhook_parse.c): the event type, the typed
+ * shape above, a member at a path (NULL-terminated names).
  */
 behave_err_e behave_call_type(behave_call_t *call, const cJSON *type,
     const char *name, behave_error_t *err);
 behave_err_e behave_call_typed_data(behave_call_t *call, const cJSON *root,
-    behave_call_src_t *src, const char *transcript, const char *audio,
-    const char *failed, behave_error_t *err);
+    behave_call_src_t *src, const behave_call_typed_t *typed,
+    behave_error_t *err);
 const cJSON *behave_call_path(const cJSON *obj, ...);
 
 /* frees what call owns; safe on a zeroed or already freed call */

@@ -15,50 +15,30 @@
 #include "behave_provider.h"
 
 
-static behave_err_e behave_elevenlabs_locate(behave_call_t *call,
-    const cJSON *root, behave_call_src_t *src, behave_error_t *err);
-
-
 static const behave_sig_scheme_t  behave_elevenlabs_scheme = {
     "elevenlabs-signature", "t", "v0", BEHAVE_SIG_SEC_DIGITS, 1000, ".",
     BEHAVE_SIG_ELEVENLABS_MAX_AGE, BEHAVE_SIG_ELEVENLABS_MAX_AHEAD
 };
 
 
-const behave_provider_t  behave_provider_elevenlabs = {
-    .name = "elevenlabs",
-    .scheme = &behave_elevenlabs_scheme,
-    .locate = behave_elevenlabs_locate,
+static const behave_call_typed_t  behave_elevenlabs_typed = {
+    .types = { "post_call_transcription", "post_call_audio",
+               "call_initiation_failure" },
+    .call_id = "conversation_id",
+    .call_id_name = "data.conversation_id",
+    .role_key = { "role" },
+    .text_key = { "message" },
+    .verdict = { "analysis", "call_successful" },
+    .summary = { "analysis", "transcript_summary" },
+    .time = "event_timestamp",
+    .conv = { "conversation_initiation_client_data", "dynamic_variables",
+              BEHAVE_CONVERSATION_VAR },
 };
 
 
-static behave_err_e
-behave_elevenlabs_locate(behave_call_t *call, const cJSON *root,
-    behave_call_src_t *src, behave_error_t *err)
-{
-    const cJSON   *data;
-    behave_err_e   rc;
+const behave_provider_t  behave_provider_elevenlabs = {
+    .name = "elevenlabs",
+    .scheme = &behave_elevenlabs_scheme,
+    .typed = &behave_elevenlabs_typed,
+};
 
-    rc = behave_call_typed_data(call, root, src, "post_call_transcription",
-                                "post_call_audio", "call_initiation_failure",
-                                err);
-    if (rc != BEHAVE_OK) {
-        return rc;
-    }
-
-    data = src->container;
-    src->call_id = behave_call_path(data, "conversation_id", NULL);
-    src->call_id_name = "data.conversation_id";
-    src->role_key[0] = "role";
-    src->text_key[0] = "message";
-    src->verdict = behave_call_path(data, "analysis", "call_successful", NULL);
-    src->summary = behave_call_path(data, "analysis", "transcript_summary",
-                                    NULL);
-    src->time = cJSON_GetObjectItemCaseSensitive(root, "event_timestamp");
-    src->conv[0] = behave_call_path(data,
-                                    "conversation_initiation_client_data",
-                                    "dynamic_variables",
-                                    BEHAVE_CONVERSATION_VAR, NULL);
-
-    return BEHAVE_OK;
-}

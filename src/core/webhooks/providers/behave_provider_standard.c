@@ -41,17 +41,28 @@ static behave_sig_err_e behave_standard_list(const behave_sig_str_t *hdr,
     behave_sig_pairs_t *out);
 static behave_sig_err_e behave_standard_key(const char *secret,
     size_t secret_len, unsigned char *key, size_t *key_len);
-static behave_err_e behave_standard_locate(behave_call_t *call,
-    const cJSON *root, behave_call_src_t *src, behave_error_t *err);
 static behave_err_e behave_standard_secret_check(const char *secret,
     size_t len, behave_error_t *err);
+
+
+static const behave_call_typed_t  behave_standard_typed = {
+    .types = { "call.transcript", "call.audio", "call.failed" },
+    .call_id = "call_id",
+    .call_id_name = "data.call_id",
+    .role_key = { "speaker", "role" },
+    .text_key = { "text", "message" },
+    .verdict = { "verdict" },
+    .summary = { "summary" },
+    .time = "timestamp",
+    .conv = { "conversation_id" },
+};
 
 
 const behave_provider_t  behave_provider_standard = {
     .name = "standard",
     .headers = behave_standard_headers,
     .verify = behave_standard_verify,
-    .locate = behave_standard_locate,
+    .typed = &behave_standard_typed,
     .secret_check = behave_standard_secret_check,
 };
 
@@ -226,35 +237,6 @@ behave_standard_key(const char *secret, size_t secret_len,
     }
 
     return BEHAVE_SIG_OK;
-}
-
-
-static behave_err_e
-behave_standard_locate(behave_call_t *call, const cJSON *root,
-    behave_call_src_t *src, behave_error_t *err)
-{
-    const cJSON   *data;
-    behave_err_e   rc;
-
-    rc = behave_call_typed_data(call, root, src, "call.transcript",
-                                "call.audio", "call.failed", err);
-    if (rc != BEHAVE_OK) {
-        return rc;
-    }
-
-    data = src->container;
-    src->call_id = behave_call_path(data, "call_id", NULL);
-    src->call_id_name = "data.call_id";
-    src->role_key[0] = "speaker";
-    src->role_key[1] = "role";
-    src->text_key[0] = "text";
-    src->text_key[1] = "message";
-    src->verdict = behave_call_path(data, "verdict", NULL);
-    src->summary = behave_call_path(data, "summary", NULL);
-    src->time = cJSON_GetObjectItemCaseSensitive(root, "timestamp");
-    src->conv[0] = behave_call_path(data, "conversation_id", NULL);
-
-    return BEHAVE_OK;
 }
 
 
