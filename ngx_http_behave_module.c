@@ -35,11 +35,11 @@
 #include "ngx_http_behave_reviews.h"
 #include "ngx_http_behave_health.h"
 
-#include "behave_gateway.h"
-#include "behave_json_arena.h"
-#include "behave_lexicon_ext.h"
+#include "gateway/behave_gateway.h"
+#include "base/behave_json_arena.h"
+#include "text/behave_lexicon_ext.h"
 
-#include "behave_secretbox.h"
+#include "base/behave_secretbox.h"
 
 
 #define NGX_HTTP_BEHAVE_SURFACE_ANALYZE   0x01

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "behave_json.h"
+#include "base/behave_json.h"
 
 
 /* 2026-01-01T00:00:00Z */

@@ -11,12 +11,12 @@
  */
 
 #include "fuzz.h"
-#include "behave_json_parse.h"
-#include "behave_request.h"
-#include "behave_response.h"
-#include "behave_redact.h"
-#include "behave_turn.h"
-#include "behave_utf8.h"
+#include "base/behave_json_parse.h"
+#include "analyze/behave_request.h"
+#include "analyze/behave_response.h"
+#include "text/behave_redact.h"
+#include "conversation/behave_turn.h"
+#include "base/behave_utf8.h"
 
 
 #define FUZZ_MAX_MESSAGE  4096

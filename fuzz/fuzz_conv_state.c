@@ -8,8 +8,8 @@
  */
 
 #include "fuzz.h"
-#include "behave_conv_state.h"
-#include "behave_conversation.h"
+#include "conversation/behave_conv_state.h"
+#include "conversation/behave_conversation.h"
 
 
 int

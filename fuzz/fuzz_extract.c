@@ -11,11 +11,11 @@
  */
 
 #include "fuzz.h"
-#include "behave_annotate.h"
-#include "behave_chat.h"
-#include "behave_extract.h"
-#include "behave_turn_memo.h"
-#include "behave_utf8.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_chat.h"
+#include "text/behave_extract.h"
+#include "conversation/behave_turn_memo.h"
+#include "base/behave_utf8.h"
 
 
 static void fuzz_extract_one(const cJSON *root, const char *pointer);

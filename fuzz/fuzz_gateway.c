@@ -10,9 +10,9 @@
  */
 
 #include "fuzz.h"
-#include "behave_gateway.h"
-#include "behave_request.h"
-#include "behave_json.h"
+#include "gateway/behave_gateway.h"
+#include "analyze/behave_request.h"
+#include "base/behave_json.h"
 
 
 static const char  fuzz_catalog_json[] =

@@ -6,8 +6,8 @@
  */
 
 #include "fuzz.h"
-#include "behave_gateway.h"
-#include "behave_json.h"
+#include "gateway/behave_gateway.h"
+#include "base/behave_json.h"
 
 
 static const char  *fuzz_cat_requests[] = {

@@ -12,8 +12,8 @@
 #include <math.h>
 
 #include "fuzz.h"
-#include "behave_json.h"
-#include "behave_json_parse.h"
+#include "base/behave_json.h"
+#include "base/behave_json_parse.h"
 
 
 /* "1e999" is JSON that cJSON reads as infinity, which prints as null */

@@ -8,8 +8,8 @@
  */
 
 #include "fuzz.h"
-#include "behave_keys.h"
-#include "behave_secretbox.h"
+#include "base/behave_keys.h"
+#include "base/behave_secretbox.h"
 
 
 static const unsigned char  fuzz_master[BEHAVE_MASTER_KEY_LEN] = {

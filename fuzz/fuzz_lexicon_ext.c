@@ -7,9 +7,9 @@
  */
 
 #include "fuzz.h"
-#include "behave_lexicon_ext.h"
-#include "behave_annotate.h"
-#include "behave_utf8.h"
+#include "text/behave_lexicon_ext.h"
+#include "text/behave_annotate.h"
+#include "base/behave_utf8.h"
 
 
 static const char  *fuzz_lex_texts[] = {

@@ -7,8 +7,8 @@
  */
 
 #include "fuzz.h"
-#include "behave_redact.h"
-#include "behave_utf8.h"
+#include "text/behave_redact.h"
+#include "base/behave_utf8.h"
 
 
 int

@@ -29,9 +29,9 @@
 #include <openssl/hmac.h>
 
 #include "fuzz.h"
-#include "behave_provider.h"
-#include "behave_provider_vapi.h"
-#include "behave_secretbox.h"
+#include "webhooks/behave_provider.h"
+#include "webhooks/providers/behave_provider_vapi.h"
+#include "base/behave_secretbox.h"
 
 
 #define FUZZ_SECRET      "fuzz_secret_0123456789abcdef"

@@ -7,9 +7,9 @@
  */
 
 #include "fuzz.h"
-#include "behave_tokenize.h"
-#include "behave_annotate.h"
-#include "behave_utf8.h"
+#include "text/behave_tokenize.h"
+#include "text/behave_annotate.h"
+#include "base/behave_utf8.h"
 
 
 int

@@ -9,8 +9,8 @@
 #include <math.h>
 
 #include "fuzz.h"
-#include "behave_turn.h"
-#include "behave_utf8.h"
+#include "conversation/behave_turn.h"
+#include "base/behave_utf8.h"
 
 
 int

@@ -8,8 +8,8 @@
  */
 
 #include "fuzz.h"
-#include "behave_turn_log.h"
-#include "behave_conversation.h"
+#include "conversation/behave_turn_log.h"
+#include "conversation/behave_conversation.h"
 
 
 #define FUZZ_TAIL_MAX  64

@@ -9,8 +9,8 @@
  */
 
 #include "fuzz.h"
-#include "behave_utf8.h"
-#include "behave_tokenize.h"
+#include "base/behave_utf8.h"
+#include "text/behave_tokenize.h"
 
 
 /*

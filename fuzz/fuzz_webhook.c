@@ -8,13 +8,13 @@
  */
 
 #include "fuzz.h"
-#include "behave_provider.h"
-#include "behave_time.h"
-#include "behave_webhook_parse.h"
-#include "behave_callsum.h"
-#include "behave_request.h"
-#include "behave_utf8.h"
-#include "behave_time.h"
+#include "webhooks/behave_provider.h"
+#include "base/behave_time.h"
+#include "webhooks/behave_webhook_parse.h"
+#include "webhooks/behave_callsum.h"
+#include "analyze/behave_request.h"
+#include "base/behave_utf8.h"
+#include "base/behave_time.h"
 
 
 static void fuzz_webhook_transcript(const behave_call_t *call);

@@ -25,10 +25,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_annotate.h"
-#include "behave_error.h"
-#include "behave_keys.h"
-#include "behave_routing.h"
+#include "text/behave_annotate.h"
+#include "base/behave_error.h"
+#include "base/behave_keys.h"
+#include "text/behave_routing.h"
 
 
 #define NGX_HTTP_BEHAVE_SHM_NAME     "behave"

@@ -8,7 +8,7 @@
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_util.h"
 
-#include "behave_json.h"
+#include "base/behave_json.h"
 
 
 static ngx_int_t ngx_http_behave_send(ngx_http_request_t *r,

@@ -30,8 +30,9 @@ like($out, qr/no cycle, no forbidden edge/, 'the checker says what it checked');
 # a tree with a cycle (a <-> b in the gateway), a gateway file including
 # the analyze surface, infra including the gateway and the core nginx;
 # inside the core, a surface folder including another and base/ including
-# text/ (the core's layers), next to what is allowed: a surface folder
-# including base/, text/ and conversation/
+# text/ (the core's layers), a core header named without its folder (one
+# include root: "text/behave_l.h"), next to what is allowed: a surface
+# folder including base/, text/ and conversation/
 my $dir = tempdir('behave-inc-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my %files = (
     'src/gateway/ngx_a.c' => qq{#include "ngx_a.h"\n#include "ngx_b.h"\n},
@@ -41,9 +42,10 @@ my %files = (
     'src/analyze/ngx_c.h' => '',
     'src/infra/ngx_d.c'   => qq{#include "ngx_a.h"\n},
     'src/core/base/behave_e.c' => qq{#include <ngx_core.h>\n},
-    'src/core/gateway/behave_f.c' => qq{#include "behave_g.h"\n#include "behave_k.h"\n#include "behave_l.h"\n#include "behave_m.h"\n},
+    'src/core/gateway/behave_f.c' => qq{#include "analyze/behave_g.h"\n#include "base/behave_k.h"\n#include "text/behave_l.h"\n#include "conversation/behave_m.h"\n},
     'src/core/analyze/behave_g.h' => '',
-    'src/core/base/behave_h.c'    => qq{#include "behave_l.h"\n},
+    'src/core/base/behave_h.c'    => qq{#include "text/behave_l.h"\n},
+    'src/core/text/behave_n.c'    => qq{#include "base/behave_k.h"\n#include "behave_l.h"\n},
     'src/core/base/behave_k.h'    => '',
     'src/core/text/behave_l.h'    => '',
     'src/core/conversation/behave_m.h' => '',
@@ -63,6 +65,10 @@ like($out, qr{behave_h\.c includes src/core/text/behave_l\.h: core/base may not 
      'base/ including text/ is named');
 unlike($out, qr{behave_f\.c includes src/core/(base|text|conversation)/},
        'a surface folder may include base/, text/ and conversation/');
+like($out, qr{behave_n\.c: "behave_l\.h" names no folder: include "text/behave_l\.h"},
+     'a core header included without its folder is named');
+unlike($out, qr{behave_[fh]\.c: ".*" names no folder},
+       'a core header included by its folder passes');
 
 # calls: the tree, then a tree where two files call each other; a third,
 # called by one of them, only takes its function as a callback and names

@@ -16,7 +16,7 @@
 #include "ngx_http_behave_trace.h"
 #include "ngx_http_behave_util.h"
 
-#include "behave_redact.h"
+#include "text/behave_redact.h"
 
 
 static void ngx_http_behave_analyze_body(ngx_http_request_t *r);

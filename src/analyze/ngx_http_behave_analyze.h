@@ -10,10 +10,10 @@
 #include "ngx_http_behave_common.h"
 #include "ngx_http_behave_conversation.h"
 
-#include "behave_annotate.h"
-#include "behave_request.h"
-#include "behave_response.h"
-#include "behave_routing.h"
+#include "text/behave_annotate.h"
+#include "analyze/behave_request.h"
+#include "analyze/behave_response.h"
+#include "text/behave_routing.h"
 
 
 /* one /v1/analyze request, from the body handler to the answer */

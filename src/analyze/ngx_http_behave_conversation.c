@@ -40,9 +40,9 @@
 #include "ngx_http_behave_review_index.h"
 #include "ngx_http_behave_conv_turn_lua.h"      /* conv_turn.lua */
 
-#include "behave_request.h"          /* BEHAVE_CONVERSATION_ID_MAX */
-#include "behave_review.h"
-#include "behave_turn_log.h"
+#include "analyze/behave_request.h"          /* BEHAVE_CONVERSATION_ID_MAX */
+#include "reviews/behave_review.h"
+#include "conversation/behave_turn_log.h"
 
 
 static void ngx_http_behave_conversation_reply(ngx_http_request_t *r,

@@ -12,10 +12,10 @@
 
 #include "ngx_http_behave_common.h"
 
-#include "behave_annotate.h"
-#include "behave_conversation.h"
-#include "behave_conv_state.h"
-#include "behave_turn.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
+#include "conversation/behave_conv_state.h"
+#include "conversation/behave_turn.h"
 
 
 typedef struct ngx_http_behave_conv_s  ngx_http_behave_conv_t;

@@ -10,7 +10,8 @@
 
 DIRS      := base text conversation analyze webhooks webhooks/providers \
              gateway reviews
-CORE_INCS := $(addprefix -I$(TOP)/src/core/,$(DIRS)) -I$(OUT)/gen
+# one include root: an include names its folder ("base/behave_json.h")
+CORE_INCS := -I$(TOP)/src/core -I$(OUT)/gen
 LDLIBS    := -lcjson -lutf8proc -lcrypto -lm
 
 LEXICON   := $(sort $(wildcard $(TOP)/src/core/text/lexicon/*.tsv))

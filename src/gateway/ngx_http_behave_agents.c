@@ -18,8 +18,8 @@
 #include "ngx_http_behave_stats.h"
 #include "ngx_http_behave_fleet_read_lua.h"        /* fleet_read.lua */
 
-#include "behave_json.h"
-#include "behave_response.h"
+#include "base/behave_json.h"
+#include "analyze/behave_response.h"
 
 
 #define NGX_HTTP_BEHAVE_HEARTBEAT        2000

@@ -24,11 +24,11 @@
 #include "ngx_http_behave_traces.h"
 #include "ngx_http_behave_util.h"
 
-#include "behave_json.h"
-#include "behave_json_arena.h"
-#include "behave_gateway.h"
-#include "behave_request.h"
-#include "behave_utf8.h"
+#include "base/behave_json.h"
+#include "base/behave_json_arena.h"
+#include "gateway/behave_gateway.h"
+#include "analyze/behave_request.h"
+#include "base/behave_utf8.h"
 
 
 typedef struct {

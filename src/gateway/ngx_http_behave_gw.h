@@ -13,7 +13,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_json_arena.h"
+#include "base/behave_json_arena.h"
 
 
 typedef enum {

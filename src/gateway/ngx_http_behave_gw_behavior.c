@@ -42,10 +42,10 @@
 #include "ngx_http_behave_beh_hot_rewrite_lua.h"   /* beh_hot_rewrite.lua */
 #include "ngx_http_behave_beh_rewrite_lua.h"       /* beh_rewrite.lua */
 
-#include "behave_json.h"
-#include "behave_gateway.h"
-#include "behave_gw_session.h"        /* BEHAVE_GW_STATE_PREFIX */
-#include "behave_hash.h"             /* behave_sha256_hex */
+#include "base/behave_json.h"
+#include "gateway/behave_gateway.h"
+#include "gateway/behave_gw_session.h"        /* BEHAVE_GW_STATE_PREFIX */
+#include "base/behave_hash.h"             /* behave_sha256_hex */
 
 
 typedef struct {

@@ -13,8 +13,8 @@
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_traces_read_lua.h"       /* traces_read.lua */
 
-#include "behave_json.h"
-#include "behave_response.h"
+#include "base/behave_json.h"
+#include "analyze/behave_response.h"
 
 
 #define NGX_HTTP_BEHAVE_TRACE_READ  2000      /* entries read per query */

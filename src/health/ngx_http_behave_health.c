@@ -16,7 +16,7 @@
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_version.h"
 
-#include "behave_annotate.h"
+#include "text/behave_annotate.h"
 
 
 #define NGX_HTTP_BEHAVE_HEALTH_MAX  512

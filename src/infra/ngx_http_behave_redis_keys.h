@@ -11,7 +11,7 @@
 #ifndef NGX_HTTP_BEHAVE_REDIS_KEYS_H
 #define NGX_HTTP_BEHAVE_REDIS_KEYS_H
 
-#include "behave_keys.h"                        /* BEHAVE_TENANT_MAX */
+#include "base/behave_keys.h"                        /* BEHAVE_TENANT_MAX */
 
 
 /* a conversation's turn log: tenant, conversation id */

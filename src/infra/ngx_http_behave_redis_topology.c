@@ -21,7 +21,7 @@
 
 #include "ngx_http_behave_redis.h"
 #include "ngx_http_behave_redis_node.h"
-#include "behave_slot.h"
+#include "base/behave_slot.h"
 
 
 #define NGX_HTTP_BEHAVE_REDIS_REFRESH_MIN   100

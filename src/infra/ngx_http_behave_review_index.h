@@ -17,7 +17,7 @@
 
 #include "ngx_http_behave_common.h"
 
-#include "behave_review.h"
+#include "reviews/behave_review.h"
 
 
 /* "behave:rv:{<tenant>}:<what><id>" in the request pool, NUL-terminated */

@@ -23,7 +23,7 @@
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_util.h"
 
-#include "behave_json.h"
+#include "base/behave_json.h"
 
 
 static void ngx_http_behave_trace_parse(ngx_http_behave_ctx_t *ctx,

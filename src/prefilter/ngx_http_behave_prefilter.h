@@ -13,9 +13,9 @@
 
 #include "ngx_http_behave_common.h"
 
-#include "behave_annotate.h"
-#include "behave_chat.h"
-#include "behave_routing.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_chat.h"
+#include "text/behave_routing.h"
 
 
 #define NGX_HTTP_BEHAVE_PREFILTER_MAX_SIZE  (1024 * 1024)

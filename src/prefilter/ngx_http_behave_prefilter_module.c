@@ -40,11 +40,11 @@
 #include "ngx_http_behave_trace.h"
 #include "ngx_http_behave_util.h"
 
-#include "behave_chat.h"
-#include "behave_extract.h"
-#include "behave_json_arena.h"
-#include "behave_turn_memo.h"
-#include "behave_utf8.h"
+#include "conversation/behave_chat.h"
+#include "text/behave_extract.h"
+#include "base/behave_json_arena.h"
+#include "conversation/behave_turn_memo.h"
+#include "base/behave_utf8.h"
 
 
 static ngx_int_t ngx_http_behave_prefilter_handler(ngx_http_request_t *r);

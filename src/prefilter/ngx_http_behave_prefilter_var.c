@@ -9,8 +9,8 @@
 
 #include "ngx_http_behave_prefilter.h"
 
-#include "behave_json.h"
-#include "behave_response.h"
+#include "base/behave_json.h"
+#include "analyze/behave_response.h"
 
 
 static ngx_int_t ngx_http_behave_prefilter_variable(ngx_http_request_t *r,

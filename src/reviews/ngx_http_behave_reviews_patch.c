@@ -16,7 +16,7 @@
 #include "ngx_http_behave_redis_keys.h"
 #include "ngx_http_behave_rv_patch_lua.h"           /* rv_patch.lua */
 
-#include "behave_json_parse.h"
+#include "base/behave_json_parse.h"
 
 
 typedef struct {

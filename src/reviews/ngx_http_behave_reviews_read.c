@@ -14,9 +14,9 @@
 #include "ngx_http_behave_rv_get_lua.h"             /* rv_get.lua */
 #include "ngx_http_behave_rv_list_lua.h"            /* rv_list.lua */
 
-#include "behave_callsum.h"           /* BEHAVE_CALLSUM_WINDOW */
-#include "behave_provider.h"
-#include "behave_turn_log.h"
+#include "webhooks/behave_callsum.h"           /* BEHAVE_CALLSUM_WINDOW */
+#include "webhooks/behave_provider.h"
+#include "conversation/behave_turn_log.h"
 
 
 typedef struct {

@@ -16,7 +16,7 @@
 #include "ngx_http_behave_reply.h"
 #include "ngx_http_behave_util.h"
 
-#include "behave_review.h"
+#include "reviews/behave_review.h"
 
 
 /* the HMGET answer of behave_review.fields' fields, in their order */

@@ -26,10 +26,10 @@
 #include "ngx_http_behave_wh_endpoint_fields.h"
 #include "ngx_http_behave_webhooks_util.h"
 
-#include "behave_callsum.h"
-#include "behave_json_parse.h"
-#include "behave_secretbox.h"
-#include "behave_provider.h"
+#include "webhooks/behave_callsum.h"
+#include "base/behave_json_parse.h"
+#include "base/behave_secretbox.h"
+#include "webhooks/behave_provider.h"
 
 
 typedef struct {

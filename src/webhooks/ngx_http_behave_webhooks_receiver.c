@@ -45,12 +45,12 @@
 #include "ngx_http_behave_wh_resolve_fields.h"
 #include "ngx_http_behave_webhooks_util.h"
 
-#include "behave_callsum.h"
-#include "behave_request.h"
-#include "behave_review.h"
-#include "behave_secretbox.h"
-#include "behave_provider.h"
-#include "behave_webhook_parse.h"
+#include "webhooks/behave_callsum.h"
+#include "analyze/behave_request.h"
+#include "reviews/behave_review.h"
+#include "base/behave_secretbox.h"
+#include "webhooks/behave_provider.h"
+#include "webhooks/behave_webhook_parse.h"
 
 
 typedef struct ngx_http_behave_wh_lookup_s  ngx_http_behave_wh_lookup_t;

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "behave_annotate.h"
-#include "behave_conversation.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
 
 
 static inline void

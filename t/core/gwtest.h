@@ -13,7 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "tap.h"
-#include "behave_gateway.h"
+#include "gateway/behave_gateway.h"
 
 
 /*

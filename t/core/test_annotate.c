@@ -7,8 +7,8 @@
 
 #include <stdlib.h>
 #include "tap.h"
-#include "behave_annotate.h"
-#include "behave_lexicon.h"
+#include "text/behave_annotate.h"
+#include "text/behave_lexicon.h"
 
 
 static behave_annotation_t  a;

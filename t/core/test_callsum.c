@@ -9,7 +9,7 @@
 
 #include "tap.h"
 
-#include "behave_callsum.h"
+#include "webhooks/behave_callsum.h"
 
 
 typedef struct {

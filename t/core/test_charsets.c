@@ -7,9 +7,9 @@
 
 #include <string.h>
 
-#include "behave_keys.h"
-#include "behave_request.h"
-#include "behave_utf8.h"
+#include "base/behave_keys.h"
+#include "analyze/behave_request.h"
+#include "base/behave_utf8.h"
 #include "tap.h"
 
 

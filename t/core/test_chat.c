@@ -16,13 +16,13 @@
 
 #include "tap.h"
 #include "testdata.h"
-#include "behave_annotate.h"
-#include "behave_chat.h"
-#include "behave_conversation.h"
-#include "behave_extract.h"
-#include "behave_siphash.h"
-#include "behave_turn.h"
-#include "behave_turn_memo.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_chat.h"
+#include "conversation/behave_conversation.h"
+#include "text/behave_extract.h"
+#include "base/behave_siphash.h"
+#include "conversation/behave_turn.h"
+#include "conversation/behave_turn_memo.h"
 
 
 #define MAX_TURNS  64

@@ -28,8 +28,8 @@
 
 #include "tap.h"
 #include "testdata.h"
-#include "behave_jsonl.h"
-#include "behave_conv_scan.h"
+#include "tools/behave_jsonl.h"
+#include "conversation/behave_conv_scan.h"
 
 
 static unsigned  texts, differ, unindexed;

@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "tap.h"
-#include "behave_annotate.h"
-#include "behave_conversation.h"
-#include "behave_conv_claims.h"
-#include "behave_conv_learned.h"
-#include "behave_conv_learned_data.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
+#include "conversation/behave_conv_claims.h"
+#include "conversation/behave_conv_learned.h"
+#include "conversation/behave_conv_learned_data.h"
 
 
 typedef struct {

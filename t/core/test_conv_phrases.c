@@ -20,8 +20,8 @@
 
 #include "tap.h"
 #include "testdata.h"
-#include "behave_annotate.h"
-#include "behave_conversation.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
 
 
 #define C  BEHAVE_SPEAKER_CUSTOMER

@@ -21,8 +21,8 @@
 
 #include "tap.h"
 #include "convtest.h"
-#include "behave_annotate.h"
-#include "behave_conversation.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
 
 
 

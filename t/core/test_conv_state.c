@@ -19,10 +19,10 @@
 
 #include "tap.h"
 #include "testdata.h"
-#include "behave_annotate.h"
-#include "behave_conversation.h"
-#include "behave_conv_state.h"
-#include "behave_turn.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
+#include "conversation/behave_conv_state.h"
+#include "conversation/behave_turn.h"
 
 
 #define MAX_TURNS  400

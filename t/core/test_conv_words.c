@@ -24,8 +24,8 @@
 
 #include "tap.h"
 #include "convtest.h"
-#include "behave_annotate.h"
-#include "behave_conversation.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
 
 
 static const fr_case_t  fr_cases[] = {

@@ -10,9 +10,9 @@
 #include <cjson/cJSON.h>
 
 #include "tap.h"
-#include "behave_annotate.h"
-#include "behave_conversation.h"
-#include "behave_conv_escalation.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
+#include "conversation/behave_conv_escalation.h"
 
 
 #define C  BEHAVE_SPEAKER_CUSTOMER

@@ -24,10 +24,10 @@
 
 #include "tap.h"
 #include "testdata.h"
-#include "behave_annotate.h"
-#include "behave_conversation.h"
-#include "behave_conv_case.h"
-#include "behave_turn.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
+#include "tools/behave_conv_case.h"
+#include "conversation/behave_turn.h"
 
 
 #define BEHAVE_DATA_FILE   "support/conversations.jsonl"

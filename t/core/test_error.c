@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_error.h"
+#include "base/behave_error.h"
 #include "tap.h"
 
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "behave_extract.h"
+#include "text/behave_extract.h"
 
 
 static char  got[4096];

@@ -19,9 +19,9 @@
 
 #include "tap.h"
 #include "convtest.h"
-#include "behave_annotate.h"
-#include "behave_conversation.h"
-#include "behave_model.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
+#include "text/behave_model.h"
 
 
 typedef struct {

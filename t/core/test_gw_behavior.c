@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "gwtest.h"
-#include "behave_json.h"
+#include "base/behave_json.h"
 
 
 /* builds {"session_id":"s-1","interaction_history":[...]} */

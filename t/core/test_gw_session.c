@@ -18,9 +18,9 @@
 #include <cjson/cJSON.h>
 
 #include "tap.h"
-#include "behave_gateway.h"
-#include "behave_gw_internal.h"
-#include "behave_gw_session.h"
+#include "gateway/behave_gateway.h"
+#include "gateway/behave_gw_internal.h"
+#include "gateway/behave_gw_session.h"
 
 
 #define MAX_EVENTS  3000

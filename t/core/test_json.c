@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "behave_json.h"
-#include "behave_response.h"
+#include "base/behave_json.h"
+#include "analyze/behave_response.h"
 #include "tap.h"
 
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_json_arena.h"
-#include "behave_json_parse.h"
+#include "base/behave_json_arena.h"
+#include "base/behave_json_parse.h"
 #include "tap.h"
 
 

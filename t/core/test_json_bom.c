@@ -7,8 +7,8 @@
 
 #include <string.h>
 
-#include "behave_json_parse.h"
-#include "behave_request.h"
+#include "base/behave_json_parse.h"
+#include "analyze/behave_request.h"
 #include "tap.h"
 
 

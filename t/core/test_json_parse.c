@@ -9,9 +9,9 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "behave_json.h"
-#include "behave_json_parse.h"
-#include "behave_request.h"
+#include "base/behave_json.h"
+#include "base/behave_json_parse.h"
+#include "analyze/behave_request.h"
 #include "tap.h"
 
 

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "tap.h"
-#include "behave_annotation.h"
-#include "behave_conv_state.h"
+#include "text/behave_annotation.h"
+#include "conversation/behave_conv_state.h"
 #include "behave_conv_state_layout.h"
-#include "behave_gw_session.h"
+#include "gateway/behave_gw_session.h"
 #include "behave_gw_hot_layout.h"
 
 

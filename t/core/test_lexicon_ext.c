@@ -8,9 +8,9 @@
 
 #include <stdlib.h>
 #include "tap.h"
-#include "behave_annotate.h"
-#include "behave_lexicon.h"
-#include "behave_lexicon_ext.h"
+#include "text/behave_annotate.h"
+#include "text/behave_lexicon.h"
+#include "text/behave_lexicon_ext.h"
 
 
 static behave_annotation_t  a;

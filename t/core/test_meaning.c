@@ -11,10 +11,10 @@
 
 #include "tap.h"
 #include "convtest.h"
-#include "behave_annotate.h"
-#include "behave_conversation.h"
-#include "behave_conv_asks.h"
-#include "behave_model.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
+#include "conversation/behave_conv_asks.h"
+#include "text/behave_model.h"
 
 
 typedef struct {

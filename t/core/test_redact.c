@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "behave_redact.h"
+#include "text/behave_redact.h"
 
 
 static char      out[1024];

@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#include "behave_json.h"
-#include "behave_request.h"
+#include "base/behave_json.h"
+#include "analyze/behave_request.h"
 #include "tap.h"
 
 

@@ -9,8 +9,8 @@
 
 #include "tap.h"
 
-#include "behave_review.h"
-#include "behave_turn_log.h"
+#include "reviews/behave_review.h"
+#include "conversation/behave_turn_log.h"
 
 
 static void

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "behave_secretbox.h"
+#include "base/behave_secretbox.h"
 
 
 static const char  key_hex[] =

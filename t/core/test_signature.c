@@ -13,9 +13,9 @@
 
 #include "tap.h"
 #include "testdata.h"
-#include "behave_provider.h"
-#include "behave_provider_vapi.h"
-#include "behave_secretbox.h"
+#include "webhooks/behave_provider.h"
+#include "webhooks/providers/behave_provider_vapi.h"
+#include "base/behave_secretbox.h"
 
 
 /* the table's entries by name (behave_provider.h) */

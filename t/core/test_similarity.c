@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "behave_similarity.h"
+#include "text/behave_similarity.h"
 
 
 static double

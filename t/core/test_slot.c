@@ -6,7 +6,7 @@
 
 #include "tap.h"
 
-#include "behave_slot.h"
+#include "base/behave_slot.h"
 
 
 #define slot(s)  behave_key_slot(s, strlen(s))

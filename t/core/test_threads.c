@@ -17,13 +17,13 @@
 
 #include "tap.h"
 
-#include "behave_gateway.h"
-#include "behave_json.h"
-#include "behave_json_parse.h"
-#include "behave_request.h"
-#include "behave_response.h"
-#include "behave_provider.h"
-#include "behave_webhook_parse.h"
+#include "gateway/behave_gateway.h"
+#include "base/behave_json.h"
+#include "base/behave_json_parse.h"
+#include "analyze/behave_request.h"
+#include "analyze/behave_response.h"
+#include "webhooks/behave_provider.h"
+#include "webhooks/behave_webhook_parse.h"
 
 
 #define THREADS     4

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "behave_lexicon.h"
-#include "behave_tokenize.h"
+#include "text/behave_lexicon.h"
+#include "text/behave_tokenize.h"
 
 
 #define MAXTOK  64

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "behave_turn.h"
+#include "conversation/behave_turn.h"
 
 
 /* a turn with every field set away from its zero value */

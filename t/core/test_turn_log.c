@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "behave_turn_log.h"
+#include "conversation/behave_turn_log.h"
 
 
 static size_t

@@ -9,9 +9,9 @@
 
 #include "tap.h"
 #include "testdata.h"
-#include "behave_hash.h"
-#include "behave_provider.h"
-#include "behave_webhook_parse.h"
+#include "base/behave_hash.h"
+#include "webhooks/behave_provider.h"
+#include "webhooks/behave_webhook_parse.h"
 
 
 /* the table's entries by name (behave_provider.h) */

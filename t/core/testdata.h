@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "behave_read_file.h"
+#include "tools/behave_read_file.h"
 
 
 static __attribute__((unused)) char *

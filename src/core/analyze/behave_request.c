@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_json.h"
-#include "behave_json_parse.h"
-#include "behave_request.h"
-#include "behave_utf8.h"
+#include "base/behave_json.h"
+#include "base/behave_json_parse.h"
+#include "analyze/behave_request.h"
+#include "base/behave_utf8.h"
 
 
 static behave_err_e behave_analyze_req_message(behave_analyze_req_t *req,

@@ -10,10 +10,10 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-#include "behave_error.h"
-#include "behave_ids.h"            /* the conversation id's rule */
-#include "behave_json_parse.h"     /* behave_json_parse_object */
-#include "behave_turn.h"           /* behave_speaker_e */
+#include "base/behave_error.h"
+#include "base/behave_ids.h"            /* the conversation id's rule */
+#include "base/behave_json_parse.h"     /* behave_json_parse_object */
+#include "conversation/behave_turn.h"           /* behave_speaker_e */
 
 
 

@@ -5,9 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "behave_json.h"
-#include "behave_response.h"
-#include "behave_scores.h"
+#include "base/behave_json.h"
+#include "analyze/behave_response.h"
+#include "text/behave_scores.h"
 
 
 #define BEHAVE_MAX_TAGS  8

@@ -10,11 +10,11 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-#include "behave_annotate.h"
-#include "behave_conversation.h"
-#include "behave_request.h"
-#include "behave_round.h"           /* behave_round3, for its users */
-#include "behave_routing.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
+#include "analyze/behave_request.h"
+#include "base/behave_round.h"           /* behave_round3, for its users */
+#include "text/behave_routing.h"
 
 
 typedef struct {

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "behave_error.h"
-#include "behave_json.h"
+#include "base/behave_error.h"
+#include "base/behave_json.h"
 
 
 typedef struct {

@@ -4,8 +4,8 @@
  * Hashing: see behave_hash.h.
  */
 
-#include "behave_hash.h"
-#include "behave_keys.h"               /* behave_key_hash */
+#include "base/behave_hash.h"
+#include "base/behave_keys.h"               /* behave_key_hash */
 
 
 /*

@@ -3,7 +3,7 @@
  */
 
 
-#include "behave_hex.h"
+#include "base/behave_hex.h"
 
 
 int

@@ -4,8 +4,8 @@
  * Ids: see behave_ids.h.
  */
 
-#include "behave_ids.h"
-#include "behave_utf8.h"               /* behave_ascii_name_valid */
+#include "base/behave_ids.h"
+#include "base/behave_utf8.h"               /* behave_ascii_name_valid */
 
 
 int

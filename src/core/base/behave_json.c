@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_json.h"
+#include "base/behave_json.h"
 
 
 typedef behave_jw_t  behave_jbuf_t;

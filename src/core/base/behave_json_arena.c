@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_json_arena.h"
-#include "behave_json_parse.h"
+#include "base/behave_json_arena.h"
+#include "base/behave_json_parse.h"
 
 
 /* a block's tag: what frees it (any two values no malloc() header has) */

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-#include "behave_error.h"
+#include "base/behave_error.h"
 
 
 typedef struct behave_json_arena_s  behave_json_arena_t;

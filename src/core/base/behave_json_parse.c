@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "behave_json.h"             /* behave_json_plain8 */
-#include "behave_json_parse.h"
-#include "behave_utf8.h"
+#include "base/behave_json.h"             /* behave_json_plain8 */
+#include "base/behave_json_parse.h"
+#include "base/behave_utf8.h"
 
 
 #define BEHAVE_JSON_NUMBER_MAX  63      /* cJSON reads at most 63 bytes */

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-#include "behave_error.h"
+#include "base/behave_error.h"
 
 
 #define BEHAVE_JSON_DEPTH_MAX  1000      /* cJSON's CJSON_NESTING_LIMIT */

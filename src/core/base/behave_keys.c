@@ -15,8 +15,8 @@
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
-#include "behave_keys.h"
-#include "behave_utf8.h"
+#include "base/behave_keys.h"
+#include "base/behave_utf8.h"
 
 
 #define BEHAVE_KEY_FIELDS  4

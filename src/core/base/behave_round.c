@@ -6,7 +6,7 @@
 
 #include <math.h>
 
-#include "behave_round.h"
+#include "base/behave_round.h"
 
 
 double

@@ -11,8 +11,8 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-#include "behave_hex.h"
-#include "behave_secretbox.h"
+#include "base/behave_hex.h"
+#include "base/behave_secretbox.h"
 
 
 #define BEHAVE_SECRETBOX_OVERHEAD                                           \

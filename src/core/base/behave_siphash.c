@@ -3,7 +3,7 @@
  */
 
 
-#include "behave_siphash.h"
+#include "base/behave_siphash.h"
 
 
 #define BEHAVE_ROTL(x, b)  (uint64_t) (((x) << (b)) | ((x) >> (64 - (b))))

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "behave_slot.h"
+#include "base/behave_slot.h"
 
 
 static uint16_t

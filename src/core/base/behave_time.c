@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "behave_time.h"
+#include "base/behave_time.h"
 
 
 void

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 #include <string.h>
-#include "behave_utf8.h"
+#include "base/behave_utf8.h"
 
 
 static inline int behave_utf8_check(const unsigned char *p, size_t len, int nul_ok);

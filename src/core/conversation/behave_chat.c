@@ -27,9 +27,9 @@
 
 #include <string.h>
 
-#include "behave_chat.h"
-#include "behave_conv_scan.h"
-#include "behave_turn.h"
+#include "conversation/behave_chat.h"
+#include "conversation/behave_conv_scan.h"
+#include "conversation/behave_turn.h"
 
 
 /* how much of a turn's record is derived: a memo slot's "derived" */

@@ -19,10 +19,10 @@
 
 #include <stddef.h>
 
-#include "behave_annotate.h"
-#include "behave_conversation.h"
-#include "behave_extract.h"
-#include "behave_turn_memo.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conversation.h"
+#include "text/behave_extract.h"
+#include "conversation/behave_turn_memo.h"
 
 
 typedef struct {

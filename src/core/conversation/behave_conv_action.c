@@ -6,10 +6,10 @@
 
 #include <stdio.h>
 
-#include "behave_conv_action.h"
-#include "behave_conv_asks.h"
-#include "behave_conv_escalation.h"
-#include "behave_conv_scan.h"
+#include "conversation/behave_conv_action.h"
+#include "conversation/behave_conv_asks.h"
+#include "conversation/behave_conv_escalation.h"
+#include "conversation/behave_conv_scan.h"
 
 
 static void behave_conv_act(behave_conv_result_t *out,

@@ -13,8 +13,8 @@
 #ifndef BEHAVE_CONV_ACTION_H
 #define BEHAVE_CONV_ACTION_H
 
-#include "behave_conv_state.h"
-#include "behave_conv_types.h"
+#include "conversation/behave_conv_state.h"
+#include "conversation/behave_conv_types.h"
 
 
 typedef enum {

@@ -11,9 +11,9 @@
 
 #include <string.h>
 
-#include "behave_conv_asks.h"
-#include "behave_model.h"
-#include "behave_similarity.h"
+#include "conversation/behave_conv_asks.h"
+#include "text/behave_model.h"
+#include "text/behave_similarity.h"
 
 
 /*

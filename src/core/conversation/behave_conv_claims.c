@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "behave_conv_claims.h"
-#include "behave_conv_asks.h"
+#include "conversation/behave_conv_claims.h"
+#include "conversation/behave_conv_asks.h"
 
 
 #define BEHAVE_CONV_BARE_NO  12     /* bytes of a bare "no" (no.tsv) */

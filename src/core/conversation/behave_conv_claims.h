@@ -18,9 +18,9 @@
 #ifndef BEHAVE_CONV_CLAIMS_H
 #define BEHAVE_CONV_CLAIMS_H
 
-#include "behave_conv_scan.h"
-#include "behave_conv_state.h"
-#include "behave_conv_types.h"
+#include "conversation/behave_conv_scan.h"
+#include "conversation/behave_conv_state.h"
+#include "conversation/behave_conv_types.h"
 
 
 /*

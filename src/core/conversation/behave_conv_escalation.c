@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "behave_conv_escalation.h"
-#include "behave_conv_scan.h"
+#include "conversation/behave_conv_escalation.h"
+#include "conversation/behave_conv_scan.h"
 
 
 #define BEHAVE_CONV_ESC_WINDOW  4       /* customer turns looked at */

@@ -15,10 +15,10 @@
 #ifndef BEHAVE_CONV_ESCALATION_H
 #define BEHAVE_CONV_ESCALATION_H
 
-#include "behave_annotate.h"
-#include "behave_conv_scan.h"
-#include "behave_conv_state.h"
-#include "behave_conv_types.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conv_scan.h"
+#include "conversation/behave_conv_state.h"
+#include "conversation/behave_conv_types.h"
 
 
 /* a turn's valence score (x1000) at or below which it reports trouble */

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "behave_conv_index.h"
+#include "conversation/behave_conv_index.h"
 
 
 #define BEHAVE_CONV_ENTRIES_MAX  4096   /* phrases of all tables */

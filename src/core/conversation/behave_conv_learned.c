@@ -7,10 +7,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "behave_conv_learned.h"
-#include "behave_conv_learned_data.h"
-#include "behave_conv_index.h"
-#include "behave_lexicon.h"
+#include "conversation/behave_conv_learned.h"
+#include "conversation/behave_conv_learned_data.h"
+#include "conversation/behave_conv_index.h"
+#include "text/behave_lexicon.h"
 
 
 #define BEHAVE_CONV_GRAM  4             /* bytes of a character n-gram */

@@ -29,8 +29,8 @@
 
 #include <stdint.h>
 
-#include "behave_conv_scan.h"
-#include "behave_conv_state.h"
+#include "conversation/behave_conv_scan.h"
+#include "conversation/behave_conv_state.h"
 
 
 typedef enum {

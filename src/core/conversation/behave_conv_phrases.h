@@ -27,7 +27,7 @@
 #ifndef BEHAVE_CONV_PHRASES_H
 #define BEHAVE_CONV_PHRASES_H
 
-#include "behave_conv_index.h"
+#include "conversation/behave_conv_index.h"
 
 
 /* the tables, indexed in this order */

@@ -12,7 +12,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "behave_conv_scan.h"
+#include "conversation/behave_conv_scan.h"
 
 
 #define behave_conv_pair(a, b)                                                \

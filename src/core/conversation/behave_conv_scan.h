@@ -20,9 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "behave_conv_index.h"
-#include "behave_conv_phrases.h"
-#include "behave_conv_types.h"
+#include "conversation/behave_conv_index.h"
+#include "conversation/behave_conv_phrases.h"
+#include "conversation/behave_conv_types.h"
 
 
 /*

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "behave_hex.h"
-#include "behave_conv_state.h"
+#include "base/behave_hex.h"
+#include "conversation/behave_conv_state.h"
 #include "behave_conv_state_layout.h"    /* generated: the places */
 
 

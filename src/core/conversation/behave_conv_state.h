@@ -71,8 +71,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "behave_annotate.h"
-#include "behave_similarity.h"
+#include "text/behave_annotate.h"
+#include "text/behave_similarity.h"
 
 
 #define BEHAVE_CONV_STATE_VERSION  "s2"

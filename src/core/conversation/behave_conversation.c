@@ -21,16 +21,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "behave_conversation.h"
-#include "behave_conv_action.h"
-#include "behave_conv_asks.h"
-#include "behave_conv_claims.h"
-#include "behave_conv_escalation.h"
-#include "behave_conv_learned.h"
-#include "behave_conv_scan.h"
-#include "behave_conv_state.h"
-#include "behave_model.h"
-#include "behave_similarity.h"
+#include "conversation/behave_conversation.h"
+#include "conversation/behave_conv_action.h"
+#include "conversation/behave_conv_asks.h"
+#include "conversation/behave_conv_claims.h"
+#include "conversation/behave_conv_escalation.h"
+#include "conversation/behave_conv_learned.h"
+#include "conversation/behave_conv_scan.h"
+#include "conversation/behave_conv_state.h"
+#include "text/behave_model.h"
+#include "text/behave_similarity.h"
 
 
 #define BEHAVE_CONV_CASCADE      3      /* questions in one turn */

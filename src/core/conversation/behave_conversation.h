@@ -110,12 +110,12 @@
 #include <stddef.h>
 
 
-#include "behave_annotate.h"
-#include "behave_json.h"
-#include "behave_turn.h"
-#include "behave_conv_scan.h"
-#include "behave_conv_state.h"
-#include "behave_conv_types.h"
+#include "text/behave_annotate.h"
+#include "base/behave_json.h"
+#include "conversation/behave_turn.h"
+#include "conversation/behave_conv_scan.h"
+#include "conversation/behave_conv_state.h"
+#include "conversation/behave_conv_types.h"
 
 
 /*

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "behave_turn.h"
-#include "behave_utf8.h"
+#include "conversation/behave_turn.h"
+#include "base/behave_utf8.h"
 
 
 static int behave_turn_uint(const char **pp, const char *end, uint64_t max,

@@ -49,7 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "behave_annotate.h"
+#include "text/behave_annotate.h"
 
 
 #define BEHAVE_TURN_VERSION     "b2"

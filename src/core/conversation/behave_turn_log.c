@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "behave_turn_log.h"
+#include "conversation/behave_turn_log.h"
 
 
 static size_t behave_turn_log_skip(const behave_turn_log_t *log, size_t at,

@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "behave_turn.h"
+#include "conversation/behave_turn.h"
 
 
 #define BEHAVE_TURN_LOG_SEP        '\xff'

@@ -8,7 +8,7 @@
 
 #include <openssl/rand.h>
 
-#include "behave_turn_memo.h"
+#include "conversation/behave_turn_memo.h"
 
 
 behave_turn_memo_t *

@@ -29,9 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "behave_annotate.h"
-#include "behave_conv_state.h"
-#include "behave_siphash.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conv_state.h"
+#include "base/behave_siphash.h"
 
 
 #define BEHAVE_TURN_MEMO_SLOTS  4096

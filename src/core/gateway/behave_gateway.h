@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
-#include "behave_error.h"
+#include "base/behave_error.h"
 
 
 #define BEHAVE_GW_FUSION_MODEL     "behave-fusion/1.0.0"

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "behave_gateway.h"
-#include "behave_gw_internal.h"
+#include "gateway/behave_gateway.h"
+#include "gateway/behave_gw_internal.h"
 
 
 #define BEHAVE_GW_COMPONENTS_MAX  64

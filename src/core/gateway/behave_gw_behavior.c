@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_gateway.h"
-#include "behave_json.h"
-#include "behave_gw_internal.h"
-#include "behave_gw_session.h"
-#include "behave_ids.h"
+#include "gateway/behave_gateway.h"
+#include "base/behave_json.h"
+#include "gateway/behave_gw_internal.h"
+#include "gateway/behave_gw_session.h"
+#include "base/behave_ids.h"
 
 
 #define BEHAVE_GW_T_MAX           9007199254740992.0

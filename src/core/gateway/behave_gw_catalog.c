@@ -13,9 +13,9 @@
 #include <string.h>
 #include <math.h>
 
-#include "behave_gateway.h"
-#include "behave_gw_internal.h"
-#include "behave_json_parse.h"
+#include "gateway/behave_gateway.h"
+#include "gateway/behave_gw_internal.h"
+#include "base/behave_json_parse.h"
 
 
 static int behave_gw_model_load(const cJSON *item, size_t i,

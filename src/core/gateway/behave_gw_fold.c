@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "behave_gw_session.h"
+#include "gateway/behave_gw_session.h"
 
 
 #define BEHAVE_GW_LONG_PAUSE_MS   2000.0

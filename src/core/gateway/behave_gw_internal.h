@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
-#include "behave_error.h"
+#include "base/behave_error.h"
 
 
 /*

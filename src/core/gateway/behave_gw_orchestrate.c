@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_gateway.h"
-#include "behave_gw_internal.h"
-#include "behave_annotate.h"
-#include "behave_round.h"
-#include "behave_tokenize.h"
+#include "gateway/behave_gateway.h"
+#include "gateway/behave_gw_internal.h"
+#include "text/behave_annotate.h"
+#include "base/behave_round.h"
+#include "text/behave_tokenize.h"
 
 
 #define BEHAVE_GW_QUERY_MAX      1048576

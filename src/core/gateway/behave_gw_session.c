@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_gw_session.h"
+#include "gateway/behave_gw_session.h"
 
 
 #define BEHAVE_GW_EV_DURATION   0x10

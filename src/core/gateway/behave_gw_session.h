@@ -23,9 +23,9 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
-#include "behave_error.h"
+#include "base/behave_error.h"
 #include "behave_gw_hot_layout.h"       /* generated: behave_gw_hot.layout */
-#include "behave_gw_internal.h"
+#include "gateway/behave_gw_internal.h"
 
 
 #define BEHAVE_GW_TARGET_MAX      256

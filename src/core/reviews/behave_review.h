@@ -30,9 +30,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_conversation.h"
-#include "behave_error.h"
-#include "behave_turn.h"
+#include "conversation/behave_conversation.h"
+#include "base/behave_error.h"
+#include "conversation/behave_turn.h"
 
 /*
  * The fields of a stored record, BEHAVE_RF_*, in the order the scripts

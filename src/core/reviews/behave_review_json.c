@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_json.h"
-#include "behave_redact.h"
-#include "behave_round.h"
-#include "behave_time.h"
-#include "behave_review.h"
-#include "behave_turn_log.h"
-#include "behave_conv_state.h"
+#include "base/behave_json.h"
+#include "text/behave_redact.h"
+#include "base/behave_round.h"
+#include "base/behave_time.h"
+#include "reviews/behave_review.h"
+#include "conversation/behave_turn_log.h"
+#include "conversation/behave_conv_state.h"
 
 
 typedef struct behave_review_member_s  behave_review_member_t;

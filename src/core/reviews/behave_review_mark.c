@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "behave_hex.h"
-#include "behave_review.h"
+#include "base/behave_hex.h"
+#include "reviews/behave_review.h"
 
 
 static int behave_review_mark_read(const char *mark, size_t len,

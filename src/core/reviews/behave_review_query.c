@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_hex.h"
-#include "behave_json.h"
-#include "behave_review.h"
-#include "behave_time.h"
-#include "behave_utf8.h"
+#include "base/behave_hex.h"
+#include "base/behave_json.h"
+#include "reviews/behave_review.h"
+#include "base/behave_time.h"
+#include "base/behave_utf8.h"
 
 
 #define BEHAVE_REVIEW_ARG_MAX  512

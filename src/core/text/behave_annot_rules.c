@@ -11,7 +11,7 @@
 #include <stdio.h>
 #endif
 #include <string.h>
-#include "behave_annot_rules.h"
+#include "text/behave_annot_rules.h"
 
 
 /* valence (scale of the lexicon: -4..4 per unit) */

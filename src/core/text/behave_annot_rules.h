@@ -10,9 +10,9 @@
 #ifndef BEHAVE_ANNOT_RULES_H
 #define BEHAVE_ANNOT_RULES_H
 
-#include "behave_annotation.h"
-#include "behave_lexicon.h"
-#include "behave_tokenize.h"
+#include "text/behave_annotation.h"
+#include "text/behave_lexicon.h"
+#include "text/behave_tokenize.h"
 
 
 #define BEHAVE_CTX  3           /* units a negator or intensifier reaches */

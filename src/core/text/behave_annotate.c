@@ -21,11 +21,11 @@
 
 #include <math.h>
 #include <string.h>
-#include "behave_annotate.h"
-#include "behave_annot_rules.h"
-#include "behave_lexicon.h"
-#include "behave_model.h"
-#include "behave_tokenize.h"
+#include "text/behave_annotate.h"
+#include "text/behave_annot_rules.h"
+#include "text/behave_lexicon.h"
+#include "text/behave_model.h"
+#include "text/behave_tokenize.h"
 
 
 #define BEHAVE_WIN        16    /* token window, a power of two */

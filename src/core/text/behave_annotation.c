@@ -6,7 +6,7 @@
  */
 
 
-#include "behave_annotation.h"
+#include "text/behave_annotation.h"
 
 
 /*

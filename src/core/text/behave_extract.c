@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_extract.h"
-#include "behave_utf8.h"
+#include "text/behave_extract.h"
+#include "base/behave_utf8.h"
 
 
 #define BEHAVE_EXTRACT_PARTS_MAX  64

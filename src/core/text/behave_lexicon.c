@@ -5,7 +5,7 @@
  */
 
 #include <string.h>
-#include "behave_lexicon.h"
+#include "text/behave_lexicon.h"
 
 
 #define BEHAVE_LEX_STEM_MAX  48

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "behave_lexicon_ext.h"
-#include "behave_tokenize.h"
+#include "text/behave_lexicon_ext.h"
+#include "text/behave_tokenize.h"
 
 
 #define BEHAVE_LEX_EXT_PHRASE   6       /* BEHAVE_PHRASE, behave_annotate.c */

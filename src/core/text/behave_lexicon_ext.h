@@ -54,7 +54,7 @@
 
 #include <stddef.h>
 
-#include "behave_lexicon.h"
+#include "text/behave_lexicon.h"
 
 
 #define BEHAVE_LEX_EXT_LINE_MAX  1024   /* bytes, line end excluded */

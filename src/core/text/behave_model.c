@@ -13,10 +13,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "behave_model.h"
-#include "behave_model_data.h"
+#include "text/behave_model.h"
+#include "text/behave_model_data.h"
 #include "behave_model_concepts.h"
-#include "behave_model_int.h"
+#include "text/behave_model_int.h"
 
 
 static size_t behave_fold(const char *s, size_t len, char *out);

@@ -19,11 +19,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "behave_annotation.h"
-#include "behave_tokenize.h"
-#include "behave_model_data.h"
-#include "behave_risk.h"
-#include "behave_model_state.h"
+#include "text/behave_annotation.h"
+#include "text/behave_tokenize.h"
+#include "text/behave_model_data.h"
+#include "text/behave_risk.h"
+#include "text/behave_model_state.h"
 
 
 void behave_model_init(behave_model_state_t *m);

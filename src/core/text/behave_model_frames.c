@@ -5,7 +5,7 @@
  */
 
 #include <string.h>
-#include "behave_model_int.h"
+#include "text/behave_model_int.h"
 
 
 /*

@@ -13,8 +13,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "behave_model_state.h"
-#include "behave_model_data.h"
+#include "text/behave_model_state.h"
+#include "text/behave_model_data.h"
 #include "behave_model_concepts.h"
 
 

@@ -11,9 +11,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "behave_annotation.h"
-#include "behave_model_data.h"
-#include "behave_risk.h"
+#include "text/behave_annotation.h"
+#include "text/behave_model_data.h"
+#include "text/behave_risk.h"
 
 /* outputs, in this order: valence 4, urgency 5, load 4, engagement 4,
  * register 4, then one logit for "critical" */

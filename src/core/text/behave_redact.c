@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "behave_redact.h"
+#include "text/behave_redact.h"
 
 
 typedef size_t (*behave_redact_match_pt)(const unsigned char *p, size_t len);

@@ -10,8 +10,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "behave_risk.h"
-#include "behave_risk_data.h"
+#include "text/behave_risk.h"
+#include "text/behave_risk_data.h"
 
 
 /* FNV-1a of a kind letter and a text: the trained layer's own hash */

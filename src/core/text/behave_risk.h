@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "behave_annotation.h"
+#include "text/behave_annotation.h"
 
 
 /*

@@ -2,7 +2,7 @@
  * Copyright (C) ngx_http_behave_module authors
  */
 
-#include "behave_routing.h"
+#include "text/behave_routing.h"
 
 
 static const char *behave_route_tone(const behave_annotation_t *a);

@@ -14,7 +14,7 @@
 #ifndef BEHAVE_ROUTING_H
 #define BEHAVE_ROUTING_H
 
-#include "behave_annotate.h"
+#include "text/behave_annotate.h"
 
 
 typedef struct {

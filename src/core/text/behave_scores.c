@@ -6,8 +6,8 @@
  */
 
 
-#include "behave_scores.h"
-#include "behave_risk.h"
+#include "text/behave_scores.h"
+#include "text/behave_risk.h"
 
 
 /*

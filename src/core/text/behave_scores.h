@@ -7,7 +7,7 @@
 #ifndef BEHAVE_SCORES_H
 #define BEHAVE_SCORES_H
 
-#include "behave_annotation.h"
+#include "text/behave_annotation.h"
 
 
 /*

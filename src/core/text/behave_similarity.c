@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "behave_similarity.h"
+#include "text/behave_similarity.h"
 
 
 #define BEHAVE_SIM_CONTAIN_WEIGHT  0.85

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <utf8proc.h>
 
-#include "behave_lexicon.h"
-#include "behave_tokenize.h"
+#include "text/behave_lexicon.h"
+#include "text/behave_tokenize.h"
 
 
 typedef enum {

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "behave_annotate.h"
-#include "behave_model.h"
-#include "behave_utf8.h"
-#include "behave_scores.h"
+#include "text/behave_annotate.h"
+#include "text/behave_model.h"
+#include "base/behave_utf8.h"
+#include "text/behave_scores.h"
 
 
 static void cli_print(const char *text, size_t len, int json);

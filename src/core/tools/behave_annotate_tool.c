@@ -23,12 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "behave_annotate.h"
-#include "behave_risk.h"
-#include "behave_routing.h"
-#include "behave_utf8.h"
-#include "behave_scores.h"
-#include "behave_tool_util.h"
+#include "text/behave_annotate.h"
+#include "text/behave_risk.h"
+#include "text/behave_routing.h"
+#include "base/behave_utf8.h"
+#include "text/behave_scores.h"
+#include "tools/behave_tool_util.h"
 
 
 #define TOOL_MAX_THRESHOLDS  32

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "behave_annotate.h"
-#include "behave_read_file.h"
-#include "behave_tool_util.h"
+#include "text/behave_annotate.h"
+#include "tools/behave_read_file.h"
+#include "tools/behave_tool_util.h"
 
 
 #define BENCH_DEFAULT  "../shared/data/sentiment/tweets_GroundTruth.tsv"

@@ -43,14 +43,14 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_annotate.h"
-#include "behave_chat.h"
-#include "behave_extract.h"
-#include "behave_json.h"
-#include "behave_json_arena.h"
-#include "behave_jsonl.h"
-#include "behave_turn_memo.h"
-#include "behave_tool_util.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_chat.h"
+#include "text/behave_extract.h"
+#include "base/behave_json.h"
+#include "base/behave_json_arena.h"
+#include "tools/behave_jsonl.h"
+#include "conversation/behave_turn_memo.h"
+#include "tools/behave_tool_util.h"
 
 
 #define BENCH_TURNS_MAX  20000

@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_conversation.h"
+#include "conversation/behave_conversation.h"
 
 
 #define BEHAVE_CONV_CASE_TURNS  64     /* turns replayed of one case */

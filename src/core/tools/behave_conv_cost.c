@@ -24,11 +24,11 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_annotate.h"
-#include "behave_conv_state.h"
-#include "behave_conversation.h"
-#include "behave_jsonl.h"
-#include "behave_turn.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conv_state.h"
+#include "conversation/behave_conversation.h"
+#include "tools/behave_jsonl.h"
+#include "conversation/behave_turn.h"
 
 
 #define COST_MAX_TURNS  20000

@@ -17,9 +17,9 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "behave_annotate.h"
-#include "behave_conv_claims.h"
-#include "behave_conv_learned.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conv_claims.h"
+#include "conversation/behave_conv_learned.h"
 
 
 static void feats_print(void *ctx, uint32_t hash);

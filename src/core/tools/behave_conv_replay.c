@@ -23,11 +23,11 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_annotate.h"
-#include "behave_conv_state.h"
-#include "behave_conversation.h"
-#include "behave_json.h"
-#include "behave_turn.h"
+#include "text/behave_annotate.h"
+#include "conversation/behave_conv_state.h"
+#include "conversation/behave_conversation.h"
+#include "base/behave_json.h"
+#include "conversation/behave_turn.h"
 
 
 #define REPLAY_MAX_TURNS  1000

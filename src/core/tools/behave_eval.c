@@ -26,11 +26,11 @@
 #include <string.h>
 #include <time.h>
 #include <cjson/cJSON.h>
-#include "behave_annotate.h"
-#include "behave_jsonl.h"
-#include "behave_conversation.h"
-#include "behave_conv_case.h"
-#include "behave_turn.h"
+#include "text/behave_annotate.h"
+#include "tools/behave_jsonl.h"
+#include "conversation/behave_conversation.h"
+#include "tools/behave_conv_case.h"
+#include "conversation/behave_turn.h"
 
 
 #define EVAL_MAX_FIG    64

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "behave_annotate.h"
-#include "behave_utf8.h"
+#include "text/behave_annotate.h"
+#include "base/behave_utf8.h"
 
 
 #define FEAT_NAMES  (1u << 20)

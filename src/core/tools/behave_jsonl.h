@@ -15,7 +15,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_read_file.h"
+#include "tools/behave_read_file.h"
 
 
 typedef void (*behave_jsonl_line_pt)(const cJSON *line, void *data);

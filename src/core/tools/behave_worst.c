@@ -34,20 +34,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "behave_annotate.h"
-#include "behave_callsum.h"
-#include "behave_chat.h"
-#include "behave_extract.h"
-#include "behave_gateway.h"
-#include "behave_json.h"
-#include "behave_json_parse.h"
-#include "behave_request.h"
-#include "behave_response.h"
-#include "behave_review.h"
-#include "behave_routing.h"
-#include "behave_provider.h"
-#include "behave_signature.h"
-#include "behave_webhook_parse.h"
+#include "text/behave_annotate.h"
+#include "webhooks/behave_callsum.h"
+#include "conversation/behave_chat.h"
+#include "text/behave_extract.h"
+#include "gateway/behave_gateway.h"
+#include "base/behave_json.h"
+#include "base/behave_json_parse.h"
+#include "analyze/behave_request.h"
+#include "analyze/behave_response.h"
+#include "reviews/behave_review.h"
+#include "text/behave_routing.h"
+#include "webhooks/behave_provider.h"
+#include "webhooks/behave_signature.h"
+#include "webhooks/behave_webhook_parse.h"
 
 
 #define WORST_BODY_MAX      (1024 * 1024)       /* behave_max_body_size */

@@ -11,12 +11,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "behave_annotate.h"
-#include "behave_json.h"
-#include "behave_callsum.h"
-#include "behave_provider.h"
-#include "behave_round.h"
-#include "behave_time.h"
+#include "text/behave_annotate.h"
+#include "base/behave_json.h"
+#include "webhooks/behave_callsum.h"
+#include "webhooks/behave_provider.h"
+#include "base/behave_round.h"
+#include "base/behave_time.h"
 
 
 static void behave_callsum_start(behave_callsum_t *out, size_t n,

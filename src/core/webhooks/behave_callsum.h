@@ -65,9 +65,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_conversation.h"
-#include "behave_turn.h"
-#include "behave_webhook_parse.h"
+#include "conversation/behave_conversation.h"
+#include "conversation/behave_turn.h"
+#include "webhooks/behave_webhook_parse.h"
 
 
 #define BEHAVE_CALLSUM_WINDOW      20

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "behave_json_parse.h"
-#include "behave_provider.h"
+#include "base/behave_json_parse.h"
+#include "webhooks/behave_provider.h"
 
 
 /* one file each in providers/ */

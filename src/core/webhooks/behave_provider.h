@@ -33,9 +33,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_error.h"
-#include "behave_signature.h"
-#include "behave_webhook_parse.h"
+#include "base/behave_error.h"
+#include "webhooks/behave_signature.h"
+#include "webhooks/behave_webhook_parse.h"
 
 
 /* room for one provider's options once loaded (an aligned blob) */

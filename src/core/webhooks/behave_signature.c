@@ -17,10 +17,10 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
-#include "behave_signature.h"
-#include "behave_hex.h"
-#include "behave_secretbox.h"
-#include "behave_utf8.h"
+#include "webhooks/behave_signature.h"
+#include "base/behave_hex.h"
+#include "base/behave_secretbox.h"
+#include "base/behave_utf8.h"
 
 
 static behave_sig_err_e behave_sig_parse_pairs(const behave_sig_str_t *hdr,

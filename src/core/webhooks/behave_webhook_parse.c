@@ -13,10 +13,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "behave_webhook_parse.h"
-#include "behave_ids.h"
-#include "behave_json_parse.h"
-#include "behave_turn.h"            /* BEHAVE_SPEAKER_* */
+#include "webhooks/behave_webhook_parse.h"
+#include "base/behave_ids.h"
+#include "base/behave_json_parse.h"
+#include "conversation/behave_turn.h"            /* BEHAVE_SPEAKER_* */
 
 
 static void behave_call_classify(behave_call_t *call, const char *transcript,

@@ -81,8 +81,8 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
-#include "behave_error.h"
-#include "behave_signature.h"
+#include "base/behave_error.h"
+#include "webhooks/behave_signature.h"
 
 
 #define BEHAVE_CONVERSATION_VAR    "behave_conversation_id"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "behave_provider.h"
+#include "webhooks/behave_provider.h"
 
 
 static const behave_sig_scheme_t  behave_elevenlabs_scheme = {

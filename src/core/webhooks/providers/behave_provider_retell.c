@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "behave_provider.h"
+#include "webhooks/behave_provider.h"
 
 
 static behave_err_e behave_retell_locate(behave_call_t *call,

@@ -22,8 +22,8 @@
 #include <string.h>
 #include <openssl/crypto.h>
 
-#include "behave_provider.h"
-#include "behave_secretbox.h"          /* behave_base64_decode */
+#include "webhooks/behave_provider.h"
+#include "base/behave_secretbox.h"          /* behave_base64_decode */
 
 
 /* a decoded key longer than this is not a key we issued */

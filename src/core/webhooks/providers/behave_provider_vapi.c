@@ -24,10 +24,10 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
-#include "behave_hex.h"
-#include "behave_provider.h"
-#include "behave_provider_vapi.h"
-#include "behave_secretbox.h"          /* behave_base64_decode */
+#include "base/behave_hex.h"
+#include "webhooks/behave_provider.h"
+#include "webhooks/providers/behave_provider_vapi.h"
+#include "base/behave_secretbox.h"          /* behave_base64_decode */
 
 
 /* Vapi stamps at or above this are milliseconds (see above) */

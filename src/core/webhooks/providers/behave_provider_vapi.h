@@ -11,8 +11,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "behave_error.h"
-#include "behave_signature.h"
+#include "base/behave_error.h"
+#include "webhooks/behave_signature.h"
 
 
 #define BEHAVE_SIG_PREFIX_MAX            16
