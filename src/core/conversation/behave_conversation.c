@@ -219,6 +219,7 @@ behave_conversation_record_norm(const behave_turn_t *t,
     rec->specialist = behave_conv_first(n,
                                         BEHAVE_CONV_T_SPECIALIST,
                                         BEHAVE_CONV_TOPIC, NULL);
+    rec->priority = behave_conv_first(n, BEHAVE_CONV_T_PRIORITY, 0, NULL);
     rec->vague = behave_conv_first(n, BEHAVE_CONV_T_VAGUE,
                                    0, &rec->vague_n);
 
