@@ -245,6 +245,31 @@ static const fr_case_t  fr_cases[] = {
       "je viens de réessayer, c'est pareil", 1 },
     { "die Buchung hängt", "Ich hab das angestoßen, das passt jetzt.",
       "Im Portal steht weiterhin 'offen'.", 1 },
+    /* the fix confirmed, then something new asked: "still" and
+     * "again" that count the asks, "I managed to" in each language */
+    { "My card was blocked after the trip.",
+      "I've unblocked your card, it works now.",
+      "It works now, thanks! I still have a question: how do I raise "
+      "my daily limit?", 0 },
+    { "No me llega el código SMS.", "Ya está solucionado.",
+      "Sí, ya pude entrar, gracias. Todavía tengo una pregunta: ¿cómo "
+      "cambio mi número?", 0 },
+    { "Meu cartão foi bloqueado.", "Pronto, já desbloqueei o seu cartão.",
+      "Consegui, obrigado! Ainda tenho uma dúvida: como aumento o "
+      "limite?", 0 },
+    { "Je n'arrive pas à me connecter.",
+      "C'est corrigé, vous pouvez vous reconnecter.",
+      "C'est bon, j'ai pu me connecter. Encore une question : comment "
+      "changer mon adresse e-mail ?", 0 },
+    { "Meine Karte ist gesperrt.",
+      "Erledigt, Ihre Karte ist wieder entsperrt.",
+      "Ja, funktioniert wieder, danke! Noch eine Frage: Wie erhöhe ich "
+      "mein Tageslimit?", 0 },
+    { "Je n'arrive pas à me connecter.",
+      "C'est corrigé, vous pouvez vous reconnecter.",
+      "Non, je n'ai pas pu me connecter, toujours la même erreur.", 1 },
+    { "No puedo entrar.", "Ya está solucionado.",
+      "No pude entrar, sigue igual.", 1 },
     /* "no" that is Portuguese's "in the"; a negation after the verb */
     { "a fatura não abre", "Já funciona.",
       "No app, abriu certinho agora. Obrigada!", 0 },
