@@ -222,7 +222,7 @@ behave_conv_planned(const char *s, size_t at)
 {
     size_t  from, k;
 
-    from = behave_conv_clause_start(s, at, 24);
+    from = behave_conv_clause_start(s, at, 32);
 
     if (behave_conv_plan_in(s, from, at)) {
         return 1;
