@@ -1109,6 +1109,60 @@ test_as_i_said(void)
 }
 
 
+/*
+ * Asked a third time in plain words after two answers in jargon ("I
+ * just want to know where I click", "je veux juste savoir"), and "I
+ * don't follow" in between, which denies no fix: a repetition, clarify
+ */
+static void
+test_plain_third_ask(void)
+{
+    static const char     *const convs[][5] = {
+        { "How do I get my money back for the cancelled flight?",
+          "Refunds are processed per EU261 via the PNR-linked claims "
+          "interface.",
+          "Sorry, I don't follow. How do I get the money back?",
+          "You can submit an ERF via MMB under ancillary services.",
+          "I just want to know where I click to get my money back." },
+        { "¿Cómo recupero el dinero del vuelo cancelado?",
+          "El reembolso se tramita conforme al reglamento 261 mediante la "
+          "interfaz vinculada al PNR.",
+          "Perdone, no le entiendo. ¿Cómo recupero el dinero?",
+          "Puede enviar un ERF desde MMB en servicios auxiliares.",
+          "Solo quiero saber dónde hago clic para que me devuelvan el "
+          "dinero." },
+        { "Como recebo meu dinheiro de volta do voo cancelado?",
+          "O reembolso é processado conforme a resolução 400 via interface "
+          "vinculada ao PNR.",
+          "Desculpa, não entendi. Como recebo o dinheiro de volta?",
+          "Basta abrir um ERF pelo MMB em serviços auxiliares.",
+          "Eu só quero saber onde eu clico pra ter meu dinheiro de volta." },
+        { "Comment je récupère mon argent pour le vol annulé ?",
+          "Le remboursement est traité selon le règlement 261 via "
+          "l'interface liée au PNR.",
+          "Pardon, je ne comprends pas. Comment je récupère l'argent ?",
+          "Vous pouvez soumettre un ERF via MMB dans les services annexes.",
+          "Je veux juste savoir où je clique pour être remboursé." },
+        { "Wie bekomme ich mein Geld für den gestrichenen Flug zurück?",
+          "Erstattungen laufen gemäß VO 261 über die PNR-verknüpfte "
+          "Claims-Schnittstelle.",
+          "Entschuldigung, das verstehe ich nicht. Wie bekomme ich das Geld "
+          "zurück?",
+          "Sie können ein ERF über MMB unter Zusatzleistungen einreichen.",
+          "Ich will nur wissen, wo ich klicken muss, um mein Geld "
+          "zurückzubekommen." },
+    };
+
+    conv_each(convs, 3, false_resolution, 0, "'I don't follow' denies no "
+              "fix");
+    conv_each(convs, 3, action, BEHAVE_ACTION_CLARIFY,
+              "'I don't follow': clarify");
+    conv_each(convs, 5, repetition, 1, "a third ask in plain words");
+    conv_each(convs, 5, action, BEHAVE_ACTION_CLARIFY,
+              "a third ask in plain words: clarify");
+}
+
+
 int
 main(void)
 {
@@ -1130,6 +1184,7 @@ main(void)
     test_going_back();
     test_more_teams();
     test_as_i_said();
+    test_plain_third_ask();
 
     return tap_done();
 }
