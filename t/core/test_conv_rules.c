@@ -1065,6 +1065,24 @@ test_more_teams(void)
         "Can I speak to your accessibility team about my statements?",
         "¿Me pasan con el equipo de accesibilidad, por favor?",
         "Vous avez un service accessibilité pour les malvoyants ?",
+        /* a court order, a death in the family, a company's single
+         * sign-on and data agreement, a charge never made */
+        "I'm a solicitor acting for Mrs Hale; we have a court order "
+        "requiring disclosure of the statements. Where do I send it?",
+        "My husband died last month and I need to close his accounts. I "
+        "have the death certificate.",
+        "We need single sign-on with Okta and a signed data processing "
+        "agreement before procurement signs off.",
+        "Mi marido falleció en marzo y tengo que cerrar sus cuentas.",
+        "Recebi uma ordem judicial pedindo os extratos da minha conta.",
+        "Nous avons besoin de l'authentification unique et d'un accord de "
+        "traitement des données signé.",
+        "Mein Mann ist verstorben, ich muss seine Konten auflösen. Die "
+        "Sterbeurkunde liegt vor.",
+        "Je voudrais contester un prélèvement de 39 euros du mois "
+        "dernier.",
+        "Da ist eine Abbuchung über 39 Euro von einer Firma, die ich nicht "
+        "kenne.",
     };
 
     for (i = 0; i < sizeof(teams) / sizeof(teams[0]); i++) {
