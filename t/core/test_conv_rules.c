@@ -1181,6 +1181,42 @@ test_plain_third_ask(void)
 }
 
 
+/*
+ * A suggested fix answered "still broken" with the customer saying they
+ * will leave, on the second customer turn: escalating, handoff; a fix
+ * suggested is no claim, so no false resolution
+ */
+static void
+test_still_broken_leaving(void)
+{
+    static const char     *const convs[][3] = {
+        { "my internet has been down since yesterday",
+          "Sorry about that! Have you tried restarting your modem?",
+          "yes restarted it 3 times, still broken. honestly about to switch "
+          "to another provider" },
+        { "la app no me deja pagar",
+          "Hola, ¿has probado a cerrar sesión y volver a entrar?",
+          "Sí, y sigue igual. Me cambio a otra compañía, nunca más." },
+        { "minha internet caiu de novo", "Oi! Já tentou reiniciar o modem?",
+          "Já reiniciei, continua sem funcionar. Vou mudar de operadora, "
+          "nunca mais." },
+        { "ma box ne marche plus",
+          "Bonjour, avez-vous essayé de la redémarrer ?",
+          "Oui, toujours en panne. Je change de fournisseur, plus jamais." },
+        { "Internet geht seit gestern nicht",
+          "Hallo, haben Sie den Router neu gestartet?",
+          "Ja, geht immer noch nicht. Ich wechsle zur Konkurrenz, nie "
+          "wieder." },
+    };
+
+    conv_each(convs, 3, escalating, 1, "still broken and leaving");
+    conv_each(convs, 3, false_resolution, 0,
+              "a suggested fix is no claim");
+    conv_each(convs, 3, action, BEHAVE_ACTION_HANDOFF,
+              "still broken and leaving: handoff");
+}
+
+
 int
 main(void)
 {
@@ -1203,6 +1239,7 @@ main(void)
     test_more_teams();
     test_as_i_said();
     test_plain_third_ask();
+    test_still_broken_leaving();
 
     return tap_done();
 }

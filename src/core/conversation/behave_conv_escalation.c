@@ -255,6 +255,18 @@ behave_conv_escalation(const behave_conv_state_t *st,
 
     if (total == 2 && m == 1) {
         behave_conv_escalation_second(st, cur_rec, out, from);
+
+        /* "still broken, I'm switching to another provider" after a
+         * first complaint: the ultimatum is the trend, two turns do */
+        if (!out->escalating && cur >= 1
+            && (cur_rec->flags & BEHAVE_CONV_F_ANGER)
+            && behave_conv_unhappy_before(st, m)
+            && !behave_conv_angry_before(st, m))
+        {
+            out->escalating = 1;
+            *from = BEHAVE_CONV_ESC_ANGER;
+        }
+
         return;
     }
 
