@@ -258,8 +258,7 @@ behave_conv_escalation(const behave_conv_state_t *st,
 
         /* "still broken, I'm switching to another provider" after a
          * first complaint: the ultimatum is the trend, two turns do */
-        if (!out->escalating && cur >= 1
-            && (cur_rec->flags & BEHAVE_CONV_F_ANGER)
+        if (!out->escalating && (cur_rec->flags & BEHAVE_CONV_F_ANGER)
             && behave_conv_unhappy_before(st, m)
             && !behave_conv_angry_before(st, m))
         {
@@ -270,16 +269,17 @@ behave_conv_escalation(const behave_conv_state_t *st,
         return;
     }
 
-    if (total < 3 || cur < 1 || m == 0) {
+    if (total < 3 || m == 0) {
         return;
     }
 
     /*
      * Anger or an ultimatum that was not there before ("If nobody has come
-     * by Friday I'm reporting you"), in a turn that is itself unhappy,
-     * after an earlier unhappy turn: labels.md's rising intensity, which
-     * the levels may not show (a calm wording of an ultimatum reads as
-     * mild)
+     * by Friday I'm reporting you", "I took the day off for this. How
+     * much longer?"), after an earlier unhappy turn: labels.md's rising
+     * intensity, which the levels may not show (a calm wording of an
+     * ultimatum reads as mild, even neutral); the words are unhappy
+     * enough
      */
     if ((cur_rec->flags & BEHAVE_CONV_F_ANGER)
         && behave_conv_unhappy_before(st, m)
