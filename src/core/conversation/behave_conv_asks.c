@@ -574,7 +574,7 @@ behave_conv_repetition(const behave_conv_state_t *st,
          * its letters; a mere "but" or "though" does not */
         if ((said ? score : sim.score) < need
             && cosine < (said ? BEHAVE_CONV_MEANING_SAID
-                              : BEHAVE_CONV_MEANING_FOLLOW_UP)
+                              : BEHAVE_CONV_MEANING_REPEAT)
             && !behave_conv_same_intent(cur, &st->rec[i])
             && !(cur->flags & st->rec[i].flags & BEHAVE_CONV_F_FOCUS))
         {

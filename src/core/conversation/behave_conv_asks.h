@@ -43,20 +43,6 @@
 #define BEHAVE_CONV_MEANING_REPEAT  0.28
 #define BEHAVE_CONV_MEANING_SAID    0.05
 
-/*
- * In a conversation, a new question that shares neither the letters,
- * the intent nor the facet of an earlier ask, and says nothing of it
- * being open, is a follow-up on the topic ("Can I choose my seat on that
- * fare?" after the bag allowance, "Is the Leeds store open late?" after
- * the Sunday hours, "Did both, still shows offline" after the steps):
- * meaning alone makes it a re-ask only when it is close.  REPEAT stays
- * the pairs' threshold (two queries and nothing else); this one was
- * chosen on the development conversations (repetition precision 0.911
- * -> 0.973, recall 0.900 -> 0.887; 0.6 alike, 0.45 keeps two more
- * follow-ups, 0.7 loses two more re-asks)
- */
-#define BEHAVE_CONV_MEANING_FOLLOW_UP  0.55
-
 
 /* order-like tokens ("#1234", "20gb"): rec->ids and rec->nids */
 void behave_conv_ids(const behave_conv_norm_t *t, behave_conv_rec_t *rec);
