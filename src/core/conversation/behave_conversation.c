@@ -147,6 +147,15 @@ behave_conversation_record_norm(const behave_turn_t *t,
     if (!rec->customer) {
         rec->claim = behave_conv_claim(n, t->cues);
         behave_conv_learned_adjust(n, rec);
+
+        /* a claim the model adds is no claim when its deeds are all
+         * wished or asked ("we want to make sure it has been resolved") */
+        if (rec->claim == BEHAVE_CONV_CLAIM_CUE
+            && behave_conv_deeds(n) == 1)
+        {
+            rec->claim = 0;
+        }
+
         return;
     }
 
