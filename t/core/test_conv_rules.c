@@ -1237,6 +1237,42 @@ test_still_broken_leaving(void)
 }
 
 
+/*
+ * A reply that calls the company liars and threatens to go public, or to
+ * shop elsewhere, after an unhappy first turn: escalating, handoff
+ */
+static void
+test_liars_and_public(void)
+{
+    static const char     *const convs[][3] = {
+        { "my account has been on hold for five days, why?",
+          "We've escalated your concern, a member of our team will be in "
+          "touch.",
+          "That's a lie, stop lying. I'll make it public." },
+        { "mi cuenta lleva cinco días bloqueada, ¿por qué?",
+          "Hemos escalado su caso, un compañero le contactará.",
+          "Me están mintiendo. Voy a hacerlo público." },
+        { "minha conta está bloqueada há cinco dias, por quê?",
+          "Encaminhamos o seu caso, a equipe vai entrar em contato.",
+          "Vocês estão mentindo. Vou tornar público." },
+        { "mon compte est bloqué depuis cinq jours, pourquoi ?",
+          "Nous avons transmis votre demande, un conseiller vous "
+          "contactera.",
+          "Vous mentez. Je vais rendre public tout ça." },
+        { "mein Konto ist seit fünf Tagen gesperrt, warum?",
+          "Wir haben Ihr Anliegen weitergeleitet, ein Kollege meldet sich.",
+          "Sie lügen. Ich werde das öffentlich machen." },
+        { "your driver swore at me on the phone, I am really upset",
+          "Could you DM us your name and address please?",
+          "Pretty poor apology. Feel like shopping somewhere else." },
+    };
+
+    conv_each(convs, 3, escalating, 1, "liars, going public, elsewhere");
+    conv_each(convs, 3, action, BEHAVE_ACTION_HANDOFF,
+              "liars and going public: handoff");
+}
+
+
 int
 main(void)
 {
@@ -1260,6 +1296,7 @@ main(void)
     test_as_i_said();
     test_plain_third_ask();
     test_still_broken_leaving();
+    test_liars_and_public();
 
     return tap_done();
 }
