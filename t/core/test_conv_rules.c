@@ -1148,6 +1148,38 @@ test_as_i_said(void)
 
 
 /*
+ * The answer misread the ask, and the customer says so ("Sorry, you
+ * misunderstood!") and gives it again: a repetition, whatever the words
+ */
+static void
+test_misunderstood(void)
+{
+    static const char     *const convs[][3] = {
+        { "Lightroom takes 15 seconds to load each preview since the update.",
+          "Could you import new images and see if previews are still slow?",
+          "Sorry, you misunderstood! I did import new files, still slow." },
+        { "Desde la actualización cada vista previa tarda 15 segundos.",
+          "¿Puede importar fotos nuevas y ver si sigue lento?",
+          "Creo que no me entendió: ya importé fotos nuevas y va lento." },
+        { "Desde a atualização cada prévia demora 15 segundos. Por quê?",
+          "Pode importar fotos novas e ver se continua lento?",
+          "Você entendeu errado: já importei fotos novas e "
+          "continua lento." },
+        { "Depuis la mise à jour chaque aperçu met 15 secondes.",
+          "Pouvez-vous importer de nouvelles photos et voir si c'est lent ?",
+          "Vous avez mal compris : j'ai déjà importé de nouvelles photos, "
+          "c'est lent." },
+        { "Seit dem Update braucht jede Vorschau 15 Sekunden.",
+          "Können Sie neue Bilder importieren und prüfen, ob es langsam ist?",
+          "Sie haben mich falsch verstanden: ich habe neue Bilder "
+          "importiert, es ist langsam." },
+    };
+
+    conv_each(convs, 3, repetition, 1, "'you misunderstood' re-asks");
+}
+
+
+/*
  * Asked a third time in plain words after two answers in jargon ("I
  * just want to know where I click", "je veux juste savoir"), and "I
  * don't follow" in between, which denies no fix: a repetition, clarify
@@ -1297,6 +1329,7 @@ main(void)
     test_plain_third_ask();
     test_still_broken_leaving();
     test_liars_and_public();
+    test_misunderstood();
 
     return tap_done();
 }
