@@ -1305,6 +1305,36 @@ test_liars_and_public(void)
 }
 
 
+/*
+ * The result of the step the agent suggested, with no question mark
+ * ("Did both, still shows offline"): new information, no re-ask
+ */
+static void
+test_step_done(void)
+{
+    static const char     *const convs[][3] = {
+        { "My printer shows as offline on my laptop.",
+          "Could you restart the printer and check it's on the same Wi-Fi?",
+          "Did both, still shows offline." },
+        { "Mi impresora sale desconectada en el portátil.",
+          "¿Puede reiniciar la impresora y comprobar que está en la misma "
+          "wifi?",
+          "Ya lo hice, sigue saliendo desconectada." },
+        { "Minha impressora aparece offline no notebook.",
+          "Pode reiniciar a impressora e ver se está na mesma rede wi-fi?",
+          "Já fiz, continua aparecendo offline." },
+        { "Mon imprimante apparaît hors ligne sur mon portable.",
+          "Pouvez-vous redémarrer l'imprimante et vérifier le wifi ?",
+          "C'est fait, elle apparaît toujours hors ligne." },
+        { "Mein Drucker wird am Laptop als offline angezeigt.",
+          "Können Sie den Drucker neu starten und das WLAN prüfen?",
+          "Schon gemacht, er wird immer noch als offline angezeigt." },
+    };
+
+    conv_each(convs, 3, repetition, 0, "the step's result is no re-ask");
+}
+
+
 int
 main(void)
 {
@@ -1330,6 +1360,7 @@ main(void)
     test_still_broken_leaving();
     test_liars_and_public();
     test_misunderstood();
+    test_step_done();
 
     return tap_done();
 }

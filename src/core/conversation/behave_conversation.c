@@ -192,6 +192,14 @@ behave_conversation_record_norm(const behave_turn_t *t,
         f |= BEHAVE_CONV_F_QUESTION;
     }
 
+    /* "Did both, still shows offline": the result of the step the agent
+     * suggested, with no question mark, asks nothing (step_done.tsv) */
+    if (!(f & (BEHAVE_CONV_F_QUESTION | BEHAVE_CONV_F_STRONG))
+        && behave_conv_opens(n, BEHAVE_CONV_L_STEP_DONE, 1))
+    {
+        rec->cues &= ~BEHAVE_CUE_ASKS;
+    }
+
     f |= behave_conv_focus(n);
     f |= behave_conv_intent(n) << BEHAVE_CONV_F_INTENT_SHIFT;
 
