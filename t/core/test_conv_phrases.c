@@ -338,6 +338,18 @@ routed(const char *p, const char *q, const char *what)
            && strstr(r.reason, what) != NULL;
 }
 
+/* high urgency with the reason it cannot wait: the priority queue */
+static int
+prioritised(const char *p, const char *q, const char *what)
+{
+    turn(0, C, "%s%s", "The payment page keeps failing, ", p);
+    tv[0].urgency = BEHAVE_URGENCY_HIGH;
+    assess(0);
+
+    return r.action == BEHAVE_ACTION_ROUTE
+           && strstr(r.reason, "priority queue") != NULL;
+}
+
 /* a short first message that says what is wrong in no words of its own */
 static int
 unclear_first(const char *p, const char *q, const char *what)
@@ -452,7 +464,18 @@ test_order_by_numbers(void)
     turn(2, C, "%s%s", "I need this sorted today.", "");
     tv[2].urgency = BEHAVE_URGENCY_HIGH;
     assess(2);
-    is_int(r.action, BEHAVE_ACTION_ROUTE, "high urgency alone: route");
+    is_int(r.action, BEHAVE_ACTION_ROUTE, "high urgency and today: route");
+
+    /* the annotator's high urgency on a calm report of a fault: the
+     * customer gives no reason it cannot wait, the ask is answered */
+    turn(2, C, "%s%s", "My promo code isn't applying at checkout.", "");
+    tv[2].urgency = BEHAVE_URGENCY_HIGH;
+    assess(2);
+    is_int(r.action, BEHAVE_ACTION_RESOLVE,
+           "high urgency, nothing at stake said: resolve");
+
+    turn(2, C, "%s%s", "I need this sorted today.", "");
+    tv[2].urgency = BEHAVE_URGENCY_HIGH;
 
     tv[2].load = BEHAVE_LOAD_HIGH;
     assess(2);
@@ -480,11 +503,12 @@ main(void)
 {
     size_t    i;
     table_t  *t;
-    static table_t  tabs[13];
+    static table_t  tabs[14];
     static const char  *names[] = {
         "claims", "claims_more", "not_resolved", "confirm_strong",
         "reask_strong", "yes_but", "confusion", "overload", "specialist",
         "anger", "vague_ref", "interrogative", "repeat_contact",
+        "priority",
     };
 
     for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -521,6 +545,8 @@ main(void)
     each_lang("anger after unhappy turns: escalating, handoff", TAB(9),
               NULL, angry);
     each_lang("repeat contact: risk", TAB(12), NULL, repeat_contact);
+    each_lang("high urgency and a reason it cannot wait: route", TAB(13),
+              NULL, prioritised);
 
     each_lang("overloaded and a team: simplify before route", TAB(7),
               TAB(8), simplify_before_route);

@@ -171,6 +171,26 @@ static const fr_case_t  fr_cases[] = {
     { "my points are missing",
       "Once the points have been added you'll get an email.",
       "ok, nothing yet", 0 },
+    /* a wish or a hope wrapped around the deed: no claim */
+    { "my parcel is lost",
+      "We want to make sure this issue has been resolved for you!",
+      "it's still not here", 0 },
+    { "mi paquete no llegó",
+      "Queremos asegurarnos de que el problema ha sido resuelto.",
+      "sigue sin llegar", 0 },
+    { "meu pacote não chegou",
+      "Tomara que o problema já foi resolvido.",
+      "ainda não chegou nada", 0 },
+    { "mon colis n'est pas arrivé",
+      "Nous voulons nous assurer que le problème a été résolu.",
+      "il n'est toujours pas là", 0 },
+    { "mein Paket ist nicht da",
+      "Hoffentlich wurde das Problem inzwischen behoben.",
+      "es ist immer noch nicht da", 0 },
+    /* the same deed told as done: a claim */
+    { "my parcel is lost",
+      "This issue has been resolved for you!",
+      "it's still not here", 1 },
     { "o valor não caiu",
       "Devolvemos o dinheiro em até 7 dias úteis.",
       "ok, ainda não aparece", 0 },
@@ -245,6 +265,31 @@ static const fr_case_t  fr_cases[] = {
       "je viens de réessayer, c'est pareil", 1 },
     { "die Buchung hängt", "Ich hab das angestoßen, das passt jetzt.",
       "Im Portal steht weiterhin 'offen'.", 1 },
+    /* the fix confirmed, then something new asked: "still" and
+     * "again" that count the asks, "I managed to" in each language */
+    { "My card was blocked after the trip.",
+      "I've unblocked your card, it works now.",
+      "It works now, thanks! I still have a question: how do I raise "
+      "my daily limit?", 0 },
+    { "No me llega el código SMS.", "Ya está solucionado.",
+      "Sí, ya pude entrar, gracias. Todavía tengo una pregunta: ¿cómo "
+      "cambio mi número?", 0 },
+    { "Meu cartão foi bloqueado.", "Pronto, já desbloqueei o seu cartão.",
+      "Consegui, obrigado! Ainda tenho uma dúvida: como aumento o "
+      "limite?", 0 },
+    { "Je n'arrive pas à me connecter.",
+      "C'est corrigé, vous pouvez vous reconnecter.",
+      "C'est bon, j'ai pu me connecter. Encore une question : comment "
+      "changer mon adresse e-mail ?", 0 },
+    { "Meine Karte ist gesperrt.",
+      "Erledigt, Ihre Karte ist wieder entsperrt.",
+      "Ja, funktioniert wieder, danke! Noch eine Frage: Wie erhöhe ich "
+      "mein Tageslimit?", 0 },
+    { "Je n'arrive pas à me connecter.",
+      "C'est corrigé, vous pouvez vous reconnecter.",
+      "Non, je n'ai pas pu me connecter, toujours la même erreur.", 1 },
+    { "No puedo entrar.", "Ya está solucionado.",
+      "No pude entrar, sigue igual.", 1 },
     /* "no" that is Portuguese's "in the"; a negation after the verb */
     { "a fatura não abre", "Já funciona.",
       "No app, abriu certinho agora. Obrigada!", 0 },
@@ -1040,6 +1085,24 @@ test_more_teams(void)
         "Can I speak to your accessibility team about my statements?",
         "¿Me pasan con el equipo de accesibilidad, por favor?",
         "Vous avez un service accessibilité pour les malvoyants ?",
+        /* a court order, a death in the family, a company's single
+         * sign-on and data agreement, a charge never made */
+        "I'm a solicitor acting for Mrs Hale; we have a court order "
+        "requiring disclosure of the statements. Where do I send it?",
+        "My husband died last month and I need to close his accounts. I "
+        "have the death certificate.",
+        "We need single sign-on with Okta and a signed data processing "
+        "agreement before procurement signs off.",
+        "Mi marido falleció en marzo y tengo que cerrar sus cuentas.",
+        "Recebi uma ordem judicial pedindo os extratos da minha conta.",
+        "Nous avons besoin de l'authentification unique et d'un accord de "
+        "traitement des données signé.",
+        "Mein Mann ist verstorben, ich muss seine Konten auflösen. Die "
+        "Sterbeurkunde liegt vor.",
+        "Je voudrais contester un prélèvement de 39 euros du mois "
+        "dernier.",
+        "Da ist eine Abbuchung über 39 Euro von einer Firma, die ich nicht "
+        "kenne.",
     };
 
     for (i = 0; i < sizeof(teams) / sizeof(teams[0]); i++) {
@@ -1084,6 +1147,194 @@ test_as_i_said(void)
 }
 
 
+/*
+ * The answer misread the ask, and the customer says so ("Sorry, you
+ * misunderstood!") and gives it again: a repetition, whatever the words
+ */
+static void
+test_misunderstood(void)
+{
+    static const char     *const convs[][3] = {
+        { "Lightroom takes 15 seconds to load each preview since the update.",
+          "Could you import new images and see if previews are still slow?",
+          "Sorry, you misunderstood! I did import new files, still slow." },
+        { "Desde la actualización cada vista previa tarda 15 segundos.",
+          "¿Puede importar fotos nuevas y ver si sigue lento?",
+          "Creo que no me entendió: ya importé fotos nuevas y va lento." },
+        { "Desde a atualização cada prévia demora 15 segundos. Por quê?",
+          "Pode importar fotos novas e ver se continua lento?",
+          "Você entendeu errado: já importei fotos novas e "
+          "continua lento." },
+        { "Depuis la mise à jour chaque aperçu met 15 secondes.",
+          "Pouvez-vous importer de nouvelles photos et voir si c'est lent ?",
+          "Vous avez mal compris : j'ai déjà importé de nouvelles photos, "
+          "c'est lent." },
+        { "Seit dem Update braucht jede Vorschau 15 Sekunden.",
+          "Können Sie neue Bilder importieren und prüfen, ob es langsam ist?",
+          "Sie haben mich falsch verstanden: ich habe neue Bilder "
+          "importiert, es ist langsam." },
+    };
+
+    conv_each(convs, 3, repetition, 1, "'you misunderstood' re-asks");
+}
+
+
+/*
+ * Asked a third time in plain words after two answers in jargon ("I
+ * just want to know where I click", "je veux juste savoir"), and "I
+ * don't follow" in between, which denies no fix: a repetition, clarify
+ */
+static void
+test_plain_third_ask(void)
+{
+    static const char     *const convs[][5] = {
+        { "How do I get my money back for the cancelled flight?",
+          "Refunds are processed per EU261 via the PNR-linked claims "
+          "interface.",
+          "Sorry, I don't follow. How do I get the money back?",
+          "You can submit an ERF via MMB under ancillary services.",
+          "I just want to know where I click to get my money back." },
+        { "¿Cómo recupero el dinero del vuelo cancelado?",
+          "El reembolso se tramita conforme al reglamento 261 mediante la "
+          "interfaz vinculada al PNR.",
+          "Perdone, no le entiendo. ¿Cómo recupero el dinero?",
+          "Puede enviar un ERF desde MMB en servicios auxiliares.",
+          "Solo quiero saber dónde hago clic para que me devuelvan el "
+          "dinero." },
+        { "Como recebo meu dinheiro de volta do voo cancelado?",
+          "O reembolso é processado conforme a resolução 400 via interface "
+          "vinculada ao PNR.",
+          "Desculpa, não entendi. Como recebo o dinheiro de volta?",
+          "Basta abrir um ERF pelo MMB em serviços auxiliares.",
+          "Eu só quero saber onde eu clico pra ter meu dinheiro de volta." },
+        { "Comment je récupère mon argent pour le vol annulé ?",
+          "Le remboursement est traité selon le règlement 261 via "
+          "l'interface liée au PNR.",
+          "Pardon, je ne comprends pas. Comment je récupère l'argent ?",
+          "Vous pouvez soumettre un ERF via MMB dans les services annexes.",
+          "Je veux juste savoir où je clique pour être remboursé." },
+        { "Wie bekomme ich mein Geld für den gestrichenen Flug zurück?",
+          "Erstattungen laufen gemäß VO 261 über die PNR-verknüpfte "
+          "Claims-Schnittstelle.",
+          "Entschuldigung, das verstehe ich nicht. Wie bekomme ich das Geld "
+          "zurück?",
+          "Sie können ein ERF über MMB unter Zusatzleistungen einreichen.",
+          "Ich will nur wissen, wo ich klicken muss, um mein Geld "
+          "zurückzubekommen." },
+    };
+
+    conv_each(convs, 3, false_resolution, 0, "'I don't follow' denies no "
+              "fix");
+    conv_each(convs, 3, action, BEHAVE_ACTION_CLARIFY,
+              "'I don't follow': clarify");
+    conv_each(convs, 5, repetition, 1, "a third ask in plain words");
+    conv_each(convs, 5, action, BEHAVE_ACTION_CLARIFY,
+              "a third ask in plain words: clarify");
+}
+
+
+/*
+ * A suggested fix answered "still broken" with the customer saying they
+ * will leave, on the second customer turn: escalating, handoff; a fix
+ * suggested is no claim, so no false resolution
+ */
+static void
+test_still_broken_leaving(void)
+{
+    static const char     *const convs[][3] = {
+        { "my internet has been down since yesterday",
+          "Sorry about that! Have you tried restarting your modem?",
+          "yes restarted it 3 times, still broken. honestly about to switch "
+          "to another provider" },
+        { "la app no me deja pagar",
+          "Hola, ¿has probado a cerrar sesión y volver a entrar?",
+          "Sí, y sigue igual. Me cambio a otra compañía, nunca más." },
+        { "minha internet caiu de novo", "Oi! Já tentou reiniciar o modem?",
+          "Já reiniciei, continua sem funcionar. Vou mudar de operadora, "
+          "nunca mais." },
+        { "ma box ne marche plus",
+          "Bonjour, avez-vous essayé de la redémarrer ?",
+          "Oui, toujours en panne. Je change de fournisseur, plus jamais." },
+        { "Internet geht seit gestern nicht",
+          "Hallo, haben Sie den Router neu gestartet?",
+          "Ja, geht immer noch nicht. Ich wechsle zur Konkurrenz, nie "
+          "wieder." },
+    };
+
+    conv_each(convs, 3, escalating, 1, "still broken and leaving");
+    conv_each(convs, 3, false_resolution, 0,
+              "a suggested fix is no claim");
+    conv_each(convs, 3, action, BEHAVE_ACTION_HANDOFF,
+              "still broken and leaving: handoff");
+}
+
+
+/*
+ * A reply that calls the company liars and threatens to go public, or to
+ * shop elsewhere, after an unhappy first turn: escalating, handoff
+ */
+static void
+test_liars_and_public(void)
+{
+    static const char     *const convs[][3] = {
+        { "my account has been on hold for five days, why?",
+          "We've escalated your concern, a member of our team will be in "
+          "touch.",
+          "That's a lie, stop lying. I'll make it public." },
+        { "mi cuenta lleva cinco días bloqueada, ¿por qué?",
+          "Hemos escalado su caso, un compañero le contactará.",
+          "Me están mintiendo. Voy a hacerlo público." },
+        { "minha conta está bloqueada há cinco dias, por quê?",
+          "Encaminhamos o seu caso, a equipe vai entrar em contato.",
+          "Vocês estão mentindo. Vou tornar público." },
+        { "mon compte est bloqué depuis cinq jours, pourquoi ?",
+          "Nous avons transmis votre demande, un conseiller vous "
+          "contactera.",
+          "Vous mentez. Je vais rendre public tout ça." },
+        { "mein Konto ist seit fünf Tagen gesperrt, warum?",
+          "Wir haben Ihr Anliegen weitergeleitet, ein Kollege meldet sich.",
+          "Sie lügen. Ich werde das öffentlich machen." },
+        { "your driver swore at me on the phone, I am really upset",
+          "Could you DM us your name and address please?",
+          "Pretty poor apology. Feel like shopping somewhere else." },
+    };
+
+    conv_each(convs, 3, escalating, 1, "liars, going public, elsewhere");
+    conv_each(convs, 3, action, BEHAVE_ACTION_HANDOFF,
+              "liars and going public: handoff");
+}
+
+
+/*
+ * The result of the step the agent suggested, with no question mark
+ * ("Did both, still shows offline"): new information, no re-ask
+ */
+static void
+test_step_done(void)
+{
+    static const char     *const convs[][3] = {
+        { "My printer shows as offline on my laptop.",
+          "Could you restart the printer and check it's on the same Wi-Fi?",
+          "Did both, still shows offline." },
+        { "Mi impresora sale desconectada en el portátil.",
+          "¿Puede reiniciar la impresora y comprobar que está en la misma "
+          "wifi?",
+          "Ya lo hice, sigue saliendo desconectada." },
+        { "Minha impressora aparece offline no notebook.",
+          "Pode reiniciar a impressora e ver se está na mesma rede wi-fi?",
+          "Já fiz, continua aparecendo offline." },
+        { "Mon imprimante apparaît hors ligne sur mon portable.",
+          "Pouvez-vous redémarrer l'imprimante et vérifier le wifi ?",
+          "C'est fait, elle apparaît toujours hors ligne." },
+        { "Mein Drucker wird am Laptop als offline angezeigt.",
+          "Können Sie den Drucker neu starten und das WLAN prüfen?",
+          "Schon gemacht, er wird immer noch als offline angezeigt." },
+    };
+
+    conv_each(convs, 3, repetition, 0, "the step's result is no re-ask");
+}
+
+
 int
 main(void)
 {
@@ -1105,6 +1356,11 @@ main(void)
     test_going_back();
     test_more_teams();
     test_as_i_said();
+    test_plain_third_ask();
+    test_still_broken_leaving();
+    test_liars_and_public();
+    test_misunderstood();
+    test_step_done();
 
     return tap_done();
 }

@@ -318,10 +318,17 @@ behave_conv_route(const behave_conv_rec_t *current,
         return 1;
     }
 
-    if (current->urgency == BEHAVE_URGENCY_HIGH) {
+    /*
+     * the annotator's high urgency is a guess from the whole message: a
+     * calm report of a fault can read as high; the queue takes the
+     * customer who says why it cannot wait (priority.tsv)
+     */
+    if (current->urgency == BEHAVE_URGENCY_HIGH && current->priority) {
         behave_conv_act(out, BEHAVE_ACTION_ROUTE, BEHAVE_GUIDE_ROUTE);
         snprintf(out->reason, sizeof(out->reason),
-                 "high urgency: priority queue");
+                 "high urgency (\"%s\"): priority queue",
+                 behave_conv_quote(BEHAVE_CONV_T_PRIORITY,
+                                   current->priority));
         return 1;
     }
 

@@ -26,6 +26,7 @@ static int behave_conv_answers_no(const behave_conv_norm_t *t);
 static int behave_conv_negated_after(const behave_conv_norm_t *t,
     const char *phrase);
 static unsigned behave_conv_claim_more(const behave_conv_norm_t *t);
+static int behave_conv_wished(const behave_conv_norm_t *t);
 
 
 /*
@@ -297,6 +298,60 @@ behave_conv_claim_more(const behave_conv_norm_t *t)
 }
 
 
+/*
+ * 2: a deed told as done (perfect.tsv, "has been refunded") that no plan
+ * governs and no question asks; 1: deeds, each wished or asked ("we want
+ * to make sure this issue has been resolved for you", "has it been
+ * resolved?"); 0: none
+ */
+int
+behave_conv_deeds(const behave_conv_norm_t *t)
+{
+    int                         seen;
+    size_t                      k, n;
+    const char                 *p, *e, *w;
+    const behave_conv_table_t  *words;
+
+    seen = 0;
+    words = &behave_conv_lists[BEHAVE_CONV_L_PERFECT];
+    e = t->text + t->len;
+
+    for (k = 0; k < words->n; k++) {
+        w = words->tab[k].phrase;
+        n = strlen(w);
+
+        for (p = t->text;
+             (p = memmem(p, (size_t) (e - p), w, n)) != NULL;
+             p++)
+        {
+            if (p > t->text && behave_conv_is_word((unsigned char) p[-1])) {
+                continue;
+            }
+
+            if (!behave_conv_planned(t->text, (size_t) (p - t->text))) {
+                return 2;
+            }
+
+            seen = 1;
+        }
+    }
+
+    return seen;
+}
+
+
+/*
+ * A plan, a wish or a condition in the turn and no deed told as done
+ * outside one: a promise ("we want to make sure it has been resolved")
+ */
+static int
+behave_conv_wished(const behave_conv_norm_t *t)
+{
+    return behave_conv_plan_in(t->text, 0, t->len)
+           && behave_conv_deeds(t) != 2;
+}
+
+
 /* an agent turn: does it present the issue as settled, and how */
 unsigned
 behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
@@ -320,8 +375,7 @@ behave_conv_claim(const behave_conv_norm_t *t, unsigned cues)
      * done make it a promise, not a claim that the issue is settled
      */
     if (k == 0 && (cues & BEHAVE_CUE_RESOLUTION_CLAIM)
-        && (!behave_conv_plan_in(t->text, 0, t->len)
-            || behave_conv_perfect_in(t->text, t->len)))
+        && !behave_conv_wished(t))
     {
         k = BEHAVE_CONV_CLAIM_CUE;
     }

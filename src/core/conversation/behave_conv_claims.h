@@ -29,6 +29,13 @@
  */
 unsigned behave_conv_claim(const behave_conv_norm_t *t, unsigned cues);
 
+/*
+ * The deeds of perfect.tsv in an agent turn: 2 when one is told as done,
+ * 1 when each is wished, planned or asked ("we want to make sure this has
+ * been resolved"), 0 for none
+ */
+int behave_conv_deeds(const behave_conv_norm_t *t);
+
 /* what claim k claimed, for the reason ("the refund was processed") */
 const char *behave_conv_claim_what(unsigned k);
 

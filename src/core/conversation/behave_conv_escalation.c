@@ -255,19 +255,31 @@ behave_conv_escalation(const behave_conv_state_t *st,
 
     if (total == 2 && m == 1) {
         behave_conv_escalation_second(st, cur_rec, out, from);
+
+        /* "still broken, I'm switching to another provider" after a
+         * first complaint: the ultimatum is the trend, two turns do */
+        if (!out->escalating && (cur_rec->flags & BEHAVE_CONV_F_ANGER)
+            && behave_conv_unhappy_before(st, m)
+            && !behave_conv_angry_before(st, m))
+        {
+            out->escalating = 1;
+            *from = BEHAVE_CONV_ESC_ANGER;
+        }
+
         return;
     }
 
-    if (total < 3 || cur < 1 || m == 0) {
+    if (total < 3 || m == 0) {
         return;
     }
 
     /*
      * Anger or an ultimatum that was not there before ("If nobody has come
-     * by Friday I'm reporting you"), in a turn that is itself unhappy,
-     * after an earlier unhappy turn: labels.md's rising intensity, which
-     * the levels may not show (a calm wording of an ultimatum reads as
-     * mild)
+     * by Friday I'm reporting you", "I took the day off for this. How
+     * much longer?"), after an earlier unhappy turn: labels.md's rising
+     * intensity, which the levels may not show (a calm wording of an
+     * ultimatum reads as mild, even neutral); the words are unhappy
+     * enough
      */
     if ((cur_rec->flags & BEHAVE_CONV_F_ANGER)
         && behave_conv_unhappy_before(st, m)

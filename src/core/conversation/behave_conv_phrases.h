@@ -61,6 +61,7 @@ typedef enum {
     BEHAVE_CONV_T_REPEAT_CONTACT,
     BEHAVE_CONV_T_ASKS,
     BEHAVE_CONV_T_CLAIMS_MORE,
+    BEHAVE_CONV_T_PRIORITY,
     BEHAVE_CONV_T_N
 } behave_conv_tab_e;
 
@@ -86,6 +87,7 @@ typedef enum {
     BEHAVE_CONV_L_ONLY_PROBLEM,
     BEHAVE_CONV_L_PERFECT,
     BEHAVE_CONV_L_PLAN,
+    BEHAVE_CONV_L_STEP_DONE,
     BEHAVE_CONV_L_TAG_QUESTION,
     BEHAVE_CONV_L_N
 } behave_conv_list_e;

@@ -24,7 +24,6 @@ static void behave_conv_pairs(behave_conv_norm_t *t);
 static size_t behave_conv_clause_start(const char *s, size_t at,
     size_t span);
 static int behave_conv_negated(const char *s, size_t at, int topic);
-static int behave_conv_planned(const char *s, size_t at);
 static int behave_conv_occurs(const behave_conv_norm_t *t,
     const char *phrase, size_t plen, int negatable);
 static unsigned behave_conv_scan(const behave_conv_norm_t *t,
@@ -217,12 +216,12 @@ behave_conv_word_from(const char *s, size_t from, size_t to,
 }
 
 
-static int
+int
 behave_conv_planned(const char *s, size_t at)
 {
     size_t  from, k;
 
-    from = behave_conv_clause_start(s, at, 24);
+    from = behave_conv_clause_start(s, at, 48);
 
     if (behave_conv_plan_in(s, from, at)) {
         return 1;

@@ -112,11 +112,15 @@ size_t behave_conv_word_in(const behave_conv_norm_t *t, size_t at,
 int behave_conv_word_from(const char *s, size_t from, size_t to,
     behave_conv_list_e id);
 
+/*
+ * the phrase at s + at is planned or asked, not told as done: a plan.tsv
+ * word in its clause's 48 bytes before it ("make sure it has been
+ * resolved"), or its clause ends with a question mark
+ */
+int behave_conv_planned(const char *s, size_t at);
+
 #define behave_conv_plan_in(s, from, to)                                      \
     behave_conv_word_from(s, from, to, BEHAVE_CONV_L_PLAN)
-
-#define behave_conv_perfect_in(s, to)                                         \
-    behave_conv_word_from(s, 0, to, BEHAVE_CONV_L_PERFECT)
 
 
 /*

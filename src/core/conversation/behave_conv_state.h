@@ -123,6 +123,8 @@ typedef struct {
     uint32_t               cues;
     unsigned               quote;
     unsigned               specialist;
+    /* the current turn only, never stored: 1 + priority.tsv's phrase */
+    unsigned               priority;
     unsigned               overload;
     unsigned               confusion;
     unsigned               vague;

@@ -147,6 +147,15 @@ behave_conversation_record_norm(const behave_turn_t *t,
     if (!rec->customer) {
         rec->claim = behave_conv_claim(n, t->cues);
         behave_conv_learned_adjust(n, rec);
+
+        /* a claim the model adds is no claim when its deeds are all
+         * wished or asked ("we want to make sure it has been resolved") */
+        if (rec->claim == BEHAVE_CONV_CLAIM_CUE
+            && behave_conv_deeds(n) == 1)
+        {
+            rec->claim = 0;
+        }
+
         return;
     }
 
@@ -181,6 +190,14 @@ behave_conversation_record_norm(const behave_turn_t *t,
     if (behave_conv_has_question(n) || behave_conv_plain_question(n))
     {
         f |= BEHAVE_CONV_F_QUESTION;
+    }
+
+    /* "Did both, still shows offline": the result of the step the agent
+     * suggested, with no question mark, asks nothing (step_done.tsv) */
+    if (!(f & (BEHAVE_CONV_F_QUESTION | BEHAVE_CONV_F_STRONG))
+        && behave_conv_opens(n, BEHAVE_CONV_L_STEP_DONE, 1))
+    {
+        rec->cues &= ~BEHAVE_CUE_ASKS;
     }
 
     f |= behave_conv_focus(n);
@@ -219,6 +236,7 @@ behave_conversation_record_norm(const behave_turn_t *t,
     rec->specialist = behave_conv_first(n,
                                         BEHAVE_CONV_T_SPECIALIST,
                                         BEHAVE_CONV_TOPIC, NULL);
+    rec->priority = behave_conv_first(n, BEHAVE_CONV_T_PRIORITY, 0, NULL);
     rec->vague = behave_conv_first(n, BEHAVE_CONV_T_VAGUE,
                                    0, &rec->vague_n);
 

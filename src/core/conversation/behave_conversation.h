@@ -43,7 +43,9 @@
  *                     earlier unhappy turn, anger or an ultimatum that
  *                     no earlier turn of the window showed ("unacceptable",
  *                     "fix it by Friday or I'm going to my bank", "de lo
- *                     contrario", "senão eu", "sinon je", "andernfalls").
+ *                     contrario", "senão eu", "sinon je", "andernfalls",
+ *                     "I'm switching to another provider"), from the
+ *                     second customer turn on.
  *   peak_severity     max severity over the customer turns, current
  *                     included:
  *                       0  none: neutral or positive, no time pressure

@@ -503,8 +503,14 @@ eval_conv_one(eval_t *ev, const cJSON *conv, eval_pr_t *pr, int *act_n,
 
             if (strcmp(w->valuestring, behave_action_name(r.action)) == 0) {
                 (*act_right)++;
+            }
 
-            } else if (ev->verbose) {
+            /* -v: the wrong actions; -v -v -v: every one, with why */
+            if (ev->verbose
+                && (ev->verbose > 2
+                    || strcmp(w->valuestring,
+                              behave_action_name(r.action)) != 0))
+            {
                 printf("  %-4s turn %-2d %-16s want %-8s got %-8s | %.70s"
                        "\n", cc.id, t, "action", w->valuestring,
                        behave_action_name(r.action), cc.tv[t].text);
