@@ -381,6 +381,13 @@ behave_conv_index_init(void)
 }
 
 
+void
+behave_conv_scan_init(void)
+{
+    (void) pthread_once(&behave_conv_once, behave_conv_index_init);
+}
+
+
 /*
  * behave_conv_scan() of table id, from the candidates of t: each phrase
  * counts once however many places it matches, and *first is the lowest
