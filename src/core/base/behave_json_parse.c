@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/behave_json.h"             /* behave_json_plain8 */
+#include "base/behave_json_build.h"
 #include "base/behave_json_parse.h"
 #include "base/behave_utf8.h"
 
@@ -177,6 +178,7 @@ fail:
 cJSON *
 behave_json_parse_strict(const char *p, size_t len, behave_error_t *err)
 {
+    int          deep;
     size_t       at;
     cJSON       *root;
     const char  *why;
@@ -194,7 +196,13 @@ behave_json_parse_strict(const char *p, size_t len, behave_error_t *err)
         len -= 3;
     }
 
-    root = cJSON_ParseWithLength(p, len);
+    /* checked: built in one more pass (behave_json_build.h), cJSON's
+     * parse only for a body nested too deep for the build */
+    root = behave_json_build(p, len, &deep);
+
+    if (root == NULL && deep) {
+        root = cJSON_ParseWithLength(p, len);
+    }
 
     if (root == NULL) {
         /* checked above: only memory can fail here */
