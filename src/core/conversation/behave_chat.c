@@ -212,7 +212,11 @@ behave_chat_turn(behave_chat_ctx_t *cx, size_t i, unsigned need,
         a = cx->latest;
 
     } else {
-        behave_annotate(ct->text, ct->len, &ann);
+        /* only a user turn recorded in full keeps its signature (the
+         * repetition reads it): the others are annotated without it */
+        behave_annotate_part(ct->text, ct->len,
+                             agent || need != BEHAVE_CHAT_D_FULL
+                             ? BEHAVE_ANNOT_NO_MEANING : 0, &ann);
         a = &ann;
         cx->out->annotated++;
     }

@@ -23,6 +23,17 @@
 void behave_annotate(const char *text, size_t len, behave_annotation_t *out);
 
 /*
+ * behave_annotate() less what flags name (BEHAVE_ANNOT_NO_*): every
+ * other field is behave_annotate()'s, byte for byte.  For the turns of a
+ * chat's history whose signature nothing reads (behave_chat.c): the
+ * signature's sums were a twentieth of an annotation.
+ */
+#define BEHAVE_ANNOT_NO_MEANING  0x1     /* out->meaning left all zero */
+
+void behave_annotate_part(const char *text, size_t len, unsigned flags,
+    behave_annotation_t *out);
+
+/*
  * The same, for training: the model's features are handed to sink (an id
  * and a readable name) instead of being weighed, and the labels are the
  * rules' alone.

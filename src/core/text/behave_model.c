@@ -404,7 +404,7 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
         }
     }
 
-    if (meaning) {
+    if (meaning && !m->no_meaning) {
         v = behave_meaning_row(f);
         if (v != NULL) {
             for (k = 0; k < BEHAVE_MEANING_AXES; k++) {
