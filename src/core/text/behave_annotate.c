@@ -319,6 +319,7 @@ behave_annotate_run(const char *text, size_t len, unsigned flags,
     behave_rules_init(&st);
     behave_model_init(&m);
     m.no_meaning = (flags & BEHAVE_ANNOT_NO_MEANING) != 0;
+    m.claims_only = (flags & BEHAVE_ANNOT_CLAIMS_ONLY) != 0;
     m.sink = sink;
     m.sink_data = data;
     m.risk.sink = sink;
