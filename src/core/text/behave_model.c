@@ -90,6 +90,23 @@ behave_cset_pop(behave_cset_t *c)
 }
 
 
+/* behave_fnv_kind() of a C string, read once (no strlen() first) */
+static inline uint32_t
+behave_fnv_kind_str(char kind, const char *s)
+{
+    uint32_t  h;
+
+    h = (BEHAVE_FNV_INIT ^ (unsigned char) kind) * BEHAVE_FNV_PRIME;
+
+    while (*s) {
+        h ^= (unsigned char) *s++;
+        h *= BEHAVE_FNV_PRIME;
+    }
+
+    return h ? h : 1;
+}
+
+
 /* two features into one (word pairs, concept pairs) */
 static inline uint32_t
 behave_mix(uint32_t a, uint32_t b)
@@ -872,7 +889,7 @@ behave_feature_label(behave_model_state_t *m, char kind, const char *value)
         snprintf(name, sizeof(name), "%c=%s", kind, value);
     }
 
-    behave_feature(m, behave_fnv_kind(kind, value, strlen(value)), 0,
+    behave_feature(m, behave_fnv_kind_str(kind, value), 0,
                    "r:%s", m->sink != NULL ? name : "");
 }
 
