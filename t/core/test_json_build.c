@@ -200,6 +200,47 @@ test_deep(void)
 }
 
 
+/*
+ * Every place of a long string, for the sixteen and eight bytes at a time
+ * of behave_json_plain_run(): a control byte refused, an escape and a
+ * non-ASCII byte read, wherever they stand
+ */
+static void
+test_runs(void)
+{
+    int          bad, good;
+    char         s[64];
+    size_t       i, at, n;
+    const char  *why;
+
+    bad = 0;
+    good = 0;
+
+    for (i = 1; i < 48; i++) {
+        n = 50;
+        memset(s, 'a', n);
+        s[0] = '"';
+        s[n - 1] = '"';
+
+        s[i] = '\x1f';
+        bad += behave_json_check(s, n, &at, &why) == 0 && at == i;
+
+        s[i] = (char) 0xe9;
+        s[i + 1 < n - 1 ? i + 1 : i] = (char) 0x80;
+        good += built_as_cjson(s, n);
+
+        memset(s + 1, 'a', n - 2);
+        s[i] = '\\';
+        s[i + 1] = 'n';
+        good += built_as_cjson(s, n);
+    }
+
+    ok(bad == 47, "a control byte refused at each of 47 places (%d)", bad);
+    ok(good == 2 * 47, "an escape and a raw non-ASCII byte at each (%d)",
+       good);
+}
+
+
 static void
 test_corpus(const char *rel)
 {
@@ -245,6 +286,7 @@ main(void)
         test_bodies();
         test_edges();
         test_deep();
+        test_runs();
         test_corpus("data/corpus/conv-a.jsonl");
         test_corpus("data/corpus/conv-d.jsonl");
         test_corpus("data/corpus/blind-msg-a.jsonl");

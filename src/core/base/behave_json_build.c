@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/behave_json.h"             /* behave_json_plain8 */
+#include "base/behave_json.h"             /* behave_json_plain_run */
 #include "base/behave_json_build.h"
 
 
@@ -223,21 +223,14 @@ static char *
 behave_json_build_text(const unsigned char **pp, const unsigned char *end)
 {
     size_t                n;
-    uint64_t              x;
     unsigned char        *s, *o;
     const unsigned char  *p, *start, *q;
 
     start = *pp + 1;
     p = start;
 
-    /* most strings have no escape: their end, eight bytes at a time */
-    while (end - p >= 8) {
-        memcpy(&x, p, 8);
-        if (!behave_json_plain8(x)) {
-            break;
-        }
-        p += 8;
-    }
+    /* most strings have no escape: their end, many bytes at a time */
+    p = behave_json_plain_run(p, end);
 
     while (*p != '"' && *p != '\\') {
         p++;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "base/behave_json.h"             /* behave_json_plain8 */
+#include "base/behave_json.h"             /* behave_json_plain_run */
 #include "base/behave_json_build.h"
 #include "base/behave_json_parse.h"
 #include "base/behave_utf8.h"
@@ -295,19 +295,12 @@ behave_json_ws(behave_jscan_t *s)
 static int
 behave_json_string(behave_jscan_t *s)
 {
-    uint64_t       x;
     unsigned char  c;
 
     s->p++;
 
     for ( ;; ) {
-        while (s->end - s->p >= 8) {
-            memcpy(&x, s->p, 8);
-            if (!behave_json_plain8(x)) {
-                break;
-            }
-            s->p += 8;
-        }
+        s->p = behave_json_plain_run(s->p, s->end);
 
         if (s->p == s->end) {
             s->why = "unterminated string";
