@@ -1205,7 +1205,7 @@ behave_model_claim_cues(const behave_model_state_t *m,
 void
 behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
 {
-    unsigned  i;
+    unsigned       i, labelled;
     behave_cset_t  c;
 
     behave_model_clause_end(m, 0);
@@ -1264,10 +1264,17 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
 
     behave_model_rules(m, a);
 
+    /* nothing read (empty text, only symbols): the rules' labels stand */
+    labelled = m->sink == NULL && behave_model_n != 0 && m->words != 0;
+
     /* without a label from the weights (no model, nothing read): the
-     * features alone */
+     * features alone; with one, the label's score replaces it, unread
+     * (the score and its network: some 1,000 instructions) */
     memset(a->risk_inputs, 0, sizeof(a->risk_inputs));
-    a->scores.risk = behave_risk_score(&m->risk, a->risk_inputs);
+
+    if (!labelled) {
+        a->scores.risk = behave_risk_score(&m->risk, a->risk_inputs);
+    }
 
     memset(a->meaning, 0, sizeof(a->meaning));
     a->valence_blend = a->scores.valence;
@@ -1282,8 +1289,7 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         a->cues |= BEHAVE_CUE_ASKS;
     }
 
-    /* nothing read (empty text, only symbols): the rules' labels stand */
-    if (m->sink == NULL && behave_model_n != 0 && m->words != 0) {
+    if (labelled) {
         for (i = 0; i < BEHAVE_MODEL_OUT; i++) {
             m->logit[i] = m->out[i] * behave_model_scale;
         }
