@@ -245,7 +245,9 @@ behave_conv_compound_cost(const behave_conv_norm_t *t)
         for (k = 0; k < n; k++) {
             len = lens[k];
 
+            /* the last byte first: most words end otherwise */
             if (e - i > len
+                && t->text[e - 1] == suffix->tab[k].phrase[len - 1]
                 && memcmp(t->text + e - len, suffix->tab[k].phrase, len)
                    == 0)
             {
