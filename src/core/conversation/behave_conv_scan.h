@@ -68,7 +68,7 @@ typedef struct {
 
 /*
  * Builds the phrase index (behave_conv_index.h) now rather than on the
- * first match: about 36,000 instructions that a process pays once, at
+ * first match: about 360,000 instructions that a process pays once, at
  * start, instead of its first request.  Any thread, any number of times.
  */
 void behave_conv_scan_init(void);

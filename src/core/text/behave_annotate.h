@@ -26,7 +26,7 @@ void behave_annotate(const char *text, size_t len, behave_annotation_t *out);
  * behave_annotate() less what flags name (BEHAVE_ANNOT_NO_*): every
  * other field is behave_annotate()'s, byte for byte.  For the turns of a
  * chat's history whose signature nothing reads (behave_chat.c): the
- * signature's sums were a twentieth of an annotation.
+ * signature's sums were about a fifteenth of an annotation.
  */
 #define BEHAVE_ANNOT_NO_MEANING  0x1     /* out->meaning left all zero */
 /*
