@@ -37,6 +37,8 @@
 
 #include "gateway/behave_gateway.h"
 #include "base/behave_json_arena.h"
+#include "conversation/behave_conv_scan.h"
+#include "text/behave_similarity.h"
 #include "text/behave_lexicon_ext.h"
 
 #include "base/behave_secretbox.h"
@@ -857,6 +859,11 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
 
     /* before any thread of behave_thread_pool runs the core */
     behave_gw_init();
+
+    /* the conversation tables' index, once in the master for every
+     * worker, not in each worker's first request with history */
+    behave_conv_scan_init();
+    behave_sim_init();
 
     ngx_http_behave_redis_scripts_init();
 

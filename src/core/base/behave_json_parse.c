@@ -10,7 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "base/behave_json.h"             /* behave_json_plain8 */
+#include "base/behave_json.h"             /* behave_json_plain_run */
+#include "base/behave_json_build.h"
 #include "base/behave_json_parse.h"
 #include "base/behave_utf8.h"
 
@@ -177,6 +178,7 @@ fail:
 cJSON *
 behave_json_parse_strict(const char *p, size_t len, behave_error_t *err)
 {
+    int          deep;
     size_t       at;
     cJSON       *root;
     const char  *why;
@@ -194,7 +196,13 @@ behave_json_parse_strict(const char *p, size_t len, behave_error_t *err)
         len -= 3;
     }
 
-    root = cJSON_ParseWithLength(p, len);
+    /* checked: built in one more pass (behave_json_build.h), cJSON's
+     * parse only for a body nested too deep for the build */
+    root = behave_json_build(p, len, &deep);
+
+    if (root == NULL && deep) {
+        root = cJSON_ParseWithLength(p, len);
+    }
 
     if (root == NULL) {
         /* checked above: only memory can fail here */
@@ -287,19 +295,12 @@ behave_json_ws(behave_jscan_t *s)
 static int
 behave_json_string(behave_jscan_t *s)
 {
-    uint64_t       x;
     unsigned char  c;
 
     s->p++;
 
     for ( ;; ) {
-        while (s->end - s->p >= 8) {
-            memcpy(&x, s->p, 8);
-            if (!behave_json_plain8(x)) {
-                break;
-            }
-            s->p += 8;
-        }
+        s->p = behave_json_plain_run(s->p, s->end);
 
         if (s->p == s->end) {
             s->why = "unterminated string";

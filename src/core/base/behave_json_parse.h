@@ -8,7 +8,8 @@
  * (\u12G4) as U+0000, and lets raw control bytes through.  The check here
  * runs over the raw bytes first; a body that passes it has no NUL in any
  * decoded string, so strlen() of a cJSON valuestring is its decoded
- * length, and cJSON builds the tree.
+ * length; the tree is then built from it, cJSON's own
+ * (behave_json_build.h).
  */
 
 #ifndef BEHAVE_JSON_PARSE_H
@@ -36,7 +37,8 @@ int behave_json_check(const char *p, size_t len, size_t *at,
     const char **why);
 
 /*
- * behave_json_check(), then cJSON: the tree of any JSON value, or NULL
+ * behave_json_check(), then the tree (behave_json_build()): the tree of
+ * any JSON value, or NULL
  * with err set to BEHAVE_ERR_INVALID_JSON (or INTERNAL when out of
  * memory).
  */

@@ -51,6 +51,8 @@ static void behave_chat_claims(behave_chat_ctx_t *cx, behave_conv_state_t *st,
     size_t from, size_t to, int read);
 static void behave_chat_turn(behave_chat_ctx_t *cx, size_t i,
     unsigned need, behave_conv_rec_t *rec, behave_urgency_e *urgency);
+static void behave_chat_agent_turn(behave_turn_t *t,
+    const behave_chat_turn_t *ct, const behave_annotation_t *a);
 
 
 int
@@ -176,6 +178,26 @@ behave_chat_claims(behave_chat_ctx_t *cx, behave_conv_state_t *st,
 
 
 /*
+ * An assistant's turn as its record reads it: the claim
+ * (behave_conv_claim()) of its words and its claim cues; the rest of the
+ * record is never kept (behave_chat_claims() pushes the claim alone), so
+ * neither its numbers nor its severity are derived
+ */
+static void
+behave_chat_agent_turn(behave_turn_t *t, const behave_chat_turn_t *ct,
+    const behave_annotation_t *a)
+{
+    memset(t, 0, sizeof(behave_turn_t));
+
+    t->speaker = BEHAVE_SPEAKER_AGENT;
+    t->text = ct->text;
+    t->text_len = ct->len;
+    t->cues = a->cues & (BEHAVE_CUE_RESOLUTION_CLAIM | BEHAVE_CUE_CLAIM_HELD);
+    t->has_meaning = 1;
+}
+
+
+/*
  * Turn i's record (need: how much of it) and urgency: remembered, or
  * derived as /v1/analyze's conversation step derives them
  * (behave_turn_from_annotation(), then behave_conversation_record()),
@@ -212,7 +234,13 @@ behave_chat_turn(behave_chat_ctx_t *cx, size_t i, unsigned need,
         a = cx->latest;
 
     } else {
-        behave_annotate(ct->text, ct->len, &ann);
+        /* an assistant's record is its claim, whose cues are all it reads
+         * of the annotation; only a user turn recorded in full keeps its
+         * signature (the repetition reads it) */
+        behave_annotate_part(ct->text, ct->len,
+                             agent ? BEHAVE_ANNOT_CLAIMS_ONLY
+                             : need != BEHAVE_CHAT_D_FULL
+                             ? BEHAVE_ANNOT_NO_MEANING : 0, &ann);
         a = &ann;
         cx->out->annotated++;
     }
@@ -225,9 +253,13 @@ behave_chat_turn(behave_chat_ctx_t *cx, size_t i, unsigned need,
         n = &norm;
     }
 
-    behave_turn_from_annotation_norm(&t, agent ? BEHAVE_SPEAKER_AGENT
-                                               : BEHAVE_SPEAKER_CUSTOMER,
-                                     ct->text, ct->len, a, 0, n);
+    if (agent) {
+        behave_chat_agent_turn(&t, ct, a);
+
+    } else {
+        behave_turn_from_annotation_norm(&t, BEHAVE_SPEAKER_CUSTOMER,
+                                         ct->text, ct->len, a, 0, n);
+    }
 
     if (need == BEHAVE_CHAT_D_FULL) {
         behave_conversation_record_norm(&t, n, rec);

@@ -223,10 +223,18 @@ behave_conv_follow_up(const behave_conv_norm_t *t)
 static int
 behave_conv_compound_cost(const behave_conv_norm_t *t)
 {
-    size_t                      i, e, k, len;
+    size_t                      i, e, k, n, len, lens[BEHAVE_CONV_TAB_MAX];
     const behave_conv_table_t  *suffix;
 
     suffix = &behave_conv_lists[BEHAVE_CONV_L_COST_SUFFIX];
+
+    /* the suffixes' lengths once, not at every word (a table holds at
+     * most 254 phrases: gen-phrases) */
+    n = suffix->n < BEHAVE_CONV_TAB_MAX ? suffix->n : BEHAVE_CONV_TAB_MAX;
+
+    for (k = 0; k < n; k++) {
+        lens[k] = strlen(suffix->tab[k].phrase);
+    }
 
     for (i = 0; i < t->len; i = e + 1) {
         e = i;
@@ -234,10 +242,12 @@ behave_conv_compound_cost(const behave_conv_norm_t *t)
             e++;
         }
 
-        for (k = 0; k < suffix->n; k++) {
-            len = strlen(suffix->tab[k].phrase);
+        for (k = 0; k < n; k++) {
+            len = lens[k];
 
+            /* the last byte first: most words end otherwise */
             if (e - i > len
+                && t->text[e - 1] == suffix->tab[k].phrase[len - 1]
                 && memcmp(t->text + e - len, suffix->tab[k].phrase, len)
                    == 0)
             {

@@ -116,6 +116,17 @@ behave_conv_works_after_but(const behave_conv_norm_t *cur)
     unsigned             neg, strong;
     behave_conv_norm_t   tail;
 
+    /*
+     * A phrase of the tail is one of the whole turn at the same place
+     * (the tail starts after the "but" word, at a byte of no word): with
+     * none anywhere in the turn, counted negated or not, there is none
+     * in the tail, and neither the last "but" is looked for nor the
+     * tail's own index built (six thousand instructions a turn)
+     */
+    if (behave_conv_match(cur, BEHAVE_CONV_T_CONFIRM_STRONG, 0, NULL) == 0) {
+        return 0;
+    }
+
     at = behave_conv_last_but(cur);
     if (at == 0) {
         return 0;

@@ -67,6 +67,13 @@ typedef struct {
 
 
 /*
+ * Builds the phrase index (behave_conv_index.h) now rather than on the
+ * first match: about 360,000 instructions that a process pays once, at
+ * start, instead of its first request.  Any thread, any number of times.
+ */
+void behave_conv_scan_init(void);
+
+/*
  * Lowercases ASCII, maps U+2018/U+2019 to "'" and runs of whitespace to
  * one space; stops before a multibyte character that would not fit
  */

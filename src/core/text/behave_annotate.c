@@ -51,6 +51,9 @@ static void behave_on_word(behave_annot_state_t *st, behave_stream_t *s,
     behave_model_state_t *model);
 static void behave_on_token(behave_annot_state_t *st, behave_token_t *t,
     behave_model_state_t *m);
+static void behave_annotate_run(const char *text, size_t len,
+    unsigned flags, behave_annotation_t *out, behave_feature_sink_pt sink,
+    void *data);
 
 
 /* most peeks look at a token already read */
@@ -284,12 +287,28 @@ behave_on_token(behave_annot_state_t *st, behave_token_t *t,
 void
 behave_annotate(const char *text, size_t len, behave_annotation_t *out)
 {
-    behave_annotate_features(text, len, out, NULL, NULL);
+    behave_annotate_run(text, len, 0, out, NULL, NULL);
+}
+
+
+void
+behave_annotate_part(const char *text, size_t len, unsigned flags,
+    behave_annotation_t *out)
+{
+    behave_annotate_run(text, len, flags, out, NULL, NULL);
 }
 
 
 void
 behave_annotate_features(const char *text, size_t len,
+    behave_annotation_t *out, behave_feature_sink_pt sink, void *data)
+{
+    behave_annotate_run(text, len, 0, out, sink, data);
+}
+
+
+static void
+behave_annotate_run(const char *text, size_t len, unsigned flags,
     behave_annotation_t *out, behave_feature_sink_pt sink, void *data)
 {
     behave_token_t        *t;
@@ -299,6 +318,8 @@ behave_annotate_features(const char *text, size_t len,
 
     behave_rules_init(&st);
     behave_model_init(&m);
+    m.no_meaning = (flags & BEHAVE_ANNOT_NO_MEANING) != 0;
+    m.claims_only = (flags & BEHAVE_ANNOT_CLAIMS_ONLY) != 0;
     m.sink = sink;
     m.sink_data = data;
     m.risk.sink = sink;

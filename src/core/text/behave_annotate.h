@@ -23,6 +23,24 @@
 void behave_annotate(const char *text, size_t len, behave_annotation_t *out);
 
 /*
+ * behave_annotate() less what flags name (BEHAVE_ANNOT_NO_*): every
+ * other field is behave_annotate()'s, byte for byte.  For the turns of a
+ * chat's history whose signature nothing reads (behave_chat.c): the
+ * signature's sums were about a fifteenth of an annotation.
+ */
+#define BEHAVE_ANNOT_NO_MEANING  0x1     /* out->meaning left all zero */
+/*
+ * Only the claim cues (BEHAVE_CUE_RESOLUTION_CLAIM, BEHAVE_CUE_CLAIM_HELD)
+ * are behave_annotate()'s, every other field is not to be read: the
+ * rules and the concepts run, the trained weights are not summed.  What
+ * an assistant's turn of a chat needs (its claim), at half the cost.
+ */
+#define BEHAVE_ANNOT_CLAIMS_ONLY 0x2
+
+void behave_annotate_part(const char *text, size_t len, unsigned flags,
+    behave_annotation_t *out);
+
+/*
  * The same, for training: the model's features are handed to sink (an id
  * and a readable name) instead of being weighed, and the labels are the
  * rules' alone.

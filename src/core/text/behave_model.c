@@ -40,6 +40,8 @@ static behave_cset_t behave_end_of_life(behave_model_state_t *m,
 static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
 static void behave_model_marks_clear(behave_model_state_t *m);
+static void behave_model_claim_cues(const behave_model_state_t *m,
+    behave_annotation_t *a);
 
 
 static inline uint32_t
@@ -63,6 +65,43 @@ behave_fnv_kind(char kind, const char *s, size_t len)
 
     h = (BEHAVE_FNV_INIT ^ (unsigned char) kind) * BEHAVE_FNV_PRIME;
     h = behave_fnv(h, s, len);
+
+    return h ? h : 1;
+}
+
+
+/*
+ * The lowest concept of *c, taken out of it: a set's concepts one by one
+ * in increasing order at a few instructions each (a bit at a time over
+ * 128 bits was a tenth of the weights' share of an annotation).
+ */
+static inline unsigned
+behave_cset_pop(behave_cset_t *c)
+{
+    unsigned  i;
+    uint64_t  lo;
+
+    lo = (uint64_t) *c;
+    i = lo ? (unsigned) __builtin_ctzll(lo)
+           : 64 + (unsigned) __builtin_ctzll((uint64_t) (*c >> 64));
+    *c &= *c - 1;
+
+    return i;
+}
+
+
+/* behave_fnv_kind() of a C string, read once (no strlen() first) */
+static inline uint32_t
+behave_fnv_kind_str(char kind, const char *s)
+{
+    uint32_t  h;
+
+    h = (BEHAVE_FNV_INIT ^ (unsigned char) kind) * BEHAVE_FNV_PRIME;
+
+    while (*s) {
+        h ^= (unsigned char) *s++;
+        h *= BEHAVE_FNV_PRIME;
+    }
 
     return h ? h : 1;
 }
@@ -380,6 +419,10 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
     const int8_t   *v;
     const int16_t  *row;
 
+    if (m->claims_only) {
+        return;
+    }
+
     m->features++;
 
     if (m->sink != NULL) {
@@ -404,7 +447,7 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
         }
     }
 
-    if (meaning) {
+    if (meaning && !m->no_meaning) {
         v = behave_meaning_row(f);
         if (v != NULL) {
             for (k = 0; k < BEHAVE_MEANING_AXES; k++) {
@@ -554,7 +597,10 @@ behave_model_word(behave_model_state_t *m, const behave_token_t *t)
 
     u = behave_fnv_kind('u', w, n);
     behave_feature(m, u, 1, "u:%s", w);
-    behave_risk_word(&m->risk, w, n);
+
+    if (!m->claims_only) {
+        behave_risk_word(&m->risk, w, n);
+    }
 
     if (n > BEHAVE_STEM + 1) {
         behave_feature(m, behave_fnv_kind('p', w, BEHAVE_STEM), 1,
@@ -811,15 +857,16 @@ behave_model_clause_end(behave_model_state_t *m, unsigned question)
     m->seen |= c;
     m->clause = 0;
 
-    for (i = 0; c; i++, c >>= 1) {
-        if (!(c & 1)) {
-            continue;
-        }
+    if (m->claims_only) {
+        return;
+    }
 
-        for (rest = c >> 1, j = i + 1; rest; j++, rest >>= 1) {
-            if (!(rest & 1)) {
-                continue;
-            }
+    /* every pair i < j of the clause's concepts, in that order */
+    while (c) {
+        i = behave_cset_pop(&c);
+
+        for (rest = c; rest; /* void */) {
+            j = behave_cset_pop(&rest);
 
             if (m->sink != NULL) {
                 snprintf(name, sizeof(name), "%s+%s",
@@ -842,7 +889,7 @@ behave_feature_label(behave_model_state_t *m, char kind, const char *value)
         snprintf(name, sizeof(name), "%c=%s", kind, value);
     }
 
-    behave_feature(m, behave_fnv_kind(kind, value, strlen(value)), 0,
+    behave_feature(m, behave_fnv_kind_str(kind, value), 0,
                    "r:%s", m->sink != NULL ? name : "");
 }
 
@@ -1139,13 +1186,35 @@ behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
 }
 
 
+/* these only add to the rules' own (English phrase) cues */
+static void
+behave_model_claim_cues(const behave_model_state_t *m,
+    behave_annotation_t *a)
+{
+    if (m->claims) {
+        a->cues |= BEHAVE_CUE_RESOLUTION_CLAIM;
+
+    } else if (m->claims_held) {
+        /* the rules' English phrases do not see "usually" or "to be" */
+        a->cues &= ~BEHAVE_CUE_RESOLUTION_CLAIM;
+        a->cues |= BEHAVE_CUE_CLAIM_HELD;
+    }
+}
+
+
 void
 behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
 {
-    unsigned  i;
+    unsigned       i, labelled;
     behave_cset_t  c;
 
     behave_model_clause_end(m, 0);
+
+    /* the claims are the concepts', read by now; no weight decides them */
+    if (m->claims_only) {
+        behave_model_claim_cues(m, a);
+        return;
+    }
 
     /*
      * "Ex outside. Knife. Please.", "cant breathe. peanuts. help": a short
@@ -1160,21 +1229,19 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
                             m->idiom_seen);
     }
 
-    for (i = 0, c = m->seen; c; i++, c >>= 1) {
-        if (c & 1) {
-            behave_feature(m, behave_mix(0x60000000u, i), 1, "c:%s",
-                           behave_concept_names[i]);
-        }
+    for (c = m->seen; c; /* void */) {
+        i = behave_cset_pop(&c);
+        behave_feature(m, behave_mix(0x60000000u, i), 1, "c:%s",
+                       behave_concept_names[i]);
     }
 
     /* the cues of the graded dimensions ("today", "Dear", "lol") say how
      * a thing is asked, not what: no part of the meaning signature (and
      * named "k:", which scripts/train leaves out of it) */
-    for (i = 0, c = m->cues; c; i++, c >>= 1) {
-        if (c & 1) {
-            behave_feature(m, behave_mix(0x60000000u, i), 0, "k:%s",
-                           behave_concept_names[i]);
-        }
+    for (c = m->cues; c; /* void */) {
+        i = behave_cset_pop(&c);
+        behave_feature(m, behave_mix(0x60000000u, i), 0, "k:%s",
+                       behave_concept_names[i]);
     }
 
     for (i = 0; m->frames >> i; i++) {
@@ -1197,23 +1264,22 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
 
     behave_model_rules(m, a);
 
+    /* nothing read (empty text, only symbols): the rules' labels stand */
+    labelled = m->sink == NULL && behave_model_n != 0 && m->words != 0;
+
     /* without a label from the weights (no model, nothing read): the
-     * features alone */
+     * features alone; with one, the label's score replaces it, unread
+     * (the score and its network: some 1,000 instructions) */
     memset(a->risk_inputs, 0, sizeof(a->risk_inputs));
-    a->scores.risk = behave_risk_score(&m->risk, a->risk_inputs);
+
+    if (!labelled) {
+        a->scores.risk = behave_risk_score(&m->risk, a->risk_inputs);
+    }
 
     memset(a->meaning, 0, sizeof(a->meaning));
     a->valence_blend = a->scores.valence;
 
-    /* these only add to the rules' own (English phrase) cues */
-    if (m->claims) {
-        a->cues |= BEHAVE_CUE_RESOLUTION_CLAIM;
-
-    } else if (m->claims_held) {
-        /* the rules' English phrases do not see "usually" or "to be" */
-        a->cues &= ~BEHAVE_CUE_RESOLUTION_CLAIM;
-        a->cues |= BEHAVE_CUE_CLAIM_HELD;
-    }
+    behave_model_claim_cues(m, a);
 
     if (m->seen & BEHAVE_C_CONTRAST) {
         a->cues |= BEHAVE_CUE_CONTRAST;
@@ -1223,8 +1289,7 @@ behave_model_finish(behave_model_state_t *m, behave_annotation_t *a)
         a->cues |= BEHAVE_CUE_ASKS;
     }
 
-    /* nothing read (empty text, only symbols): the rules' labels stand */
-    if (m->sink == NULL && behave_model_n != 0 && m->words != 0) {
+    if (labelled) {
         for (i = 0; i < BEHAVE_MODEL_OUT; i++) {
             m->logit[i] = m->out[i] * behave_model_scale;
         }

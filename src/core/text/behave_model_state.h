@@ -83,6 +83,8 @@ typedef struct {
     unsigned               prev_flags;      /* the previous word's */
     unsigned               features;
     behave_risk_state_t    risk;            /* the risk head's sums */
+    unsigned               no_meaning;      /* its sums not needed */
+    unsigned               claims_only;     /* no weights summed */
     behave_feature_sink_pt sink;            /* training: list, don't sum */
     void                  *sink_data;
 } behave_model_state_t;

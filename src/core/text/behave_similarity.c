@@ -239,6 +239,13 @@ behave_sim_counts_init(void)
 }
 
 
+void
+behave_sim_init(void)
+{
+    (void) pthread_once(&behave_sim_counts_once, behave_sim_counts_init);
+}
+
+
 static double
 behave_sim_count(unsigned x)
 {

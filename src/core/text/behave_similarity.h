@@ -91,5 +91,9 @@ void behave_sim_sketch(const behave_sim_set_t *set, behave_sim_sketch_t *out);
 void behave_sim_sketch_compare(const behave_sim_sketch_t *a,
     const behave_sim_sketch_t *b, behave_similarity_t *out);
 
+/* fills the comparison's table now, not at the first comparison: once
+ * per process, at start; any thread, any number of times */
+void behave_sim_init(void);
+
 
 #endif /* BEHAVE_SIMILARITY_H */

@@ -336,7 +336,7 @@ static int
 behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok)
 {
     size_t                i, n, avail;
-    unsigned char         c, prev, last;
+    unsigned char         c, prev, last, first;
     const char  *const   *e;
     const unsigned char  *p;
 
@@ -358,7 +358,14 @@ behave_tok_emoticon(behave_tokenizer_t *tz, behave_token_t *tok)
         return 0;
     }
 
+    first = p[0] >= 'A' && p[0] <= 'Z' ? p[0] + 0x20 : p[0];
+
     for (e = behave_emoticons; *e; e++) {
+        /* most differ at once: no strlen() for them */
+        if ((unsigned char) (*e)[0] != first) {
+            continue;
+        }
+
         n = strlen(*e);
         if (n > avail) {
             continue;

@@ -45,7 +45,9 @@
 
 #include "text/behave_annotate.h"
 #include "conversation/behave_chat.h"
+#include "conversation/behave_conv_scan.h"
 #include "text/behave_extract.h"
+#include "text/behave_similarity.h"
 #include "base/behave_json.h"
 #include "base/behave_json_arena.h"
 #include "tools/behave_jsonl.h"
@@ -311,8 +313,11 @@ main(int argc, char **argv)
         behave_jsonl_turns(argv[i], &corpus);
     }
 
-    /* as the module does at start: a request's tree in one block */
+    /* as the module does at start: a request's tree in one block, the
+     * phrase index and the similarity table built */
     behave_json_hooks_install();
+    behave_conv_scan_init();
+    behave_sim_init();
 
     if (corpus.n < nt) {
         fprintf(stderr, "fewer turns than a chat\n");
