@@ -83,4 +83,10 @@ ok($ok, 'a linear layer without a network compiles') or diag($out);
 like(Behave::Test::slurp("$dir/out.c"), qr/behave_risk_net_bits = 0;/,
      '... and says it has no network');
 
+# weights in a compact form: a retraining must not add megabytes to
+# every clone (the trained layer's rows and the risk head's tables)
+my $bytes = 0;
+$bytes += -s "$model/$_" for qw(weights.bin weights.tsv risk.bin risk.tsv);
+cmp_ok($bytes, '<=', 2_000_000, "the weights take at most 2 MB ($bytes bytes)");
+
 done_testing();
