@@ -280,30 +280,6 @@ behave_extract_find(const cJSON *list, const behave_extract_list_t *fmt,
 
 
 /*
- * cJSON_GetObjectItemCaseSensitive() of an entry, inline: its names are
- * tried by their first byte before strcmp(), and a chat's two walks over
- * its entries made these lookups a twentieth of a remembered chat's
- * request.  As cJSON's, the walk stops at a child without a name.
- */
-static inline const cJSON *
-behave_extract_member(const cJSON *object, const char *name)
-{
-    const cJSON  *c;
-
-    for (c = object != NULL ? object->child : NULL;
-         c != NULL && c->string != NULL;
-         c = c->next)
-    {
-        if (c->string[0] == name[0] && strcmp(c->string, name) == 0) {
-            return c;
-        }
-    }
-
-    return NULL;
-}
-
-
-/*
  * The first entry from this one on that is a turn, with its role and
  * content; NULL when none is: entries of other roles, or with no text of
  * the parts read, are passed over
@@ -319,7 +295,7 @@ behave_extract_next(const cJSON *entry, const behave_extract_list_t *fmt,
             continue;
         }
 
-        *content = behave_extract_member(entry, "content");
+        *content = cJSON_GetObjectItemCaseSensitive(entry, "content");
 
         if (behave_extract_has_text(*content, fmt->types[*role])) {
             return entry;
@@ -337,7 +313,7 @@ behave_extract_role(const cJSON *entry)
 {
     const cJSON  *role;
 
-    role = behave_extract_member(entry, "role");
+    role = cJSON_GetObjectItemCaseSensitive(entry, "role");
 
     if (!cJSON_IsString(role)) {
         return -1;
