@@ -6,7 +6,9 @@
  * them:
  *
  * - escalating: a first message that vents is the angriest; a later turn
- *   no worse than it is no rise, however calm the turns between.
+ *   no worse than it is no rise, however calm the turns between; a slide
+ *   of valence that ends at a neutral turn (thanks, then a time to call
+ *   back read as high urgency) is no rise either.
  */
 
 #include <stdio.h>
@@ -110,10 +112,74 @@ test_vent_first(void)
 }
 
 
+/*
+ * Valence sliding turn by turn, from thanks to a neutral reply that the
+ * annotator reads as high urgency ("anytime after noon today"): no
+ * complaint, not escalating; the same slide ending below zero is
+ */
+static void
+test_slide_to_neutral(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const int       sev[] = { 0, -1, 0, -1, 0, -1, 3 };
+    static const double    neutral[] = { 0.8, 0, 0.6, 0, 0.3, 0, 0.0 };
+    static const double    unhappy[] = { 0.8, 0, 0.6, 0, 0.3, 0, -0.2 };
+    static const char     *const convs[][7] = {
+        { "Thank you, everything was going great with you so far",
+          "I called and left a message, please call me back.",
+          "Okay, I will return your call shortly",
+          "Sorry I missed your call.",
+          "Whenever you're ready",
+          "When is the best time to reach you?",
+          "Anytime after 12 noon today or tomorrow" },
+        { "Gracias, hasta ahora todo iba muy bien con ustedes",
+          "Le llamé y le dejé un mensaje, llámenos por favor.",
+          "Vale, le devuelvo la llamada enseguida",
+          "Siento no haber podido atenderle.",
+          "Cuando usted pueda",
+          "¿Cuál es la mejor hora para llamarle?",
+          "Cualquier hora después de las 12 hoy o mañana" },
+        { "Obrigada, até agora estava tudo indo muito bem com vocês",
+          "Liguei e deixei uma mensagem, por favor retorne.",
+          "Certo, retorno a ligação já já",
+          "Desculpe, perdi a sua ligação.",
+          "Quando puderem",
+          "Qual o melhor horário para ligar?",
+          "Qualquer hora depois do meio-dia hoje ou amanhã" },
+        { "Merci, jusqu'ici tout se passait très bien avec vous",
+          "Je vous ai appelé et laissé un message, rappelez-nous svp.",
+          "D'accord, je vous rappelle tout de suite",
+          "Désolé d'avoir manqué votre appel.",
+          "Quand vous voulez",
+          "Quel est le meilleur moment pour vous joindre ?",
+          "N'importe quand après midi aujourd'hui ou demain" },
+        { "Danke, bisher lief alles sehr gut mit Ihnen",
+          "Ich habe angerufen und eine Nachricht hinterlassen.",
+          "Okay, ich rufe gleich zurück",
+          "Entschuldigung, ich habe Ihren Anruf verpasst.",
+          "Wann immer Sie können",
+          "Wann erreichen wir Sie am besten?",
+          "Jederzeit nach 12 Uhr heute oder morgen" },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        numbered(convs[i], 7, sev, neutral, &r);
+        is_int(r.escalating, 0, "a slide that ends neutral: %s",
+               convs[i][6]);
+
+        numbered(convs[i], 7, sev, unhappy, &r);
+        is_int(r.escalating, 1, "a slide that ends below zero: %s",
+               convs[i][6]);
+    }
+}
+
+
 int
 main(void)
 {
     test_vent_first();
+    test_slide_to_neutral();
 
     return tap_done();
 }

@@ -367,9 +367,11 @@ behave_conv_escalation(const behave_conv_state_t *st,
 
     /*
      * Or a steady slide: valence fell at each of the last three customer
-     * turns, by 0.35 or more in all, ending at severity 3+.
+     * turns, by 0.35 or more in all, ending at severity 3+ below zero (a
+     * slide from thanks to a neutral "anytime after noon today" that the
+     * annotator reads as high is no complaint).
      */
-    if (!out->escalating && m >= 2
+    if (!out->escalating && m >= 2 && cur_rec->valence < 0
         && val[1] - val[0] >= 100
         && val[0] - cur_rec->valence >= 100
         && val[1] - cur_rec->valence >= 350)
