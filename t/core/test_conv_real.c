@@ -8,7 +8,10 @@
  * - escalating: a first message that vents is the angriest; a later turn
  *   no worse than it is no rise, however calm the turns between; a slide
  *   of valence that ends at a neutral turn (thanks, then a time to call
- *   back read as high urgency) is no rise either.
+ *   back read as high urgency) is no rise either;
+ * - repetition: the point made before said again ("that's why I said")
+ *   and an answer chased ("any response to this", "still no answer"),
+ *   without a question mark, ask the earlier question again.
  */
 
 #include <stdio.h>
@@ -175,11 +178,63 @@ test_slide_to_neutral(void)
 }
 
 
+/*
+ * A question, an answer beside the point, then the customer says the
+ * point was made before, or chases the answer, with no question mark:
+ * a repetition, clarify
+ */
+static void
+test_said_and_chased(void)
+{
+    static const char     *const convs[][3] = {
+        { "Why does my recorder record channels I don't subscribe to?",
+          "Hello, have you checked your scheduled recordings?",
+          "Thanks for your reply but that's why I said update your "
+          "software." },
+        { "I was charged for a ride that was cancelled, why?",
+          "Sorry about that! Please contact us through the help page.",
+          "The help page gives me an error. Any response to this." },
+        { "¿Por qué el grabador graba canales que no tengo contratados?",
+          "Hola, ¿ha revisado sus grabaciones programadas?",
+          "Gracias, pero por eso dije que actualicen el software." },
+        { "Me cobraron un viaje que fue cancelado, ¿por qué?",
+          "Lo sentimos, escríbanos desde la página de ayuda.",
+          "La página de ayuda da error. Sigo sin respuesta." },
+        { "Por que o gravador grava canais que eu não assino?",
+          "Olá, já verificou as gravações agendadas?",
+          "Obrigado, mas foi o que eu disse, atualizem o software." },
+        { "Fui cobrado por uma corrida cancelada, por quê?",
+          "Sentimos muito, fale conosco pela página de ajuda.",
+          "A página de ajuda dá erro. Ainda sem resposta." },
+        { "Pourquoi le décodeur enregistre des chaînes auxquelles je ne "
+          "suis pas abonné ?",
+          "Bonjour, avez-vous vérifié vos enregistrements programmés ?",
+          "Merci, mais c'est ce que j'ai dit, mettez à jour le logiciel." },
+        { "On m'a facturé une course annulée, pourquoi ?",
+          "Désolés, contactez-nous via la page d'aide.",
+          "La page d'aide affiche une erreur. Toujours pas de réponse." },
+        { "Warum nimmt der Rekorder Sender auf, die ich nicht abonniert "
+          "habe?",
+          "Hallo, haben Sie Ihre geplanten Aufnahmen geprüft?",
+          "Danke, aber das habe ich doch gesagt, aktualisieren Sie die "
+          "Software." },
+        { "Mir wurde eine stornierte Fahrt berechnet, warum?",
+          "Das tut uns leid, schreiben Sie uns über die Hilfeseite.",
+          "Die Hilfeseite zeigt einen Fehler. Immer noch keine Antwort." },
+    };
+
+    conv_each(convs, 3, repetition, 1, "said before or chased");
+    conv_each(convs, 3, action, BEHAVE_ACTION_CLARIFY,
+              "said before or chased: clarify");
+}
+
+
 int
 main(void)
 {
     test_vent_first();
     test_slide_to_neutral();
+    test_said_and_chased();
 
     return tap_done();
 }
