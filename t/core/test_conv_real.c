@@ -9,6 +9,8 @@
  *   no worse than it is no rise, however calm the turns between; a slide
  *   of valence that ends at a neutral turn (thanks, then a time to call
  *   back read as high urgency) is no rise either;
+ *   Refusing the usual channel and demanding someone with authority, or
+ *   taking the complaint public, after an unhappy turn, is a rise;
  * - repetition: the point made before said again ("that's why I said")
  *   and an answer chased ("any response to this", "still no answer"),
  *   without a question mark, ask the earlier question again.
@@ -229,12 +231,67 @@ test_said_and_chased(void)
 }
 
 
+/*
+ * An unhappy first message, an answer that sends the customer back to
+ * the usual channel, then the customer refuses it and wants someone who
+ * can decide, or takes it public: escalating, handoff
+ */
+static void
+test_authority_and_public(void)
+{
+    static const char     *const convs[][3] = {
+        { "Several calls to your call centre and still no resolution.",
+          "Please reach out by phone or chat so we can look into it.",
+          "I'm not talking to customer service again. I want someone who "
+          "can make decisions." },
+        { "My account is still on hold after five days, this is wrong.",
+          "A member of our team will follow up through the app.",
+          "Get my account running or next is Facebook." },
+        { "Varias llamadas a su centro y todavía sin solución.",
+          "Por favor contáctenos por teléfono o chat.",
+          "No pienso hablar con atención al cliente otra vez. Quiero a "
+          "alguien que pueda tomar decisiones." },
+        { "Mi cuenta sigue bloqueada después de cinco días, esto está mal.",
+          "Un compañero le contactará desde la app.",
+          "Voy a contarlo todo en redes sociales." },
+        { "Várias ligações para a central e ainda sem solução.",
+          "Por favor entre em contato por telefone ou chat.",
+          "Não vou falar com o atendimento de novo. Quero alguém que possa "
+          "tomar decisões." },
+        { "Minha conta continua bloqueada depois de cinco dias, isso está "
+          "errado.",
+          "Um colega vai entrar em contato pelo app.",
+          "Vou expor tudo nas redes sociais." },
+        { "Plusieurs appels à votre service et toujours aucune solution.",
+          "Merci de nous contacter par téléphone ou par chat.",
+          "Je ne parlerai plus au service client. Je veux quelqu'un qui "
+          "peut prendre des décisions." },
+        { "Mon compte est toujours bloqué après cinq jours, c'est anormal.",
+          "Un conseiller vous contactera via l'application.",
+          "Je vais tout raconter sur les réseaux sociaux." },
+        { "Mehrere Anrufe bei Ihrer Hotline und immer noch keine Lösung.",
+          "Bitte melden Sie sich telefonisch oder per Chat.",
+          "Ich rede nicht mehr mit dem Kundenservice. Ich will jemanden, "
+          "der entscheiden kann." },
+        { "Mein Konto ist nach fünf Tagen immer noch gesperrt, das ist "
+          "falsch.",
+          "Ein Kollege meldet sich über die App.",
+          "Ich schreibe das alles in den sozialen Medien." },
+    };
+
+    conv_each(convs, 3, escalating, 1, "authority demanded or gone public");
+    conv_each(convs, 3, action, BEHAVE_ACTION_HANDOFF,
+              "authority demanded or gone public: handoff");
+}
+
+
 int
 main(void)
 {
     test_vent_first();
     test_slide_to_neutral();
     test_said_and_chased();
+    test_authority_and_public();
 
     return tap_done();
 }
