@@ -11,6 +11,9 @@
  *   back read as high urgency) is no rise either;
  *   Refusing the usual channel and demanding someone with authority, or
  *   taking the complaint public, after an unhappy turn, is a rise;
+ * - action: a calm message marked critical (a question about deliveries
+ *   for an elderly mother, a gym contract) does not hand off the calm
+ *   turns after it; a crisis said in distress does, whatever comes after;
  * - repetition: the point made before said again ("that's why I said")
  *   and an answer chased ("any response to this", "still no answer"),
  *   without a question mark, ask the earlier question again.
@@ -46,6 +49,8 @@ numbered(const char *const *texts, size_t n, const int *sev,
         if (sev[i] >= 0) {
             tv[i].severity = sev[i];
             tv[i].valence_score = val[i];
+            tv[i].urgency = sev[i] >= 4 ? BEHAVE_URGENCY_CRITICAL
+                                        : BEHAVE_URGENCY_LOW;
         }
     }
 
@@ -285,6 +290,64 @@ test_authority_and_public(void)
 }
 
 
+/*
+ * A first message marked critical by hand: read calm (valence 0), the
+ * calm turns after it are answered (not handed off); read in distress
+ * (valence -0.8), every later turn is a human's
+ */
+static void
+test_calm_crisis(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const int       sev[] = { 4, -1, 0, -1, 0 };
+    static const double    calm[] = { 0.0, 0, 0.2, 0, 0.6 };
+    static const double    distress[] = { -0.8, 0, 0.2, 0, 0.6 };
+    static const char     *const convs[][5] = {
+        { "Hi, which days do you deliver to Holloway? My mum can't get out "
+          "to collect her prescriptions any more.",
+          "We deliver free to patients who are housebound or over 70.",
+          "She's 82, so she'd qualify.",
+          "Holloway is Tuesdays and Fridays, I've set up Tuesday.",
+          "Perfect, thank you so much." },
+        { "Hola, ¿qué días reparten en mi barrio? Mi madre ya no puede ir a "
+          "recoger sus recetas.",
+          "Repartimos gratis a mayores de 70 años.",
+          "Tiene 82, así que puede.",
+          "Su zona es martes y viernes, lo dejo para el martes.",
+          "Perfecto, muchas gracias." },
+        { "Oi, quais dias vocês entregam no meu bairro? Minha mãe não "
+          "consegue mais buscar os remédios.",
+          "Entregamos grátis para maiores de 70 anos.",
+          "Ela tem 82, então pode.",
+          "O bairro dela é terça e sexta, marquei para terça.",
+          "Perfeito, muito obrigada." },
+        { "Je voudrais savoir si je peux résilier mon abonnement à la salle "
+          "avant la fin de l'engagement.",
+          "Bien sûr. Vous êtes dans quel club ?",
+          "Celui de Lyon Part-Dieu.",
+          "Votre abonnement court jusqu'en septembre.",
+          "D'accord, merci beaucoup." },
+        { "Hallo, kann ich meinen Fitnessvertrag vor Ende der Laufzeit "
+          "kündigen?",
+          "Natürlich. In welchem Studio sind Sie?",
+          "Im Studio am Hauptbahnhof.",
+          "Ihr Vertrag läuft bis September.",
+          "Alles klar, vielen Dank." },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        numbered(convs[i], 5, sev, calm, &r);
+        ok(r.action != BEHAVE_ACTION_HANDOFF, "a calm message marked "
+           "critical, calm turns after it: %s (%s)", convs[i][4], r.reason);
+
+        numbered(convs[i], 5, sev, distress, &r);
+        is_int(r.action, BEHAVE_ACTION_HANDOFF, "a crisis said in "
+               "distress, calm turns after it: %s", convs[i][4]);
+    }
+}
+
+
 int
 main(void)
 {
@@ -292,6 +355,7 @@ main(void)
     test_slide_to_neutral();
     test_said_and_chased();
     test_authority_and_public();
+    test_calm_crisis();
 
     return tap_done();
 }
