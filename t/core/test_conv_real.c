@@ -16,7 +16,8 @@
  *   turns after it; a crisis said in distress does, whatever comes after;
  * - repetition: the point made before said again ("that's why I said")
  *   and an answer chased ("any response to this", "still no answer"),
- *   without a question mark, ask the earlier question again.
+ *   without a question mark, ask the earlier question again; so does the
+ *   demand made again, impatiently ("Just fix it").
  */
 
 #include <stdio.h>
@@ -348,6 +349,45 @@ test_calm_crisis(void)
 }
 
 
+/*
+ * A demand, an answer that asks for details, a reply, another answer,
+ * then the demand made again, impatiently: a repetition
+ */
+static void
+test_demand_again(void)
+{
+    static const char     *const convs[][5] = {
+        { "fix my connection, it keeps dropping",
+          "Can you tell us what issues you are having?",
+          "it drops every evening out here",
+          "Please send us a DM so we can look into it.",
+          "Just fix it" },
+        { "arreglen mi conexión, se corta todo el rato",
+          "¿Nos cuenta qué problema tiene?",
+          "se corta todas las tardes aquí",
+          "Escríbanos por mensaje privado para revisarlo.",
+          "Arréglenlo ya" },
+        { "resolvam minha conexão, ela cai toda hora",
+          "Pode nos contar qual é o problema?",
+          "cai todas as noites aqui",
+          "Mande uma mensagem privada para verificarmos.",
+          "Resolvam logo" },
+        { "réglez ma connexion, elle coupe sans arrêt",
+          "Pouvez-vous nous décrire le problème ?",
+          "ça coupe tous les soirs ici",
+          "Envoyez-nous un message privé pour qu'on regarde.",
+          "Réglez ça enfin" },
+        { "reparieren Sie meine Verbindung, sie bricht ständig ab",
+          "Können Sie uns das Problem beschreiben?",
+          "sie bricht jeden Abend ab",
+          "Schreiben Sie uns bitte eine Direktnachricht.",
+          "Machen Sie es einfach" },
+    };
+
+    conv_each(convs, 5, repetition, 1, "the demand made again");
+}
+
+
 int
 main(void)
 {
@@ -356,6 +396,7 @@ main(void)
     test_said_and_chased();
     test_authority_and_public();
     test_calm_crisis();
+    test_demand_again();
 
     return tap_done();
 }
