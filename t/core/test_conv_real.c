@@ -17,7 +17,9 @@
  * - repetition: the point made before said again ("that's why I said")
  *   and an answer chased ("any response to this", "still no answer"),
  *   without a question mark, ask the earlier question again; so does the
- *   demand made again, impatiently ("Just fix it").
+ *   demand made again, impatiently ("Just fix it"); an ask answered and
+ *   taken gladly or with thanks is not asked again by a later check on
+ *   the same topic.
  */
 
 #include <stdio.h>
@@ -388,6 +390,61 @@ test_demand_again(void)
 }
 
 
+/*
+ * An ask, the answer, the customer glad or thankful, then a later check
+ * on the same topic: a new ask, no repetition; the same check right
+ * after the answer is one
+ */
+static void
+test_answered_and_welcomed(void)
+{
+    size_t                 i;
+    const char            *texts[3];
+    behave_conv_result_t   r;
+    static const char     *const convs[][5] = {
+        { "Any word on when your Broadway shop will open?",
+          "If all goes to plan, we should be open on Friday!",
+          "Great, thank you so much! I'll be first in line.",
+          "Send us a picture!",
+          "Did things go to plan? Is your Broadway shop open today?" },
+        { "¿Se sabe cuándo abre la tienda de la calle Mayor?",
+          "Si todo va bien, abrimos el viernes.",
+          "¡Genial, muchas gracias! Seré la primera en la cola.",
+          "¡Mándanos una foto!",
+          "¿Salió todo bien? ¿Abre hoy la tienda de la calle Mayor?" },
+        { "Alguma novidade sobre quando abre a loja da Avenida Paulista?",
+          "Se tudo correr bem, abrimos na sexta!",
+          "Que ótimo, muito obrigada! Vou ser a primeira da fila.",
+          "Mande uma foto pra gente!",
+          "Deu tudo certo? A loja da Avenida Paulista abre hoje?" },
+        { "Savez-vous quand ouvre votre boutique de la rue de Rivoli ?",
+          "Si tout va bien, nous ouvrons vendredi !",
+          "Génial, merci beaucoup ! Je serai la première.",
+          "Envoyez-nous une photo !",
+          "Tout s'est bien passé ? La boutique de la rue de Rivoli ouvre "
+          "aujourd'hui ?" },
+        { "Wissen Sie schon, wann Ihr Laden in der Hauptstraße öffnet?",
+          "Wenn alles klappt, öffnen wir am Freitag!",
+          "Super, vielen Dank! Ich bin die Erste in der Schlange.",
+          "Schicken Sie uns ein Foto!",
+          "Hat alles geklappt? Hat der Laden in der Hauptstraße heute "
+          "offen?" },
+    };
+
+    conv_each(convs, 5, repetition, 0, "asked again after the answer was "
+              "welcomed");
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        texts[0] = convs[i][0];
+        texts[1] = convs[i][1];
+        texts[2] = convs[i][4];
+        conversation(texts, 3, &r);
+        is_int(r.repetition, 1, "asked again right after the answer: %s",
+               texts[2]);
+    }
+}
+
+
 int
 main(void)
 {
@@ -397,6 +454,7 @@ main(void)
     test_authority_and_public();
     test_calm_crisis();
     test_demand_again();
+    test_answered_and_welcomed();
 
     return tap_done();
 }
