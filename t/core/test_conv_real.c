@@ -9,6 +9,8 @@
  *   no worse than it is no rise, however calm the turns between; a slide
  *   of valence that ends at a neutral turn (thanks, then a time to call
  *   back read as high urgency) is no rise either;
+ *   A second turn that asks how to follow the answer, read as high
+ *   urgency and unhappy ("I'm struggling"), is a new ask, not a rise.
  *   Refusing the usual channel and demanding someone with authority, or
  *   taking the complaint public, after an unhappy turn, is a rise;
  * - action: a calm message marked critical (a question about deliveries
@@ -445,10 +447,77 @@ test_answered_and_welcomed(void)
 }
 
 
+/*
+ * The second customer turn read as high urgency and clearly unhappy
+ * (set by hand): asking how to follow the answer, not escalating; the
+ * same trouble told without a question, escalating
+ */
+static void
+test_second_turn_asks(void)
+{
+    size_t                 i, k;
+    behave_turn_t          tv[3];
+    behave_conv_result_t   r;
+    static const char     *const convs[][4] = {
+        { "Can you remove the best offer option from my listings?",
+          "Set up automatic declines in your settings.",
+          "How do I set up automatic declines? It's not in your help "
+          "centre and I'm struggling to find it.",
+          "It's not in your help centre and I'm struggling to find it, "
+          "this is useless." },
+        { "¿Pueden quitar la opción de mejor oferta de mis anuncios?",
+          "Active el rechazo automático en su configuración.",
+          "¿Cómo activo el rechazo automático? No está en la ayuda y no "
+          "lo encuentro.",
+          "No está en la ayuda y no lo encuentro, esto no sirve." },
+        { "Podem tirar a opção de melhor oferta dos meus anúncios?",
+          "Ative a recusa automática nas configurações.",
+          "Como ativo a recusa automática? Não está na ajuda e não "
+          "encontro.",
+          "Não está na ajuda e não encontro, isso não serve pra nada." },
+        { "Pouvez-vous retirer l'option meilleure offre de mes annonces ?",
+          "Activez le refus automatique dans vos paramètres.",
+          "Comment j'active le refus automatique ? Ce n'est pas dans "
+          "l'aide et je ne trouve pas.",
+          "Ce n'est pas dans l'aide et je ne trouve pas, c'est nul." },
+        { "Können Sie die Preisvorschlag-Option aus meinen Angeboten "
+          "entfernen?",
+          "Richten Sie die automatische Ablehnung in den Einstellungen "
+          "ein.",
+          "Wie richte ich die automatische Ablehnung ein? Das steht nicht "
+          "in der Hilfe und ich finde es nicht.",
+          "Das steht nicht in der Hilfe und ich finde es nicht, das ist "
+          "nutzlos." },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        for (k = 2; k < 4; k++) {
+            turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER, convs[i][0], 0);
+            turn(&tv[1], BEHAVE_SPEAKER_AGENT, convs[i][1], 1);
+            turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, convs[i][k], 2);
+
+            tv[0].urgency = BEHAVE_URGENCY_LOW;
+            tv[0].severity = 0;
+            tv[0].valence_score = 0.0;
+            tv[2].urgency = BEHAVE_URGENCY_HIGH;
+            tv[2].severity = 3;
+            tv[2].valence_score = -0.6;
+
+            behave_conversation_assess(tv, 2, &tv[2], &r);
+            is_int(r.escalating, k == 3, "%s: %s", k == 2
+                   ? "asks how to follow the answer: not escalating"
+                   : "the same told without a question: escalating",
+                   convs[i][k]);
+        }
+    }
+}
+
+
 int
 main(void)
 {
     test_vent_first();
+    test_second_turn_asks();
     test_slide_to_neutral();
     test_said_and_chased();
     test_authority_and_public();

@@ -241,7 +241,9 @@ behave_conv_worse_before(const behave_conv_state_t *st, int m,
  * The second customer turn has one turn to be worse than: labels.md's
  * "valence falls, urgency rises" both at once, clearly, into a blocked
  * (high) urgency and a clearly unhappy turn ("It's Thursday now and still
- * nothing ... this isn't ok" after "Could someone come out this week?")
+ * nothing ... this isn't ok" after "Could someone come out this week?").
+ * A turn that asks ("How do I set up automatic declines? I'm struggling
+ * to find it") asks how to follow the answer: a new ask, not yet a rise.
  */
 static void
 behave_conv_escalation_second(const behave_conv_state_t *st,
@@ -252,6 +254,7 @@ behave_conv_escalation_second(const behave_conv_state_t *st,
     prev = &st->rec[0];
 
     if (cur->urgency > prev->urgency
+        && !(cur->flags & BEHAVE_CONV_F_QUESTION)
         && cur->urgency == BEHAVE_URGENCY_HIGH
         && prev->valence - cur->valence >= BEHAVE_CONV_ESC_FALL
         && cur->valence <= BEHAVE_CONV_DENY_VALENCE)
