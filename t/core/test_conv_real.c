@@ -13,9 +13,8 @@
  *   urgency and unhappy ("I'm struggling"), is a new ask, not a rise.
  *   Refusing the usual channel and demanding someone with authority, or
  *   taking the complaint public, after an unhappy turn, is a rise;
- * - action: a calm message marked critical (a question about deliveries
- *   for an elderly mother, a gym contract) does not hand off the calm
- *   turns after it; a crisis said in distress does, whatever comes after;
+ * - action: a turn marked critical hands off every later turn, however
+ *   calm it read and however calm the turns after it;
  * - repetition: the point made before said again ("that's why I said")
  *   and an answer chased ("any response to this", "still no answer"),
  *   without a question mark, ask the earlier question again; so does the
@@ -296,9 +295,10 @@ test_authority_and_public(void)
 
 
 /*
- * A first message marked critical by hand: read calm (valence 0), the
- * calm turns after it are answered (not handed off); read in distress
- * (valence -0.8), every later turn is a human's
+ * A first message marked critical: every later turn is a human's, however
+ * calm the first read (a fraud in progress reads neutral: "someone is in
+ * my bank account right now") and however calm the turns after it
+ * (labels.md: handoff for a critical turn, whatever came after)
  */
 static void
 test_calm_crisis(void)
@@ -343,8 +343,8 @@ test_calm_crisis(void)
 
     for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
         numbered(convs[i], 5, sev, calm, &r);
-        ok(r.action != BEHAVE_ACTION_HANDOFF, "a calm message marked "
-           "critical, calm turns after it: %s (%s)", convs[i][4], r.reason);
+        is_int(r.action, BEHAVE_ACTION_HANDOFF, "a critical turn read "
+               "calm, calm turns after it: %s", convs[i][4]);
 
         numbered(convs[i], 5, sev, distress, &r);
         is_int(r.action, BEHAVE_ACTION_HANDOFF, "a crisis said in "

@@ -25,8 +25,6 @@ static int behave_conv_route(const behave_conv_rec_t *current,
     behave_conv_result_t *out);
 static int behave_conv_answered(const behave_conv_state_t *st, int asked);
 static int behave_conv_nothing_said(const behave_conv_state_t *st);
-static int behave_conv_calm_crisis(const behave_conv_state_t *st,
-    const behave_conv_rec_t *current);
 
 
 static const char  *behave_conv_guidance[] = {
@@ -107,36 +105,6 @@ behave_conv_act(behave_conv_result_t *out, behave_action_e action,
 
 
 /*
- * "which days do you deliver to Holloway? My mum can't get out any more"
- * marked critical, then "Perfect, she's had a text confirming Tuesday":
- * the newest earlier turn marked a crisis read calm (its valence above
- * BEHAVE_CONV_DENY_VALENCE), and the current turn is calm too (severity
- * 1 at most, no denial): a calm message wrongly marked critical does not
- * hand off every later turn.  A crisis said in distress ("I have the
- * pills ready", read clearly negative) still does, whatever comes after,
- * and so does one no longer among the records.
- */
-static int
-behave_conv_calm_crisis(const behave_conv_state_t *st,
-    const behave_conv_rec_t *current)
-{
-    unsigned  k;
-
-    if (current->severity > 1 || (current->flags & BEHAVE_CONV_F_DENIES)) {
-        return 0;
-    }
-
-    for (k = 0; k < st->nrec; k++) {
-        if (st->rec[k].severity >= 4) {
-            return st->rec[k].valence > BEHAVE_CONV_DENY_VALENCE;
-        }
-    }
-
-    return 0;
-}
-
-
-/*
  * A crisis or critical urgency in this turn or an earlier one, a false
  * resolution, an escalation: whatever came before, and whatever else the
  * turn says
@@ -202,7 +170,7 @@ behave_conv_handoff(const behave_conv_state_t *st,
      * words grew calm; labels.md hands off for a crisis whatever came
      * after, so every later turn is a human's too
      */
-    if (st->peak >= 4 && !behave_conv_calm_crisis(st, current)) {
+    if (st->peak >= 4) {
         behave_conv_act(out, BEHAVE_ACTION_HANDOFF, BEHAVE_GUIDE_CRISIS);
         snprintf(r, rl, "an earlier customer turn signalled a crisis or "
                  "critical urgency");
