@@ -285,16 +285,25 @@ test_escalation(void)
     assess(2);
     ok(!r.escalating, "severity 2, 4, 3: below the peak is not");
 
-    /* a slide in exact 0.1 steps, as stored turns carry it (one level) */
-    turn(0, C, "The app logs me out.", 3)->valence_score = 0.5;
-    turn(1, C, "Again logged out.", 3)->valence_score = 0.4;
-    turn(2, C, "Third time today, this is useless.", 3)->valence_score = 0.1;
+    /* a slide in exact 0.1 steps, as stored turns carry it (one level),
+     * ending below zero */
+    turn(0, C, "The app logs me out.", 3)->valence_score = 0.2;
+    turn(1, C, "Again logged out.", 3)->valence_score = 0.1;
+    turn(2, C, "Third time today, this is useless.", 3)->valence_score =
+        -0.2;
     assess(2);
-    ok(r.escalating, "valence 0.5, 0.4, 0.1 at severity 3: a slide");
+    ok(r.escalating, "valence 0.2, 0.1, -0.2 at severity 3: a slide");
 
-    tv[1].valence_score = 0.401;
+    tv[1].valence_score = 0.101;
     assess(2);
     ok(!r.escalating, "a 0.099 step is no slide");
+
+    /* the same slide ending at a neutral turn is no complaint */
+    tv[0].valence_score = 0.5;
+    tv[1].valence_score = 0.4;
+    tv[2].valence_score = 0.0;
+    assess(2);
+    ok(!r.escalating, "valence 0.5, 0.4, 0.0: a slide to neutral is not");
 }
 
 

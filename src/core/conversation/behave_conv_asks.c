@@ -36,6 +36,7 @@
 #define BEHAVE_CONV_CONCEDE_WORDS  3    /* words before the "but" */
 #define BEHAVE_CONV_UNCLEAR_MAX  100    /* bytes of a short message */
 #define BEHAVE_CONV_GREETING_GRAMS  16  /* distinct trigrams, at most */
+#define BEHAVE_CONV_GLAD_VALENCE  500   /* a glad turn (thousandths) */
 
 
 static int behave_conv_asked(const behave_conv_rec_t *r);
@@ -48,6 +49,7 @@ static int behave_conv_focus_differs(const behave_conv_rec_t *a,
     const behave_conv_rec_t *b);
 static int behave_conv_only_problem(const behave_conv_norm_t *t);
 static int behave_conv_only_fails(const behave_conv_norm_t *t);
+static int behave_conv_welcomed(const behave_conv_rec_t *r);
 
 
 /*
@@ -461,6 +463,21 @@ behave_conv_greeting(const behave_conv_rec_t *r)
 }
 
 /*
+ * An answer taken gladly or with thanks, nothing asked or denied: no
+ * question of the turn's own words ("?", asks.tsv, an interrogative);
+ * the annotator's wider "asks" cue also reads "Que ótimo!" as one
+ */
+static int
+behave_conv_welcomed(const behave_conv_rec_t *r)
+{
+    return ((r->flags & BEHAVE_CONV_F_ACK) || (r->cues & BEHAVE_CUE_THANKS)
+            || r->valence >= BEHAVE_CONV_GLAD_VALENCE)
+           && !(r->flags & (BEHAVE_CONV_F_QUESTION | BEHAVE_CONV_F_DENIES))
+           && !(r->cues & BEHAVE_CUE_QUESTION);
+}
+
+
+/*
  * "the same problem again" (labels.md) in the customer's own words: after
  * a claim, a turn that says again what an earlier customer turn said ("my
  * order hasn't arrived" ... "nothing has arrived here"), by its letters
@@ -568,6 +585,18 @@ behave_conv_repetition(const behave_conv_state_t *st,
         /* "Hello.": a greeting asked nothing, in whatever words */
         if (behave_conv_greeting(&st->rec[i])) {
             continue;
+        }
+
+        /*
+         * "Woohoo! I'm gonna be first in line", "... Thanks for help": a
+         * later customer turn took the answer, glad or thankful, and
+         * asked and denied nothing; what was asked before it was
+         * answered, and the same topic asked now is a new ask ("Did
+         * things go to plan? Is it open today?"), unless the customer
+         * says outright that it is still open (reask_strong.tsv)
+         */
+        if (i > 0 && !strong && behave_conv_welcomed(&st->rec[i - 1])) {
+            break;
         }
 
         if (open_turn < 0

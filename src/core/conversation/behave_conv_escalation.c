@@ -20,6 +20,8 @@ static int behave_conv_severity_persists(const char *text, size_t len,
     const behave_conv_norm_t *norm);
 static int behave_conv_unhappy_before(const behave_conv_state_t *st, int m);
 static int behave_conv_angry_before(const behave_conv_state_t *st, int m);
+static int behave_conv_worse_before(const behave_conv_state_t *st, int m,
+    const behave_conv_rec_t *cur);
 static void behave_conv_escalation_second(const behave_conv_state_t *st,
     const behave_conv_rec_t *cur, behave_conv_result_t *out, int *from);
 
@@ -206,10 +208,42 @@ behave_conv_angry_before(const behave_conv_state_t *st, int m)
 
 
 /*
+ * "i'm pissed, it just doesn't fucking work" ... "doesn't work and i even
+ * tried deleting the app": the conversation's first customer turn, among
+ * the m before the current one, was already clearly unhappy, at least as
+ * severe and at least as negative.  The current turn is no worse than it
+ * (labels.md: "the customer's turns get worse"), however calm the turns
+ * between: a first message that vents is the angriest, not the start of
+ * a rise.  Any earlier turn so was measured too and lost written
+ * escalations that come back to an earlier peak.
+ */
+static int
+behave_conv_worse_before(const behave_conv_state_t *st, int m,
+    const behave_conv_rec_t *cur)
+{
+    int  k;
+
+    for (k = 0; k < m; k++) {
+        if ((uint32_t) k + 1 == st->customers
+            && st->rec[k].valence <= BEHAVE_CONV_DENY_VALENCE
+            && st->rec[k].valence <= cur->valence
+            && st->rec[k].severity >= cur->severity)
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
  * The second customer turn has one turn to be worse than: labels.md's
  * "valence falls, urgency rises" both at once, clearly, into a blocked
  * (high) urgency and a clearly unhappy turn ("It's Thursday now and still
- * nothing ... this isn't ok" after "Could someone come out this week?")
+ * nothing ... this isn't ok" after "Could someone come out this week?").
+ * A turn that asks ("How do I set up automatic declines? I'm struggling
+ * to find it") asks how to follow the answer: a new ask, not yet a rise.
  */
 static void
 behave_conv_escalation_second(const behave_conv_state_t *st,
@@ -220,6 +254,7 @@ behave_conv_escalation_second(const behave_conv_state_t *st,
     prev = &st->rec[0];
 
     if (cur->urgency > prev->urgency
+        && !(cur->flags & BEHAVE_CONV_F_QUESTION)
         && cur->urgency == BEHAVE_URGENCY_HIGH
         && prev->valence - cur->valence >= BEHAVE_CONV_ESC_FALL
         && cur->valence <= BEHAVE_CONV_DENY_VALENCE)
@@ -290,7 +325,7 @@ behave_conv_escalation(const behave_conv_state_t *st,
         return;
     }
 
-    if (cur < 2) {
+    if (cur < 2 || behave_conv_worse_before(st, m, cur_rec)) {
         return;
     }
 
@@ -335,9 +370,11 @@ behave_conv_escalation(const behave_conv_state_t *st,
 
     /*
      * Or a steady slide: valence fell at each of the last three customer
-     * turns, by 0.35 or more in all, ending at severity 3+.
+     * turns, by 0.35 or more in all, ending at severity 3+ below zero (a
+     * slide from thanks to a neutral "anytime after noon today" that the
+     * annotator reads as high is no complaint).
      */
-    if (!out->escalating && m >= 2
+    if (!out->escalating && m >= 2 && cur_rec->valence < 0
         && val[1] - val[0] >= 100
         && val[0] - cur_rec->valence >= 100
         && val[1] - cur_rec->valence >= 350)
