@@ -388,13 +388,6 @@ behave_stack_bit_set(uint64_t *set, unsigned b)
 }
 
 
-static inline unsigned
-behave_stack_bit(const uint64_t *set, unsigned b)
-{
-    return (set[b >> 6] >> (b & 63)) & 1;
-}
-
-
 static inline const int8_t *
 behave_meaning_row(uint32_t f)
 {
@@ -1067,57 +1060,6 @@ behave_meaning_axis(const int8_t *s, unsigned i)
 }
 
 
-/*
- * The critical stack's score (scripts/train): boosted trees over the
- * critical head's logit and which of the stack's features the message
- * holds.  Above 0 the message is critical, as the head's logit alone was
- * without a stack.
- */
-static float
-behave_model_stack(const behave_model_state_t *m)
-{
-    float                       s, x;
-    unsigned                    t, n;
-    const behave_stack_node_t  *node;
-
-    if (behave_stack_trees == 0) {
-        return m->logit[BEHAVE_MODEL_CRIT];
-    }
-
-    /* far below the head's threshold the trees were not trained to
-     * rescue anything (scripts/train, STACK_GATE_MISS) */
-    if (m->logit[BEHAVE_MODEL_CRIT] <= behave_stack_gate) {
-        return -1.0f;
-    }
-
-    s = behave_stack_init;
-
-    for (t = 0; t < behave_stack_trees; t++) {
-        n = behave_stack_roots[t];
-
-        for ( ;; ) {
-            node = &behave_stack_nodes[n];
-
-            if (node->input < 0) {
-                s += node->value;
-                break;
-            }
-
-            if (node->input == 0) {
-                x = m->logit[BEHAVE_MODEL_CRIT];
-
-            } else {
-                x = (float) behave_stack_bit(m->stack, node->input - 1);
-            }
-
-            n = x <= node->value ? node->left : node->right;
-        }
-    }
-
-    return s;
-}
-
-
 /* someone came through unharmed, or a loss is already stopped, and no
  * guard word (a method, a weapon, money still going) undoes it */
 static unsigned
@@ -1336,60 +1278,6 @@ int
 behave_model_present(void)
 {
     return behave_model_n != 0;
-}
-
-
-/*
- * The stack's tables as scripts/gen-model wrote them: every root is a
- * node, every split's children come after it (so every walk ends at a
- * leaf), and every input it reads is a feature's row, so that it can be
- * present.
- */
-int
-behave_model_stack_sound(void)
-{
-    unsigned                    t, n, k;
-    uint64_t                    have[BEHAVE_STACK_BITS / 64];
-    const behave_stack_node_t  *node;
-
-    memset(have, 0, sizeof(have));
-
-    for (n = 0; n < behave_model_n; n++) {
-        k = (uint16_t) behave_model_rows[n][BEHAVE_MODEL_ROW - 1];
-        if (k != 0 && k <= BEHAVE_STACK_BITS) {
-            behave_stack_bit_set(have, k - 1);
-        }
-    }
-
-    for (t = 0; t < behave_stack_trees; t++) {
-        if (behave_stack_roots[t] >= behave_stack_node_n) {
-            return 0;
-        }
-    }
-
-    for (n = 0; n < behave_stack_node_n; n++) {
-        node = &behave_stack_nodes[n];
-
-        if (node->input < 0) {
-            continue;
-        }
-
-        if (node->left <= n || node->right <= n
-            || node->left >= behave_stack_node_n
-            || node->right >= behave_stack_node_n)
-        {
-            return 0;
-        }
-
-        k = node->input - 1;
-        if (node->input > 0
-            && (k >= BEHAVE_STACK_BITS || !behave_stack_bit(have, k)))
-        {
-            return 0;
-        }
-    }
-
-    return 1;
 }
 
 

@@ -138,4 +138,8 @@ void behave_model_frames(behave_model_state_t *m, behave_cset_t c,
     unsigned need, unsigned idiom);
 
 
+/* the critical stack's score (behave_model_stack.c) */
+float behave_model_stack(const behave_model_state_t *m);
+
+
 #endif /* BEHAVE_MODEL_INT_H */
