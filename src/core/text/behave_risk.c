@@ -52,7 +52,16 @@ behave_risk_feature(behave_risk_state_t *r, uint32_t f)
                               * BEHAVE_RISK_HIDDEN;
 
     for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
-        r->hidden[j] += row[j];
+        r->run[j] += row[j];
+    }
+
+    if (++r->run_n == BEHAVE_RISK_HIDDEN_RUN) {
+        for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
+            r->hidden[j] += r->run[j];
+            r->run[j] = 0;
+        }
+
+        r->run_n = 0;
     }
 }
 
@@ -122,7 +131,8 @@ behave_risk_net(const behave_risk_state_t *r, const float *d, double norm)
 
     for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
         x = behave_risk_net_b1[j]
-            + behave_risk_net_scale * (double) r->hidden[j] * norm;
+            + behave_risk_net_scale * (double) (r->hidden[j] + r->run[j])
+              * norm;
 
         for (i = 0; i < BEHAVE_RISK_DENSE; i++) {
             x += behave_risk_net_dense[i * BEHAVE_RISK_HIDDEN + j] * d[i];
