@@ -40,6 +40,7 @@ static behave_cset_t behave_end_of_life(behave_model_state_t *m,
 static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
 static void behave_model_marks_clear(behave_model_state_t *m);
+static void behave_meaning_flush(behave_model_state_t *m);
 static void behave_model_claim_cues(const behave_model_state_t *m,
     behave_annotation_t *a);
 
@@ -399,6 +400,20 @@ behave_meaning_row(uint32_t f)
 }
 
 
+static void
+behave_meaning_flush(behave_model_state_t *m)
+{
+    unsigned  k;
+
+    for (k = 0; k < BEHAVE_MEANING_AXES; k++) {
+        m->meaning[k] += m->meaning_run[k];
+        m->meaning_run[k] = 0;
+    }
+
+    m->meaning_run_n = 0;
+}
+
+
 /*
  * One feature: summed (serving) or listed with a readable name (training).
  * meaning: the feature also counts towards the meaning signature.
@@ -444,7 +459,11 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
         v = behave_meaning_row(f);
         if (v != NULL) {
             for (k = 0; k < BEHAVE_MEANING_AXES; k++) {
-                m->meaning[k] += v[k];
+                m->meaning_run[k] += v[k];
+            }
+
+            if (++m->meaning_run_n == BEHAVE_MEANING_RUN) {
+                behave_meaning_flush(m);
             }
         }
     }
@@ -1124,6 +1143,7 @@ behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
                                        a->urgency == BEHAVE_URGENCY_CRITICAL
                                        ? 4 : 3);
 
+    behave_meaning_flush(m);
     behave_meaning_pack(m->meaning, a->meaning);
 }
 
