@@ -34,8 +34,8 @@ behave_risk_fnv(char kind, const char *s, size_t len)
 }
 
 
-void
-behave_risk_feature(behave_risk_state_t *r, uint32_t f)
+static inline void
+behave_risk_add(behave_risk_state_t *r, uint32_t f)
 {
     unsigned       j;
     const int8_t  *row;
@@ -66,6 +66,13 @@ behave_risk_feature(behave_risk_state_t *r, uint32_t f)
 }
 
 
+void
+behave_risk_feature(behave_risk_state_t *r, uint32_t f)
+{
+    behave_risk_add(r, f);
+}
+
+
 static void
 behave_risk_named(behave_risk_state_t *r, uint32_t f, const char *fmt,
     const char *s, size_t len)
@@ -79,6 +86,21 @@ behave_risk_named(behave_risk_state_t *r, uint32_t f, const char *fmt,
 
     snprintf(name, sizeof(name), fmt, (int) len, s);
     r->sink(r->sink_data, f, name);
+}
+
+
+static inline uint32_t
+behave_risk_gram(const char *s)
+{
+    uint32_t  h;
+
+    h = (0x811c9dc5u ^ (unsigned char) 'g') * 0x01000193u;
+    h = (h ^ (unsigned char) s[0]) * 0x01000193u;
+    h = (h ^ (unsigned char) s[1]) * 0x01000193u;
+    h = (h ^ (unsigned char) s[2]) * 0x01000193u;
+    h = (h ^ (unsigned char) s[3]) * 0x01000193u;
+
+    return h ? h : 1;
 }
 
 
@@ -98,9 +120,19 @@ behave_risk_word(behave_risk_state_t *r, const char *w, size_t n)
     memcpy(buf + 1, w, n);
     buf[n + 1] = '>';
 
+    if (r->sink != NULL) {
+        for (i = 0; i + 4 <= n + 2; i++) {
+            behave_risk_named(r, behave_risk_fnv('g', buf + i, 4),
+                              "g:%.*s", buf + i, 4);
+        }
+
+        return;
+    }
+
+    /* serving: behave_risk_fnv('g', ...) of four letters, written out
+     * (a gram a letter of the word: most of the risk head's features) */
     for (i = 0; i + 4 <= n + 2; i++) {
-        behave_risk_named(r, behave_risk_fnv('g', buf + i, 4), "g:%.*s",
-                          buf + i, 4);
+        behave_risk_add(r, behave_risk_gram(buf + i));
     }
 }
 
