@@ -865,7 +865,7 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
      * worker, not in each worker's first request with history */
     behave_conv_scan_init();
     behave_sim_init();
-    behave_model_stack_init();
+    behave_model_tables_init();
 
     ngx_http_behave_redis_scripts_init();
 

@@ -45,7 +45,7 @@ main(int argc, char **argv)
     }
 
     /* as the module does at start */
-    behave_model_stack_init();
+    behave_model_tables_init();
 
     buf = behave_read_file(path, &size);
     if (buf == NULL) {

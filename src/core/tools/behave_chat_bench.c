@@ -319,7 +319,7 @@ main(int argc, char **argv)
     behave_json_hooks_install();
     behave_conv_scan_init();
     behave_sim_init();
-    behave_model_stack_init();
+    behave_model_tables_init();
 
     if (corpus.n < nt) {
         fprintf(stderr, "fewer turns than a chat\n");
