@@ -152,26 +152,35 @@ behave_risk_length(behave_risk_state_t *r, unsigned words)
 }
 
 
-/* the network's logit: its hidden units rectified, then summed */
+/*
+ * The network's logit: its hidden units rectified, then summed.  Each
+ * unit's sum is taken in the same order as one unit at a time was (its
+ * bias and row, then the dense inputs one by one), but a step for all
+ * units at once, which the compiler does two units an instruction.
+ */
 static double
 behave_risk_net(const behave_risk_state_t *r, const float *d, double norm)
 {
     unsigned  i, j;
-    double    x, out;
+    double    x[BEHAVE_RISK_HIDDEN], out;
+
+    for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
+        x[j] = behave_risk_net_b1[j]
+               + behave_risk_net_scale * (double) (r->hidden[j] + r->run[j])
+                 * norm;
+    }
+
+    for (i = 0; i < BEHAVE_RISK_DENSE; i++) {
+        for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
+            x[j] += behave_risk_net_dense[i * BEHAVE_RISK_HIDDEN + j] * d[i];
+        }
+    }
 
     out = behave_risk_net_b2;
 
     for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
-        x = behave_risk_net_b1[j]
-            + behave_risk_net_scale * (double) (r->hidden[j] + r->run[j])
-              * norm;
-
-        for (i = 0; i < BEHAVE_RISK_DENSE; i++) {
-            x += behave_risk_net_dense[i * BEHAVE_RISK_HIDDEN + j] * d[i];
-        }
-
-        if (x > 0.0) {
-            out += behave_risk_net_w2[j] * x;
+        if (x[j] > 0.0) {
+            out += behave_risk_net_w2[j] * x[j];
         }
     }
 
