@@ -55,13 +55,13 @@ behave_risk_add(behave_risk_state_t *r, uint32_t f)
         r->run[j] += row[j];
     }
 
-    if (++r->run_n == BEHAVE_RISK_HIDDEN_RUN) {
+    /* every row was counted in n: the run holds the rows since the last
+     * multiple of BEHAVE_RISK_HIDDEN_RUN */
+    if ((r->n & (BEHAVE_RISK_HIDDEN_RUN - 1)) == 0) {
         for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
             r->hidden[j] += r->run[j];
             r->run[j] = 0;
         }
-
-        r->run_n = 0;
     }
 }
 
