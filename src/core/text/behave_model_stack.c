@@ -47,7 +47,6 @@ typedef struct {
 static void behave_stack_flatten(void);
 static int behave_stack_flat_test(unsigned n, uint16_t *test, float *leaf);
 static int behave_stack_cmp(const void *a, const void *b);
-static float behave_stack_walk(const behave_model_state_t *m);
 
 
 static pthread_once_t       behave_stack_once = PTHREAD_ONCE_INIT;
@@ -223,6 +222,15 @@ behave_stack_flat_test(unsigned n, uint16_t *test, float *leaf)
 }
 
 
+int
+behave_model_stack_flat(void)
+{
+    behave_model_stack_init();
+
+    return behave_stack_flat;
+}
+
+
 /*
  * The stack's score, above 0 critical, as the head's logit alone was
  * without a stack
@@ -251,7 +259,7 @@ behave_model_stack(const behave_model_state_t *m)
     behave_model_stack_init();
 
     if (!behave_stack_flat) {
-        return behave_stack_walk(m);
+        return behave_model_stack_walked(m);
     }
 
     /* the cuts the logit passes: "!(logit <= cut)", a prefix */
@@ -298,8 +306,8 @@ behave_model_stack(const behave_model_state_t *m)
 
 
 /* the linked nodes as scripts/gen-model wrote them, any depth */
-static float
-behave_stack_walk(const behave_model_state_t *m)
+float
+behave_model_stack_walked(const behave_model_state_t *m)
 {
     float                       s, x;
     unsigned                    t, n, b;
