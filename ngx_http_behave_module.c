@@ -38,6 +38,7 @@
 #include "gateway/behave_gateway.h"
 #include "base/behave_json_arena.h"
 #include "conversation/behave_conv_scan.h"
+#include "text/behave_model.h"
 #include "text/behave_similarity.h"
 #include "text/behave_lexicon_ext.h"
 
@@ -864,6 +865,7 @@ ngx_http_behave_init_module(ngx_cycle_t *cycle)
      * worker, not in each worker's first request with history */
     behave_conv_scan_init();
     behave_sim_init();
+    behave_model_tables_init();
 
     ngx_http_behave_redis_scripts_init();
 

@@ -11,6 +11,10 @@
  */
 
 #include <math.h>
+#include <pthread.h>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 #include "text/behave_model.h"
@@ -30,7 +34,9 @@ static behave_cset_t behave_self_kill(behave_model_state_t *m,
 static behave_cset_t behave_false_friend(behave_model_state_t *m, const char *w,
     size_t len, behave_cset_t cs);
 static void behave_feature_label(behave_model_state_t *m, char kind,
-    const char *value);
+    const char *value, unsigned i);
+static void behave_labels_init(void);
+static void behave_label_set(unsigned i, char kind, const char *value);
 static void behave_model_rules(behave_model_state_t *m,
     const behave_annotation_t *a);
 static void behave_model_label(behave_model_state_t *m,
@@ -40,8 +46,38 @@ static behave_cset_t behave_end_of_life(behave_model_state_t *m,
 static void behave_model_claims(behave_model_state_t *m, behave_cset_t c,
     unsigned question);
 static void behave_model_marks_clear(behave_model_state_t *m);
+static void behave_meaning_flush(behave_model_state_t *m);
 static void behave_model_claim_cues(const behave_model_state_t *m,
     behave_annotation_t *a);
+
+
+/* the rules' conclusions as features (behave_model_rules): where each
+ * list starts in behave_labels[] */
+#define BEHAVE_LBL_V       0            /* 4 valence labels */
+#define BEHAVE_LBL_U       4            /* 5 urgency */
+#define BEHAVE_LBL_L       9            /* 4 load */
+#define BEHAVE_LBL_E       13           /* 4 engagement */
+#define BEHAVE_LBL_R       17           /* 4 register */
+#define BEHAVE_LBL_BUCKET  21           /* 5 scores of 8 buckets */
+#define BEHAVE_LBL_C       61           /* 16 cues */
+#define BEHAVE_LBL_T       77           /* 8 cultural tags */
+#define BEHAVE_LBL_Q       85           /* 6 question counts */
+#define BEHAVE_LBL_W       91           /* 10 lengths */
+#define BEHAVE_LBL_B       101          /* the bias */
+#define BEHAVE_LBL_N       102
+
+#define behave_label_index(first, v, n)                                     \
+    ((unsigned) (v) < (n) ? (first) + (unsigned) (v) : BEHAVE_LBL_N)
+
+
+typedef struct {
+    uint32_t               f;           /* the feature's id */
+    uint32_t               row;         /* its row + 1, 0 if none */
+} behave_label_t;
+
+
+static pthread_once_t  behave_labels_once = PTHREAD_ONCE_INIT;
+static behave_label_t  behave_labels[BEHAVE_LBL_N];
 
 
 static inline uint32_t
@@ -388,13 +424,6 @@ behave_stack_bit_set(uint64_t *set, unsigned b)
 }
 
 
-static inline unsigned
-behave_stack_bit(const uint64_t *set, unsigned b)
-{
-    return (set[b >> 6] >> (b & 63)) & 1;
-}
-
-
 static inline const int8_t *
 behave_meaning_row(uint32_t f)
 {
@@ -403,6 +432,42 @@ behave_meaning_row(uint32_t f)
     r = behave_slot_find(behave_meaning_slots, behave_meaning_mask, f);
 
     return r ? behave_meaning_rows[r - 1] : NULL;
+}
+
+
+static void
+behave_meaning_flush(behave_model_state_t *m)
+{
+    unsigned  k;
+
+    for (k = 0; k < BEHAVE_MEANING_AXES; k++) {
+        m->meaning[k] += m->meaning_run[k];
+        m->meaning_run[k] = 0;
+    }
+
+    m->meaning_run_n = 0;
+}
+
+
+static inline void
+behave_feature_row(behave_model_state_t *m, const int16_t *row)
+{
+    unsigned  k;
+
+    if (row == NULL) {
+        return;
+    }
+
+    for (k = 0; k < BEHAVE_MODEL_ROW; k++) {
+        m->out[k] += row[k];
+    }
+
+    /* the padding's last int16: this feature is an input of the
+     * critical stack (its sum in out[] is never read) */
+    k = (uint16_t) row[BEHAVE_MODEL_ROW - 1];
+    if (k != 0) {
+        behave_stack_bit_set(m->stack, k - 1);
+    }
 }
 
 
@@ -417,7 +482,6 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
     unsigned        k;
     char            name[128];
     const int8_t   *v;
-    const int16_t  *row;
 
     if (m->claims_only) {
         return;
@@ -432,26 +496,17 @@ behave_feature(behave_model_state_t *m, uint32_t f, int meaning,
     }
 
     behave_risk_feature(&m->risk, f);
-
-    row = behave_model_row(f);
-    if (row != NULL) {
-        for (k = 0; k < BEHAVE_MODEL_ROW; k++) {
-            m->out[k] += row[k];
-        }
-
-        /* the padding's last int16: this feature is an input of the
-         * critical stack (its sum in out[] is never read) */
-        k = (uint16_t) row[BEHAVE_MODEL_ROW - 1];
-        if (k != 0) {
-            behave_stack_bit_set(m->stack, k - 1);
-        }
-    }
+    behave_feature_row(m, behave_model_row(f));
 
     if (meaning && !m->no_meaning) {
         v = behave_meaning_row(f);
         if (v != NULL) {
             for (k = 0; k < BEHAVE_MEANING_AXES; k++) {
-                m->meaning[k] += v[k];
+                m->meaning_run[k] += v[k];
+            }
+
+            if (++m->meaning_run_n == BEHAVE_MEANING_RUN) {
+                behave_meaning_flush(m);
             }
         }
     }
@@ -880,30 +935,116 @@ behave_model_clause_end(behave_model_state_t *m, unsigned question)
 }
 
 
+/*
+ * The rules' conclusions as features: a kind letter and a name from a
+ * short list (the labels, eight buckets, a letter a cue...), so their
+ * ids and rows are looked up once per process (behave_model_tables_init)
+ * and read by index; a message's language is hashed as it comes.
+ */
 static void
-behave_feature_label(behave_model_state_t *m, char kind, const char *value)
+behave_labels_init(void)
 {
-    char  name[40];
+    unsigned     i;
+    char         buf[2];
+    const char  *bucket = "vxlgf";
 
-    if (m->sink != NULL) {
-        snprintf(name, sizeof(name), "%c=%s", kind, value);
+    for (i = 0; i < 4; i++) {
+        behave_label_set(BEHAVE_LBL_V + i, 'V', behave_valence_name(i));
+        behave_label_set(BEHAVE_LBL_L + i, 'L', behave_load_name(i));
+        behave_label_set(BEHAVE_LBL_E + i, 'E', behave_engagement_name(i));
+        behave_label_set(BEHAVE_LBL_R + i, 'R', behave_register_name(i));
     }
 
-    behave_feature(m, behave_fnv_kind_str(kind, value), 0,
-                   "r:%s", m->sink != NULL ? name : "");
+    for (i = 0; i < 5; i++) {
+        behave_label_set(BEHAVE_LBL_U + i, 'U', behave_urgency_name(i));
+    }
+
+    for (i = 0; i < 5 * 8; i++) {
+        buf[0] = (char) ('0' + i % 8);
+        buf[1] = '\0';
+        behave_label_set(BEHAVE_LBL_BUCKET + i, bucket[i / 8], buf);
+    }
+
+    for (i = 0; i < 16; i++) {
+        buf[0] = (char) ('a' + i);
+        buf[1] = '\0';
+        behave_label_set(BEHAVE_LBL_C + i, 'C', buf);
+
+        if (i < 8) {
+            behave_label_set(BEHAVE_LBL_T + i, 'T', buf);
+        }
+
+        if (i < 6) {
+            behave_label_set(BEHAVE_LBL_Q + i, 'Q', buf);
+        }
+
+        if (i < 10) {
+            behave_label_set(BEHAVE_LBL_W + i, 'W', buf);
+        }
+    }
+
+    behave_label_set(BEHAVE_LBL_B, 'B', "bias");
 }
 
 
-static const char *
+static void
+behave_label_set(unsigned i, char kind, const char *value)
+{
+    behave_labels[i].f = behave_fnv_kind_str(kind, value);
+    behave_labels[i].row = behave_slot_find(behave_model_slots,
+                                            behave_model_mask,
+                                            behave_labels[i].f);
+}
+
+
+void
+behave_model_tables_init(void)
+{
+    (void) pthread_once(&behave_labels_once, behave_labels_init);
+    behave_model_stack_init();
+}
+
+
+/* label i of the list (BEHAVE_LBL_N: none, as a message's language) */
+static void
+behave_feature_label(behave_model_state_t *m, char kind, const char *value,
+    unsigned i)
+{
+    char                    name[40];
+    const behave_label_t   *l;
+
+    if (m->sink != NULL) {
+        snprintf(name, sizeof(name), "%c=%s", kind, value);
+        behave_feature(m, behave_fnv_kind_str(kind, value), 0, "r:%s",
+                       name);
+        return;
+    }
+
+    if (i >= BEHAVE_LBL_N) {
+        behave_feature(m, behave_fnv_kind_str(kind, value), 0, "r:%s", "");
+        return;
+    }
+
+    /* behave_feature() of a feature without meaning, its row known */
+    if (m->claims_only) {
+        return;
+    }
+
+    l = &behave_labels[i];
+    m->features++;
+    behave_risk_feature(&m->risk, l->f);
+    behave_feature_row(m, l->row ? behave_model_rows[l->row - 1] : NULL);
+}
+
+
+static unsigned
 behave_bucket(double v, double lo, double hi)
 {
-    static const char  *const names[] = { "0", "1", "2", "3", "4", "5",
-                                          "6", "7" };
-    int                 k;
+    int  k;
 
     k = (int) floor((v - lo) / (hi - lo) * 8);
 
-    return names[k < 0 ? 0 : (k > 7 ? 7 : k)];
+    return k < 0 ? 0 : (k > 7 ? 7 : k);
 }
 
 
@@ -927,24 +1068,40 @@ behave_model_rules(behave_model_state_t *m, const behave_annotation_t *a)
     unsigned  i, k;
     char      buf[24];
 
-    behave_feature_label(m, 'V', behave_valence_name(a->valence));
-    behave_feature_label(m, 'U', behave_urgency_name(a->urgency));
-    behave_feature_label(m, 'L', behave_load_name(a->cognitive_load));
-    behave_feature_label(m, 'E', behave_engagement_name(a->engagement));
-    behave_feature_label(m, 'R', behave_register_name(a->social_register));
+    static const char  *const names[] = { "0", "1", "2", "3", "4", "5",
+                                          "6", "7" };
 
-    behave_feature_label(m, 'v', behave_bucket(a->scores.valence, -1, 1));
-    behave_feature_label(m, 'x', behave_bucket(a->scores.urgency, 0, 1));
-    behave_feature_label(m, 'l', behave_bucket(a->scores.cognitive_load, 0,
-                                               1));
-    behave_feature_label(m, 'g', behave_bucket(a->scores.engagement, 0, 1));
-    behave_feature_label(m, 'f', behave_bucket(a->scores.formality, 0, 1));
+    (void) pthread_once(&behave_labels_once, behave_labels_init);
+
+    behave_feature_label(m, 'V', behave_valence_name(a->valence),
+                         behave_label_index(BEHAVE_LBL_V, a->valence, 4));
+    behave_feature_label(m, 'U', behave_urgency_name(a->urgency),
+                         behave_label_index(BEHAVE_LBL_U, a->urgency, 5));
+    behave_feature_label(m, 'L', behave_load_name(a->cognitive_load),
+                         behave_label_index(BEHAVE_LBL_L, a->cognitive_load,
+                                            4));
+    behave_feature_label(m, 'E', behave_engagement_name(a->engagement),
+                         behave_label_index(BEHAVE_LBL_E, a->engagement, 4));
+    behave_feature_label(m, 'R', behave_register_name(a->social_register),
+                         behave_label_index(BEHAVE_LBL_R,
+                                            a->social_register, 4));
+
+    k = behave_bucket(a->scores.valence, -1, 1);
+    behave_feature_label(m, 'v', names[k], BEHAVE_LBL_BUCKET + k);
+    k = behave_bucket(a->scores.urgency, 0, 1);
+    behave_feature_label(m, 'x', names[k], BEHAVE_LBL_BUCKET + 8 + k);
+    k = behave_bucket(a->scores.cognitive_load, 0, 1);
+    behave_feature_label(m, 'l', names[k], BEHAVE_LBL_BUCKET + 16 + k);
+    k = behave_bucket(a->scores.engagement, 0, 1);
+    behave_feature_label(m, 'g', names[k], BEHAVE_LBL_BUCKET + 24 + k);
+    k = behave_bucket(a->scores.formality, 0, 1);
+    behave_feature_label(m, 'f', names[k], BEHAVE_LBL_BUCKET + 32 + k);
 
     for (i = 0; i < 16; i++) {
         if (a->cues & (1u << i)) {
             buf[0] = 'a' + i;
             buf[1] = '\0';
-            behave_feature_label(m, 'C', buf);
+            behave_feature_label(m, 'C', buf, BEHAVE_LBL_C + i);
         }
     }
 
@@ -952,25 +1109,27 @@ behave_model_rules(behave_model_state_t *m, const behave_annotation_t *a)
         if (a->cultural & (1u << i)) {
             buf[0] = 'a' + i;
             buf[1] = '\0';
-            behave_feature_label(m, 'T', buf);
+            behave_feature_label(m, 'T', buf, BEHAVE_LBL_T + i);
         }
     }
 
     if (a->cultural & BEHAVE_CULT_NON_ENGLISH) {
-        behave_feature_label(m, 'G', a->language);
+        behave_feature_label(m, 'G', a->language, BEHAVE_LBL_N);
     }
 
     k = behave_log2_bucket(m->asks);
-    buf[0] = 'a' + (k > 5 ? 5 : k);
+    k = k > 5 ? 5 : k;
+    buf[0] = 'a' + k;
     buf[1] = '\0';
-    behave_feature_label(m, 'Q', buf);
+    behave_feature_label(m, 'Q', buf, BEHAVE_LBL_Q + k);
 
     k = behave_log2_bucket(m->words);
-    buf[0] = 'a' + (k > 9 ? 9 : k);
+    k = k > 9 ? 9 : k;
+    buf[0] = 'a' + k;
     buf[1] = '\0';
-    behave_feature_label(m, 'W', buf);
+    behave_feature_label(m, 'W', buf, BEHAVE_LBL_W + k);
 
-    behave_feature_label(m, 'B', "bias");
+    behave_feature_label(m, 'B', "bias", BEHAVE_LBL_B);
 }
 
 
@@ -1023,6 +1182,22 @@ behave_model_valence_score(behave_model_state_t *m, double rules)
 
 
 /*
+ * lrintf() without its call: SSE's conversion is what glibc's lrintf()
+ * runs on x86-64, in the same rounding mode (64 calls were a tenth of
+ * the signature's packing)
+ */
+static inline long
+behave_round(float x)
+{
+#if defined(__SSE__)
+    return _mm_cvtss_si32(_mm_set_ss(x));
+#else
+    return lrintf(x);
+#endif
+}
+
+
+/*
  * The summed meaning, scaled so that its largest axis is +-7 (the cosine
  * does not see the scale), rounded to 4 bits and packed two to a byte.
  */
@@ -1048,8 +1223,8 @@ behave_meaning_pack(const int32_t *sum, int8_t *out)
     scale = (float) BEHAVE_MEANING_MAX / (float) top;
 
     for (i = 0; i < BEHAVE_MEANING_DIM; i++) {
-        q[0] = lrintf((float) sum[2 * i] * scale);
-        q[1] = lrintf((float) sum[2 * i + 1] * scale);
+        q[0] = behave_round((float) sum[2 * i] * scale);
+        q[1] = behave_round((float) sum[2 * i + 1] * scale);
         out[i] = (int8_t) (uint8_t) ((q[0] & 0x0f) | ((q[1] & 0x0f) << 4));
     }
 }
@@ -1064,57 +1239,6 @@ behave_meaning_axis(const int8_t *s, unsigned i)
     b = (i & 1) ? b >> 4 : b & 0x0f;
 
     return (int) b - (int) ((b & 0x08) << 1);
-}
-
-
-/*
- * The critical stack's score (scripts/train): boosted trees over the
- * critical head's logit and which of the stack's features the message
- * holds.  Above 0 the message is critical, as the head's logit alone was
- * without a stack.
- */
-static float
-behave_model_stack(const behave_model_state_t *m)
-{
-    float                       s, x;
-    unsigned                    t, n;
-    const behave_stack_node_t  *node;
-
-    if (behave_stack_trees == 0) {
-        return m->logit[BEHAVE_MODEL_CRIT];
-    }
-
-    /* far below the head's threshold the trees were not trained to
-     * rescue anything (scripts/train, STACK_GATE_MISS) */
-    if (m->logit[BEHAVE_MODEL_CRIT] <= behave_stack_gate) {
-        return -1.0f;
-    }
-
-    s = behave_stack_init;
-
-    for (t = 0; t < behave_stack_trees; t++) {
-        n = behave_stack_roots[t];
-
-        for ( ;; ) {
-            node = &behave_stack_nodes[n];
-
-            if (node->input < 0) {
-                s += node->value;
-                break;
-            }
-
-            if (node->input == 0) {
-                x = m->logit[BEHAVE_MODEL_CRIT];
-
-            } else {
-                x = (float) behave_stack_bit(m->stack, node->input - 1);
-            }
-
-            n = x <= node->value ? node->left : node->right;
-        }
-    }
-
-    return s;
 }
 
 
@@ -1182,6 +1306,7 @@ behave_model_label(behave_model_state_t *m, behave_annotation_t *a)
                                        a->urgency == BEHAVE_URGENCY_CRITICAL
                                        ? 4 : 3);
 
+    behave_meaning_flush(m);
     behave_meaning_pack(m->meaning, a->meaning);
 }
 
@@ -1336,60 +1461,6 @@ int
 behave_model_present(void)
 {
     return behave_model_n != 0;
-}
-
-
-/*
- * The stack's tables as scripts/gen-model wrote them: every root is a
- * node, every split's children come after it (so every walk ends at a
- * leaf), and every input it reads is a feature's row, so that it can be
- * present.
- */
-int
-behave_model_stack_sound(void)
-{
-    unsigned                    t, n, k;
-    uint64_t                    have[BEHAVE_STACK_BITS / 64];
-    const behave_stack_node_t  *node;
-
-    memset(have, 0, sizeof(have));
-
-    for (n = 0; n < behave_model_n; n++) {
-        k = (uint16_t) behave_model_rows[n][BEHAVE_MODEL_ROW - 1];
-        if (k != 0 && k <= BEHAVE_STACK_BITS) {
-            behave_stack_bit_set(have, k - 1);
-        }
-    }
-
-    for (t = 0; t < behave_stack_trees; t++) {
-        if (behave_stack_roots[t] >= behave_stack_node_n) {
-            return 0;
-        }
-    }
-
-    for (n = 0; n < behave_stack_node_n; n++) {
-        node = &behave_stack_nodes[n];
-
-        if (node->input < 0) {
-            continue;
-        }
-
-        if (node->left <= n || node->right <= n
-            || node->left >= behave_stack_node_n
-            || node->right >= behave_stack_node_n)
-        {
-            return 0;
-        }
-
-        k = node->input - 1;
-        if (node->input > 0
-            && (k >= BEHAVE_STACK_BITS || !behave_stack_bit(have, k)))
-        {
-            return 0;
-        }
-    }
-
-    return 1;
 }
 
 

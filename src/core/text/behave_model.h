@@ -46,6 +46,13 @@ double behave_meaning_cosine(const int8_t *a, const int8_t *b);
 
 /* 1 when the critical stack's compiled tables are well formed (t/core) */
 int behave_model_stack_sound(void);
+/*
+ * The model's tables laid out for serving (the rules' label features,
+ * the critical stack's trees), once per process, at start (the first
+ * message does it otherwise); any thread, any number of times
+ */
+void behave_model_tables_init(void);
+void behave_model_stack_init(void);
 
 /* whether weights are compiled in */
 int behave_model_present(void);

@@ -138,4 +138,11 @@ void behave_model_frames(behave_model_state_t *m, behave_cset_t c,
     unsigned need, unsigned idiom);
 
 
+/* the critical stack's score (behave_model_stack.c); the same walked
+ * node by node, past the gate (t/core); 1 if the trees are laid out flat */
+float behave_model_stack(const behave_model_state_t *m);
+float behave_model_stack_walked(const behave_model_state_t *m);
+int behave_model_stack_flat(void);
+
+
 #endif /* BEHAVE_MODEL_INT_H */

@@ -25,6 +25,7 @@
 #define BEHAVE_MODEL_CRIT   21
 #define BEHAVE_MODEL_OUT    22
 #define BEHAVE_MODEL_ROW    24      /* a stored row, padded: it vectorises */
+#define BEHAVE_MEANING_RUN  256
 
 
 
@@ -32,6 +33,11 @@ typedef struct {
     /* integer sums of the integer weights: scaled once at the end */
     int32_t                out[BEHAVE_MODEL_ROW];
     int32_t                meaning[BEHAVE_MEANING_AXES];
+    /* the latest meaning rows' sums, added to meaning[] every
+     * BEHAVE_MEANING_RUN rows: int8 into int16 lanes is half the vector
+     * steps of int32 ones, and exact (256 * -128 is -32768) */
+    int16_t                meaning_run[BEHAVE_MEANING_AXES];
+    unsigned               meaning_run_n;
     float                  logit[BEHAVE_MODEL_OUT];
     behave_cset_t          clause;          /* concepts of this clause */
     behave_cset_t          seen;            /* concepts of the message */

@@ -34,8 +34,8 @@ behave_risk_fnv(char kind, const char *s, size_t len)
 }
 
 
-void
-behave_risk_feature(behave_risk_state_t *r, uint32_t f)
+static inline void
+behave_risk_add(behave_risk_state_t *r, uint32_t f)
 {
     unsigned       j;
     const int8_t  *row;
@@ -52,8 +52,24 @@ behave_risk_feature(behave_risk_state_t *r, uint32_t f)
                               * BEHAVE_RISK_HIDDEN;
 
     for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
-        r->hidden[j] += row[j];
+        r->run[j] += row[j];
     }
+
+    /* every row was counted in n: the run holds the rows since the last
+     * multiple of BEHAVE_RISK_HIDDEN_RUN */
+    if ((r->n & (BEHAVE_RISK_HIDDEN_RUN - 1)) == 0) {
+        for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
+            r->hidden[j] += r->run[j];
+            r->run[j] = 0;
+        }
+    }
+}
+
+
+void
+behave_risk_feature(behave_risk_state_t *r, uint32_t f)
+{
+    behave_risk_add(r, f);
 }
 
 
@@ -73,6 +89,21 @@ behave_risk_named(behave_risk_state_t *r, uint32_t f, const char *fmt,
 }
 
 
+static inline uint32_t
+behave_risk_gram(const char *s)
+{
+    uint32_t  h;
+
+    h = (0x811c9dc5u ^ (unsigned char) 'g') * 0x01000193u;
+    h = (h ^ (unsigned char) s[0]) * 0x01000193u;
+    h = (h ^ (unsigned char) s[1]) * 0x01000193u;
+    h = (h ^ (unsigned char) s[2]) * 0x01000193u;
+    h = (h ^ (unsigned char) s[3]) * 0x01000193u;
+
+    return h ? h : 1;
+}
+
+
 void
 behave_risk_word(behave_risk_state_t *r, const char *w, size_t n)
 {
@@ -89,9 +120,19 @@ behave_risk_word(behave_risk_state_t *r, const char *w, size_t n)
     memcpy(buf + 1, w, n);
     buf[n + 1] = '>';
 
+    if (r->sink != NULL) {
+        for (i = 0; i + 4 <= n + 2; i++) {
+            behave_risk_named(r, behave_risk_fnv('g', buf + i, 4),
+                              "g:%.*s", buf + i, 4);
+        }
+
+        return;
+    }
+
+    /* serving: behave_risk_fnv('g', ...) of four letters, written out
+     * (a gram a letter of the word: most of the risk head's features) */
     for (i = 0; i + 4 <= n + 2; i++) {
-        behave_risk_named(r, behave_risk_fnv('g', buf + i, 4), "g:%.*s",
-                          buf + i, 4);
+        behave_risk_add(r, behave_risk_gram(buf + i));
     }
 }
 
@@ -111,25 +152,35 @@ behave_risk_length(behave_risk_state_t *r, unsigned words)
 }
 
 
-/* the network's logit: its hidden units rectified, then summed */
+/*
+ * The network's logit: its hidden units rectified, then summed.  Each
+ * unit's sum is taken in the same order as one unit at a time was (its
+ * bias and row, then the dense inputs one by one), but a step for all
+ * units at once, which the compiler does two units an instruction.
+ */
 static double
 behave_risk_net(const behave_risk_state_t *r, const float *d, double norm)
 {
     unsigned  i, j;
-    double    x, out;
+    double    x[BEHAVE_RISK_HIDDEN], out;
+
+    for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
+        x[j] = behave_risk_net_b1[j]
+               + behave_risk_net_scale * (double) (r->hidden[j] + r->run[j])
+                 * norm;
+    }
+
+    for (i = 0; i < BEHAVE_RISK_DENSE; i++) {
+        for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
+            x[j] += behave_risk_net_dense[i * BEHAVE_RISK_HIDDEN + j] * d[i];
+        }
+    }
 
     out = behave_risk_net_b2;
 
     for (j = 0; j < BEHAVE_RISK_HIDDEN; j++) {
-        x = behave_risk_net_b1[j]
-            + behave_risk_net_scale * (double) r->hidden[j] * norm;
-
-        for (i = 0; i < BEHAVE_RISK_DENSE; i++) {
-            x += behave_risk_net_dense[i * BEHAVE_RISK_HIDDEN + j] * d[i];
-        }
-
-        if (x > 0.0) {
-            out += behave_risk_net_w2[j] * x;
+        if (x[j] > 0.0) {
+            out += behave_risk_net_w2[j] * x[j];
         }
     }
 

@@ -38,11 +38,16 @@
 #define BEHAVE_RISK_DENSE  4
 /* the small network beside the linear layer: hidden units */
 #define BEHAVE_RISK_HIDDEN 16
+#define BEHAVE_RISK_HIDDEN_RUN 256      /* a power of two */
 
 
 typedef struct {
     int32_t                sum;         /* of int8 weights */
     int32_t                hidden[BEHAVE_RISK_HIDDEN]; /* of the network's */
+    /* the latest rows' sums, added to hidden[] every
+     * BEHAVE_RISK_HIDDEN_RUN rows: int8 into int16 lanes is half the
+     * vector steps of int32 ones, and exact (256 * -128 is -32768) */
+    int16_t                run[BEHAVE_RISK_HIDDEN];
     uint32_t               n;           /* features summed */
     behave_feature_sink_pt sink;        /* training: list, don't sum */
     void                  *sink_data;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "text/behave_annotate.h"
+#include "text/behave_model.h"
 #include "tools/behave_read_file.h"
 #include "tools/behave_tool_util.h"
 
@@ -42,6 +43,9 @@ main(int argc, char **argv)
     if (rounds < 1) {
         rounds = 1;
     }
+
+    /* as the module does at start */
+    behave_model_tables_init();
 
     buf = behave_read_file(path, &size);
     if (buf == NULL) {

@@ -47,6 +47,7 @@
 #include "conversation/behave_chat.h"
 #include "conversation/behave_conv_scan.h"
 #include "text/behave_extract.h"
+#include "text/behave_model.h"
 #include "text/behave_similarity.h"
 #include "base/behave_json.h"
 #include "base/behave_json_arena.h"
@@ -314,10 +315,11 @@ main(int argc, char **argv)
     }
 
     /* as the module does at start: a request's tree in one block, the
-     * phrase index and the similarity table built */
+     * phrase index, the similarity table and the stack's trees built */
     behave_json_hooks_install();
     behave_conv_scan_init();
     behave_sim_init();
+    behave_model_tables_init();
 
     if (corpus.n < nt) {
         fprintf(stderr, "fewer turns than a chat\n");
