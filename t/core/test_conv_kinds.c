@@ -10,7 +10,11 @@
  *   first turn that asked something clear, the same turn is a rise;
  *   disrespect named, and a person demanded who can act ("get me someone
  *   who can actually fix this"), after an unhappy turn, are a rise
- *   (phrases/anger.tsv; every phrase is checked by test_conv_phrases.c).
+ *   (phrases/anger.tsv; every phrase is checked by test_conv_phrases.c);
+ * - action: once a team was named and the agent answered, a later
+ *   question that names the team again asks how the case goes on
+ *   (resolve); told, not asked ("I still want it passed to your fraud
+ *   team"), the case is still the team's (route).
  */
 
 #include <stdio.h>
@@ -145,11 +149,77 @@ test_disrespect_and_someone(void)
 }
 
 
+/*
+ * A charge reported as fraud (route), the agent passes it on, then a
+ * question on how it goes on (resolve) or the team demanded again in a
+ * statement (route)
+ */
+static void
+test_team_taken(void)
+{
+    size_t                 i, k;
+    behave_conv_result_t   r;
+    const char            *texts[3];
+    static const char     *const convs[][5] = {
+        { "There's a charge on my card I never made, it looks like fraud. "
+          "How do I dispute it?",
+          "I've passed it to our fraud team, reference D-5521.",
+          "Thanks. How long does the fraud team usually take?",
+          "I know, but I still want the fraud team to call me back "
+          "today." },
+        { "Hay un cargo en mi tarjeta que nunca hice, parece un fraude. "
+          "¿Cómo lo reclamo?",
+          "Lo he pasado al equipo de fraude, referencia D-5521.",
+          "Gracias. ¿Cuánto suele tardar el equipo de fraude?",
+          "Ya, pero sigo queriendo que el equipo de fraude me llame "
+          "hoy." },
+        { "Tem uma cobrança no meu cartão que eu nunca fiz, parece "
+          "fraude. Como contesto?",
+          "Já passei para a equipe de fraude, protocolo D-5521.",
+          "Obrigado. Quanto tempo a equipe de fraude costuma levar?",
+          "Sei, mas ainda quero que a equipe de fraude me ligue hoje." },
+        { "Il y a un paiement sur ma carte que je n'ai jamais fait, ça "
+          "ressemble à une fraude. Comment le contester ?",
+          "Je l'ai transmis au service fraude, référence D-5521.",
+          "Merci. Combien de temps prend le service fraude en général ?",
+          "Oui, mais je veux toujours que le service fraude me rappelle "
+          "aujourd'hui." },
+        { "Auf meiner Karte ist eine Abbuchung, die ich nie gemacht habe, "
+          "sieht nach Betrug aus. Wie widerspreche ich?",
+          "Ich habe es an die Betrugsabteilung weitergegeben, Referenz "
+          "D-5521.",
+          "Danke. Wie lange dauert die Prüfung wegen Betrug "
+          "normalerweise?",
+          "Der Betrug muss bitte heute noch von jemandem geprüft "
+          "werden." },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        first_turn(convs[i][0], &r);
+        is_int(r.action, BEHAVE_ACTION_ROUTE, "fraud named: route: %s",
+               convs[i][0]);
+
+        for (k = 2; k < 4; k++) {
+            texts[0] = convs[i][0];
+            texts[1] = convs[i][1];
+            texts[2] = convs[i][k];
+            conversation(texts, 3, &r);
+            is_int(r.action, k == 2 ? BEHAVE_ACTION_RESOLVE
+                                    : BEHAVE_ACTION_ROUTE, "%s: %s",
+                   k == 2 ? "asks how the case goes on: resolve"
+                          : "the team demanded again: route",
+                   convs[i][k]);
+        }
+    }
+}
+
+
 int
 main(void)
 {
     test_told_after_unclear();
     test_disrespect_and_someone();
+    test_team_taken();
 
     return tap_done();
 }
