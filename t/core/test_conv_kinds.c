@@ -14,7 +14,12 @@
  * - action: once a team was named and the agent answered, a later
  *   question that names the team again asks how the case goes on
  *   (resolve); told, not asked ("I still want it passed to your fraud
- *   team"), the case is still the team's (route).
+ *   team"), the case is still the team's (route);
+ * - repetition: a clause that opens with "so" and asks ("So is sending
+ *   them back free or not?", "Entonces, ¿tengo que pagar?") asks the
+ *   earlier question again, even after a turn that took an answer with
+ *   thanks (phrases/conclusive.tsv, ask_verb.tsv); "so" and a statement
+ *   with a question mark ("so it's just a lie?") does not say so.
  */
 
 #include <stdio.h>
@@ -214,12 +219,101 @@ test_team_taken(void)
 }
 
 
+/*
+ * A question, the agent's questions and answers beside it, a turn that
+ * takes one gladly, then the first question asked with "so" in other
+ * words: repetition, clarify.  Ending on "so" and a statement ("so I'll
+ * take it to the drop-off"): no repetition.
+ */
+static void
+test_so_asks_again(void)
+{
+    static const char  *const asked[][7] = {
+        { "Is the warranty on my TV transferable if I sell it?",
+          "Which model is it?",
+          "It's the QN65, bought in 2024.",
+          "That model has a two-year warranty, extended if registered.",
+          "Nice, I did register it.",
+          "Great, then you're covered until 2027.",
+          "Cool. So if I hand it over to a buyer, is the new owner covered "
+          "too?" },
+        { "¿La garantía de mi televisor se puede transferir si lo vendo?",
+          "¿Qué modelo es?",
+          "Es el QN65, comprado en 2024.",
+          "Ese modelo tiene dos años de garantía, ampliada si se registra.",
+          "Genial, lo registré.",
+          "Perfecto, entonces está cubierto hasta 2027.",
+          "Estupendo. Entonces, si se lo doy a un comprador, ¿el nuevo "
+          "dueño también queda cubierto?" },
+        { "A garantia da minha TV pode ser transferida se eu vender?",
+          "Qual é o modelo?",
+          "É a QN65, comprada em 2024.",
+          "Esse modelo tem dois anos de garantia, estendida se registrado.",
+          "Legal, eu registrei.",
+          "Ótimo, então está coberto até 2027.",
+          "Beleza. Então, se eu passar para um comprador, o novo dono "
+          "também fica coberto?" },
+        { "La garantie de ma télé est-elle transférable si je la vends ?",
+          "Quel modèle est-ce ?",
+          "C'est la QN65, achetée en 2024.",
+          "Ce modèle a deux ans de garantie, prolongée si enregistré.",
+          "Super, je l'ai enregistrée.",
+          "Parfait, vous êtes couvert jusqu'en 2027.",
+          "Cool. Alors, si je la cède à un acheteur, est-ce que le nouveau "
+          "propriétaire est couvert aussi ?" },
+        { "Ist die Garantie meines Fernsehers übertragbar, wenn ich ihn "
+          "verkaufe?",
+          "Welches Modell ist es?",
+          "Der QN65, gekauft 2024.",
+          "Das Modell hat zwei Jahre Garantie, verlängert bei "
+          "Registrierung.",
+          "Super, ich habe ihn registriert.",
+          "Prima, dann sind Sie bis 2027 abgedeckt.",
+          "Gut. Dann ist der neue Besitzer auch abgedeckt, wenn ich ihn "
+          "einem Käufer gebe?" },
+    };
+    static const char  *const told[][5] = {
+        { "Do I have to pay for the return postage?",
+          "You can start a return from Your Orders.",
+          "Thanks, I've started it.",
+          "Choose a drop-off point or home collection.",
+          "Great, so it's free with the drop-off, I'll do that." },
+        { "¿Tengo que pagar el envío de la devolución?",
+          "Puede iniciar la devolución desde Mis pedidos.",
+          "Gracias, ya la he iniciado.",
+          "Elija un punto de entrega o la recogida a domicilio.",
+          "Perfecto, entonces lo llevo al punto de entrega." },
+        { "Eu tenho que pagar o frete da devolução?",
+          "Você pode iniciar a devolução em Meus pedidos.",
+          "Obrigado, já iniciei.",
+          "Escolha um ponto de entrega ou a coleta em casa.",
+          "Beleza, então levo no ponto de entrega." },
+        { "Est-ce que je dois payer les frais de retour ?",
+          "Vous pouvez lancer le retour depuis Mes commandes.",
+          "Merci, c'est lancé.",
+          "Choisissez un point relais ou l'enlèvement à domicile.",
+          "Parfait, alors je le dépose au point relais." },
+        { "Muss ich das Rücksendeporto bezahlen?",
+          "Sie können die Rücksendung unter Meine Bestellungen starten.",
+          "Danke, habe ich gestartet.",
+          "Wählen Sie eine Paketstation oder die Abholung zu Hause.",
+          "Gut, dann bringe ich es zur Paketstation." },
+    };
+
+    conv_each(asked, 7, repetition, 1, "so, and a question: repetition");
+    conv_each(asked, 7, action, BEHAVE_ACTION_CLARIFY,
+              "so, and a question: clarify");
+    conv_each(told, 5, repetition, 0, "so, and a statement: no repetition");
+}
+
+
 int
 main(void)
 {
     test_told_after_unclear();
     test_disrespect_and_someone();
     test_team_taken();
+    test_so_asks_again();
 
     return tap_done();
 }

@@ -202,6 +202,54 @@ behave_conv_plain_question(const behave_conv_norm_t *t)
 }
 
 
+/* see conclusive.tsv */
+int
+behave_conv_concludes(const behave_conv_norm_t *t)
+{
+    size_t       i, at, n;
+    const char  *sp;
+
+    /* a clause opens the text or follows a space: only those places */
+    for (i = 0; i < t->len; i = (size_t) (sp - t->text) + 1) {
+        sp = memchr(t->text + i, ' ', t->len - i);
+        if (sp == NULL) {
+            sp = t->text + t->len;
+        }
+
+        at = behave_conv_clause(t, i);
+        if (at == BEHAVE_CONV_NO_POS) {
+            continue;
+        }
+
+        n = behave_conv_word_in(t, at, BEHAVE_CONV_L_CONCLUSIVE);
+        if (n == 0) {
+            continue;
+        }
+
+        /* "so, going back: can...", "entonces, ¿qué...": past the word,
+         * its comma and an opening "¿" */
+        at += n - 1;
+        while (at < t->len && strchr(", :", t->text[at]) != NULL) {
+            at++;
+        }
+
+        if (at + 1 < t->len && memcmp(t->text + at, "\xc2\xbf", 2) == 0) {
+            at += 2;
+        }
+
+        /* "so where...", "so is...": asked; "so it's just a lie?" says
+         * what the customer makes of it */
+        if (behave_conv_phrase_at(t, BEHAVE_CONV_L_INTERROGATIVE, at)
+            || behave_conv_word_in(t, at, BEHAVE_CONV_L_ASK_VERB))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
 /* see additive.tsv and ack_open.tsv */
 int
 behave_conv_follow_up(const behave_conv_norm_t *t)

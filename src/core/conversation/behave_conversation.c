@@ -180,6 +180,10 @@ behave_conversation_record_norm(const behave_turn_t *t,
         f |= BEHAVE_CONV_F_OPEN | BEHAVE_CONV_F_REASK;
     }
 
+    if (behave_conv_concludes(n)) {
+        f |= BEHAVE_CONV_F_STRONG | BEHAVE_CONV_F_QUESTION;
+    }
+
     if (behave_conv_match(n, BEHAVE_CONV_T_REASK, 0, NULL)
         || behave_conv_match(n, BEHAVE_CONV_T_CONFUSION, 0, NULL)
         || behave_conv_match(n, BEHAVE_CONV_T_OVERLOAD, 0, NULL))
