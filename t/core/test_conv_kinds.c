@@ -19,7 +19,10 @@
  *   them back free or not?", "Entonces, ¿tengo que pagar?") asks the
  *   earlier question again, even after a turn that took an answer with
  *   thanks (phrases/conclusive.tsv, ask_verb.tsv); "so" and a statement
- *   with a question mark ("so it's just a lie?") does not say so.
+ *   with a question mark ("so it's just a lie?") does not say so;
+ * - clarify: a short turn that announces a question and does not ask it
+ *   ("quick question about my data", phrases/announce.tsv) is unclear;
+ *   the turn that then asks it, on the same topic, is no repetition.
  */
 
 #include <stdio.h>
@@ -307,6 +310,66 @@ test_so_asks_again(void)
 }
 
 
+/*
+ * A question announced: clarify; after the agent's "what is it?", the
+ * question itself on the same topic: no repetition.  Announced and
+ * asked at once: resolve.
+ */
+static void
+test_announced(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][4] = {
+        { "Hi, I have a question about cancelling my gym contract.",
+          "Sure, what would you like to know?",
+          "Can I cancel the gym contract before the end of the minimum "
+          "term if I move abroad?",
+          "Hi, a question about my gym contract: can I cancel it early?" },
+        { "Hola, tengo una duda sobre la cancelación de mi contrato del "
+          "gimnasio.",
+          "Claro, ¿qué quiere saber?",
+          "¿Puedo cancelar el contrato del gimnasio antes del plazo "
+          "mínimo si me mudo al extranjero?",
+          "Hola, una duda sobre mi contrato: ¿puedo cancelarlo antes?" },
+        { "Olá, tenho uma dúvida sobre o cancelamento do meu contrato da "
+          "academia.",
+          "Claro, o que gostaria de saber?",
+          "Posso cancelar o contrato da academia antes do prazo mínimo "
+          "se eu me mudar para o exterior?",
+          "Olá, uma dúvida sobre meu contrato: posso cancelar antes?" },
+        { "Bonjour, j'ai une question sur la résiliation de mon "
+          "abonnement à la salle.",
+          "Bien sûr, que voulez-vous savoir ?",
+          "Est-ce que je peux résilier l'abonnement à la salle avant la "
+          "fin de l'engagement si je déménage à l'étranger ?",
+          "Bonjour, une question sur mon abonnement : je peux résilier "
+          "avant ?" },
+        { "Guten Tag, ich habe eine Frage zur Kündigung meines "
+          "Fitnessvertrags.",
+          "Gern, worum geht es?",
+          "Kann ich den Fitnessvertrag vor Ende der Mindestlaufzeit "
+          "kündigen, wenn ich ins Ausland ziehe?",
+          "Guten Tag, eine Frage zu meinem Vertrag: kann ich früher "
+          "kündigen?" },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        first_turn(convs[i][0], &r);
+        is_int(r.action, BEHAVE_ACTION_CLARIFY,
+               "a question announced, not asked: clarify: %s", convs[i][0]);
+
+        conversation(convs[i], 3, &r);
+        is_int(r.repetition, 0, "the question after its announcement: no "
+               "repetition: %s", convs[i][2]);
+
+        first_turn(convs[i][3], &r);
+        is_int(r.action, BEHAVE_ACTION_RESOLVE,
+               "announced and asked: resolve: %s", convs[i][3]);
+    }
+}
+
+
 int
 main(void)
 {
@@ -314,6 +377,7 @@ main(void)
     test_disrespect_and_someone();
     test_team_taken();
     test_so_asks_again();
+    test_announced();
 
     return tap_done();
 }

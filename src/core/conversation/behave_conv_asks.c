@@ -50,6 +50,7 @@ static int behave_conv_focus_differs(const behave_conv_rec_t *a,
 static int behave_conv_only_problem(const behave_conv_norm_t *t);
 static int behave_conv_only_fails(const behave_conv_norm_t *t);
 static int behave_conv_welcomed(const behave_conv_rec_t *r);
+static int behave_conv_announces(const behave_conv_norm_t *t);
 
 
 /*
@@ -489,6 +490,20 @@ behave_conv_only_fails(const behave_conv_norm_t *t)
 }
 
 
+/*
+ * "quick question about my data", "eine Frage zur Kündigung meines
+ * Mietvertrags": a question announced (announce.tsv) and not asked, no
+ * "?" and no clause that asks
+ */
+static int
+behave_conv_announces(const behave_conv_norm_t *t)
+{
+    return behave_conv_match(t, BEHAVE_CONV_T_ANNOUNCE, 0, NULL)
+           && memchr(t->text, '?', t->len) == NULL
+           && !behave_conv_plain_question(t);
+}
+
+
 int
 behave_conv_unclear(const behave_conv_norm_t *t)
 {
@@ -496,7 +511,8 @@ behave_conv_unclear(const behave_conv_norm_t *t)
            && strpbrk(t->text, "0123456789") == NULL
            && (behave_conv_match(t, BEHAVE_CONV_T_VAGUE_REF, 0, NULL)
                || behave_conv_only_problem(t)
-               || behave_conv_only_fails(t));
+               || behave_conv_only_fails(t)
+               || behave_conv_announces(t));
 }
 
 
