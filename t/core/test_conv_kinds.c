@@ -22,7 +22,10 @@
  *   with a question mark ("so it's just a lie?") does not say so;
  * - clarify: a short turn that announces a question and does not ask it
  *   ("quick question about my data", phrases/announce.tsv) is unclear;
- *   the turn that then asks it, on the same topic, is no repetition.
+ *   the turn that then asks it, on the same topic, is no repetition;
+ * - repetition: formal thanks ("Les agradezco la confirmación", "Ich
+ *   bedanke mich", phrases/confirm_weak.tsv) take the answer, so the new
+ *   question after them is not the letter asked again (resolve).
  */
 
 #include <stdio.h>
@@ -370,6 +373,65 @@ test_announced(void)
 }
 
 
+/* a formal letter routed, then formal thanks and a new question */
+static void
+test_formal_thanks(void)
+{
+    static const char  *const convs[][3] = {
+        { "Dear Sirs, unless I receive a reply within fifteen days I shall "
+          "take legal action over the breach of building contract 2231. "
+          "Kindly forward this letter to your legal department. Yours "
+          "faithfully, R. Ibanez",
+          "Dear Mr Ibanez, we have forwarded your letter to our legal "
+          "department, which will reply by registered post.",
+          "Much appreciated. Could you give me the reference number of the "
+          "letter's registration?" },
+        { "Estimados señores: Por la presente les comunico que, de no "
+          "recibir respuesta en quince días, iniciaré acciones legales por "
+          "el incumplimiento del contrato de obra n.º 2231. Ruego trasladen "
+          "este escrito a su departamento jurídico. Atentamente, Ramón "
+          "Ibáñez",
+          "Estimado Sr. Ibáñez: hemos trasladado su escrito al departamento "
+          "jurídico, que le contestará por correo certificado.",
+          "Les agradezco la confirmación. ¿Podrían indicarme el número de "
+          "registro de entrada?" },
+        { "Prezados senhores, venho por meio desta comunicar que, caso não "
+          "receba resposta em quinze dias, entrarei com ação judicial pelo "
+          "descumprimento do contrato de obra n.º 2231. Solicito que "
+          "encaminhem esta carta ao departamento jurídico. Atenciosamente, "
+          "Ramiro Ibanez",
+          "Prezado Sr. Ibanez, encaminhamos a sua carta ao departamento "
+          "jurídico, que responderá por carta registrada.",
+          "Agradeço a confirmação. Poderiam informar o número de protocolo "
+          "de entrada?" },
+        { "Madame, Monsieur, je vous informe que, sans réponse sous quinze "
+          "jours, j'engagerai une action en justice pour l'inexécution du "
+          "contrat de travaux n° 2231. Je vous prie de transmettre ce "
+          "courrier à votre service juridique. Veuillez agréer mes "
+          "salutations distinguées. R. Ibanez",
+          "Monsieur Ibanez, nous avons transmis votre courrier au service "
+          "juridique, qui vous répondra par lettre recommandée.",
+          "Je vous remercie de la confirmation. Pourriez-vous m'indiquer le "
+          "numéro d'enregistrement du courrier ?" },
+        { "Sehr geehrte Damen und Herren, sollte ich binnen fünfzehn Tagen "
+          "keine Antwort erhalten, werde ich wegen der Nichterfüllung des "
+          "Bauvertrags Nr. 2231 rechtliche Schritte einleiten. Bitte leiten "
+          "Sie dieses Schreiben an Ihre Rechtsabteilung weiter. Mit "
+          "freundlichen Grüßen R. Ibanez",
+          "Sehr geehrter Herr Ibanez, wir haben Ihr Schreiben an die "
+          "Rechtsabteilung weitergeleitet, die Ihnen per Einschreiben "
+          "antworten wird.",
+          "Ich bedanke mich für die Bestätigung. Könnten Sie mir die "
+          "Eingangsnummer des Schreibens nennen?" },
+    };
+
+    conv_each(convs, 3, repetition, 0,
+              "formal thanks, then a new question: no repetition");
+    conv_each(convs, 3, action, BEHAVE_ACTION_RESOLVE,
+              "formal thanks, then a new question: resolve");
+}
+
+
 int
 main(void)
 {
@@ -378,6 +440,7 @@ main(void)
     test_team_taken();
     test_so_asks_again();
     test_announced();
+    test_formal_thanks();
 
     return tap_done();
 }
