@@ -25,7 +25,10 @@
  *   the turn that then asks it, on the same topic, is no repetition;
  * - repetition: formal thanks ("Les agradezco la confirmación", "Ich
  *   bedanke mich", phrases/confirm_weak.tsv) take the answer, so the new
- *   question after them is not the letter asked again (resolve).
+ *   question after them is not the letter asked again (resolve);
+ * - clarify: "which one", "I don't understand" in a first message is no
+ *   answer not understood (none was given yet): the ask is answered
+ *   (resolve); after an answer, the same words ask to clarify.
  */
 
 #include <stdio.h>
@@ -432,6 +435,50 @@ test_formal_thanks(void)
 }
 
 
+/* confusion in a first message, then after an answer */
+static void
+test_confusion_first(void)
+{
+    size_t                 i;
+    behave_conv_result_t   r;
+    static const char     *const convs[][3] = {
+        { "I want to switch plans, which one is cheaper for me?",
+          "We have Basic, Plus and Max, each with a family version and "
+          "annual billing.",
+          "Sorry, which one is cheaper for me?" },
+        { "Quiero cambiar de tarifa, no entiendo cuál me sale más barata.",
+          "Tenemos Básica, Plus y Max, cada una con versión familiar y "
+          "pago anual.",
+          "Perdón, no entiendo cuál me sale más barata." },
+        { "Quero mudar de plano, não entendo qual sai mais barato para "
+          "mim.",
+          "Temos Básico, Plus e Max, cada um com versão família e "
+          "pagamento anual.",
+          "Desculpe, não entendi qual sai mais barato para mim." },
+        { "Je veux changer de forfait, je ne comprends pas lequel est le "
+          "moins cher pour moi.",
+          "Nous avons Basic, Plus et Max, chacun en version famille et "
+          "en paiement annuel.",
+          "Pardon, je ne comprends pas lequel est le moins cher pour moi." },
+        { "Ich möchte den Tarif wechseln, ich verstehe nicht, welcher für "
+          "mich günstiger ist.",
+          "Wir haben Basic, Plus und Max, jeweils als Familienversion und "
+          "mit jährlicher Zahlung.",
+          "Entschuldigung, ich verstehe nicht, welcher für mich günstiger "
+          "ist." },
+    };
+
+    for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+        first_turn(convs[i][0], &r);
+        is_int(r.action, BEHAVE_ACTION_RESOLVE,
+               "confusion in a first message: resolve: %s", convs[i][0]);
+    }
+
+    conv_each(convs, 3, action, BEHAVE_ACTION_CLARIFY,
+              "confusion after an answer: clarify");
+}
+
+
 int
 main(void)
 {
@@ -441,6 +488,7 @@ main(void)
     test_so_asks_again();
     test_announced();
     test_formal_thanks();
+    test_confusion_first();
 
     return tap_done();
 }

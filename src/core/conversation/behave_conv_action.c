@@ -259,7 +259,14 @@ behave_conv_clarify(const behave_conv_state_t *st,
         return 1;
     }
 
-    if (current->confusion || (current->cues & BEHAVE_CUE_CONFUSION)) {
+    /*
+     * "which one is cheaper for me?", "I don't understand my bill" in a
+     * first message: no answer yet that was not understood, and the ask
+     * says what it is about
+     */
+    if ((current->confusion || (current->cues & BEHAVE_CUE_CONFUSION))
+        && st->turns > 0)
+    {
         behave_conv_act(out, BEHAVE_ACTION_CLARIFY, BEHAVE_GUIDE_UNCLEAR);
         snprintf(r, rl, "the answer was not understood (\"%s\")",
                  current->confusion
