@@ -28,7 +28,10 @@
  *   question after them is not the letter asked again (resolve);
  * - clarify: "which one", "I don't understand" in a first message is no
  *   answer not understood (none was given yet): the ask is answered
- *   (resolve); after an answer, the same words ask to clarify.
+ *   (resolve); after an answer, the same words ask to clarify;
+ * - repetition: a question about the wait for the fix ("ok, but
+ *   anything I can do until then?", phrases/interim.tsv) is a new ask,
+ *   whatever concession opens it and however close it reads.
  */
 
 #include <stdio.h>
@@ -479,6 +482,50 @@ test_confusion_first(void)
 }
 
 
+/* a fix promised, then "ok, but what can I do until then?" */
+static void
+test_interim(void)
+{
+    static const char  *const convs[][3] = {
+        { "The sync between your calendar app and Outlook duplicates "
+          "every meeting. Not urgent but it's messy.",
+          "Thanks for reporting this. I'll raise it with our engineers "
+          "and we'll get back to you within 48 hours.",
+          "ok, but it's still duplicating in the meantime, right? "
+          "anything I can do until then?" },
+        { "La sincronización de su calendario con Outlook duplica todas "
+          "las reuniones. No es urgente, pero es un lío.",
+          "Gracias por avisar. Lo paso a los ingenieros y le respondemos "
+          "en 48 horas.",
+          "vale, pero mientras tanto se sigue duplicando, ¿no? ¿puedo "
+          "hacer algo hasta entonces?" },
+        { "A sincronização do calendário de vocês com o Outlook duplica "
+          "todas as reuniões. Não é urgente, mas é uma bagunça.",
+          "Obrigado pelo aviso. Vou passar para os engenheiros e "
+          "retornamos em 48 horas.",
+          "tá, mas enquanto isso continua duplicando, né? tem algo que eu "
+          "possa fazer até lá?" },
+        { "La synchronisation de votre agenda avec Outlook duplique "
+          "toutes les réunions. Pas urgent, mais c'est le bazar.",
+          "Merci du signalement. Je transmets aux ingénieurs et nous "
+          "revenons vers vous sous 48 heures.",
+          "d'accord, mais en attendant ça continue de dupliquer, non ? je "
+          "peux faire quelque chose d'ici là ?" },
+        { "Die Synchronisierung Ihres Kalenders mit Outlook verdoppelt "
+          "jeden Termin. Nicht dringend, aber unübersichtlich.",
+          "Danke für den Hinweis. Ich gebe das an die Technik weiter, wir "
+          "melden uns innerhalb von 48 Stunden.",
+          "ok, aber in der Zwischenzeit wird weiter verdoppelt, oder? "
+          "kann ich bis dahin etwas tun?" },
+    };
+
+    conv_each(convs, 3, repetition, 0,
+              "a question about the wait: no repetition");
+    conv_each(convs, 3, action, BEHAVE_ACTION_RESOLVE,
+              "a question about the wait: resolve");
+}
+
+
 int
 main(void)
 {
@@ -489,6 +536,7 @@ main(void)
     test_announced();
     test_formal_thanks();
     test_confusion_first();
+    test_interim();
 
     return tap_done();
 }

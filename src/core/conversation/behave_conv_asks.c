@@ -602,6 +602,16 @@ behave_conv_repetition(const behave_conv_state_t *st,
 
     strong = (cur->flags & BEHAVE_CONV_F_STRONG) != 0;
 
+    /*
+     * "ok, but anything I can do until then?", "Is there any workaround
+     * meanwhile?": a question about the wait for the fix is a new ask,
+     * whatever concession opens it and however close to the problem it
+     * reads, unless the customer says outright the question is open
+     */
+    if (cur->interim && !strong) {
+        return;
+    }
+
     said = strong || (cur->flags & BEHAVE_CONV_F_REASK);
     reask = said || (cur->cues & (BEHAVE_CUE_CONFUSION | BEHAVE_CUE_CONTRAST));
 

@@ -63,6 +63,7 @@ typedef enum {
     BEHAVE_CONV_T_CLAIMS_MORE,
     BEHAVE_CONV_T_PRIORITY,
     BEHAVE_CONV_T_ANNOUNCE,
+    BEHAVE_CONV_T_INTERIM,
     BEHAVE_CONV_T_N
 } behave_conv_tab_e;
 
