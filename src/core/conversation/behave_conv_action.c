@@ -21,8 +21,10 @@ static int behave_conv_simplify(const behave_conv_rec_t *current,
     behave_conv_result_t *out);
 static int behave_conv_clarify(const behave_conv_state_t *st,
     const behave_conv_rec_t *current, behave_conv_result_t *out);
-static int behave_conv_route(const behave_conv_rec_t *current,
-    behave_conv_result_t *out);
+static int behave_conv_route(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current, behave_conv_result_t *out);
+static int behave_conv_team_taken(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current, const behave_conv_result_t *out);
 static int behave_conv_answered(const behave_conv_state_t *st, int asked);
 static int behave_conv_nothing_said(const behave_conv_state_t *st);
 
@@ -84,7 +86,7 @@ behave_conv_recommend(const behave_conv_state_t *st,
     if (behave_conv_handoff(st, current, out, esc_from, esc_turns)
         || behave_conv_simplify(current, out)
         || behave_conv_clarify(st, current, out)
-        || behave_conv_route(current, out))
+        || behave_conv_route(st, current, out))
     {
         return;
     }
@@ -257,7 +259,14 @@ behave_conv_clarify(const behave_conv_state_t *st,
         return 1;
     }
 
-    if (current->confusion || (current->cues & BEHAVE_CUE_CONFUSION)) {
+    /*
+     * "which one is cheaper for me?", "I don't understand my bill" in a
+     * first message: no answer yet that was not understood, and the ask
+     * says what it is about
+     */
+    if ((current->confusion || (current->cues & BEHAVE_CUE_CONFUSION))
+        && st->turns > 0)
+    {
         behave_conv_act(out, BEHAVE_ACTION_CLARIFY, BEHAVE_GUIDE_UNCLEAR);
         snprintf(r, rl, "the answer was not understood (\"%s\")",
                  current->confusion
@@ -306,10 +315,10 @@ behave_conv_answered(const behave_conv_state_t *st, int asked)
  * customer is blocked right now (urgency high)
  */
 static int
-behave_conv_route(const behave_conv_rec_t *current,
-    behave_conv_result_t *out)
+behave_conv_route(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current, behave_conv_result_t *out)
 {
-    if (current->specialist) {
+    if (current->specialist && !behave_conv_team_taken(st, current, out)) {
         behave_conv_act(out, BEHAVE_ACTION_ROUTE, BEHAVE_GUIDE_ROUTE);
         snprintf(out->reason, sizeof(out->reason),
                  "needs a specialist team (%s)",
@@ -330,6 +339,38 @@ behave_conv_route(const behave_conv_rec_t *current,
                  behave_conv_quote(BEHAVE_CONV_T_PRIORITY,
                                    current->priority));
         return 1;
+    }
+
+    return 0;
+}
+
+
+/*
+ * "Should I also order a new card, or will the fraud team do that?",
+ * "How long does the dispute usually take?": an earlier customer turn
+ * already named a team and the agent answered it; a later question that
+ * names a team, and does not ask the earlier one again, asks how the
+ * case goes on, which the answer can tell.  Asked again ("there must be
+ * a fraud department, right?") or told ("I still want it passed to your
+ * fraud team", "I've never heard of that merchant"), the case is still
+ * the team's.
+ */
+static int
+behave_conv_team_taken(const behave_conv_state_t *st,
+    const behave_conv_rec_t *current, const behave_conv_result_t *out)
+{
+    size_t  i;
+
+    if (out->repetition || !(current->flags & BEHAVE_CONV_F_QUESTION)) {
+        return 0;
+    }
+
+    for (i = 0; i < st->nrec; i++) {
+        if (st->rec[i].specialist
+            && behave_conv_answered(st, (int) st->rec[i].turn))
+        {
+            return 1;
+        }
     }
 
     return 0;

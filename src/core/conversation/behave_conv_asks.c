@@ -50,6 +50,7 @@ static int behave_conv_focus_differs(const behave_conv_rec_t *a,
 static int behave_conv_only_problem(const behave_conv_norm_t *t);
 static int behave_conv_only_fails(const behave_conv_norm_t *t);
 static int behave_conv_welcomed(const behave_conv_rec_t *r);
+static int behave_conv_announces(const behave_conv_norm_t *t);
 
 
 /*
@@ -199,6 +200,54 @@ behave_conv_plain_question(const behave_conv_norm_t *t)
     }
 
     return behave_conv_phrase_at(t, BEHAVE_CONV_L_INTERROGATIVE, at);
+}
+
+
+/* see conclusive.tsv */
+int
+behave_conv_concludes(const behave_conv_norm_t *t)
+{
+    size_t       i, at, n;
+    const char  *sp;
+
+    /* a clause opens the text or follows a space: only those places */
+    for (i = 0; i < t->len; i = (size_t) (sp - t->text) + 1) {
+        sp = memchr(t->text + i, ' ', t->len - i);
+        if (sp == NULL) {
+            sp = t->text + t->len;
+        }
+
+        at = behave_conv_clause(t, i);
+        if (at == BEHAVE_CONV_NO_POS) {
+            continue;
+        }
+
+        n = behave_conv_word_in(t, at, BEHAVE_CONV_L_CONCLUSIVE);
+        if (n == 0) {
+            continue;
+        }
+
+        /* "so, going back: can...", "entonces, ¿qué...": past the word,
+         * its comma and an opening "¿" */
+        at += n - 1;
+        while (at < t->len && strchr(", :", t->text[at]) != NULL) {
+            at++;
+        }
+
+        if (at + 1 < t->len && memcmp(t->text + at, "\xc2\xbf", 2) == 0) {
+            at += 2;
+        }
+
+        /* "so where...", "so is...": asked; "so it's just a lie?" says
+         * what the customer makes of it */
+        if (behave_conv_phrase_at(t, BEHAVE_CONV_L_INTERROGATIVE, at)
+            || behave_conv_word_in(t, at, BEHAVE_CONV_L_ASK_VERB))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
 }
 
 
@@ -441,6 +490,20 @@ behave_conv_only_fails(const behave_conv_norm_t *t)
 }
 
 
+/*
+ * "quick question about my data", "eine Frage zur Kündigung meines
+ * Mietvertrags": a question announced (announce.tsv) and not asked, no
+ * "?" and no clause that asks
+ */
+static int
+behave_conv_announces(const behave_conv_norm_t *t)
+{
+    return behave_conv_match(t, BEHAVE_CONV_T_ANNOUNCE, 0, NULL)
+           && memchr(t->text, '?', t->len) == NULL
+           && !behave_conv_plain_question(t);
+}
+
+
 int
 behave_conv_unclear(const behave_conv_norm_t *t)
 {
@@ -448,7 +511,8 @@ behave_conv_unclear(const behave_conv_norm_t *t)
            && strpbrk(t->text, "0123456789") == NULL
            && (behave_conv_match(t, BEHAVE_CONV_T_VAGUE_REF, 0, NULL)
                || behave_conv_only_problem(t)
-               || behave_conv_only_fails(t));
+               || behave_conv_only_fails(t)
+               || behave_conv_announces(t));
 }
 
 
@@ -537,6 +601,16 @@ behave_conv_repetition(const behave_conv_state_t *st,
     open_score = 0.0;
 
     strong = (cur->flags & BEHAVE_CONV_F_STRONG) != 0;
+
+    /*
+     * "ok, but anything I can do until then?", "Is there any workaround
+     * meanwhile?": a question about the wait for the fix is a new ask,
+     * whatever concession opens it and however close to the problem it
+     * reads, unless the customer says outright the question is open
+     */
+    if (cur->interim && !strong) {
+        return;
+    }
 
     said = strong || (cur->flags & BEHAVE_CONV_F_REASK);
     reask = said || (cur->cues & (BEHAVE_CUE_CONFUSION | BEHAVE_CUE_CONTRAST));

@@ -62,6 +62,13 @@ int behave_conv_plain_question(const behave_conv_norm_t *t);
  */
 size_t behave_conv_concedes(const behave_conv_norm_t *t);
 
+/*
+ * "So is sending them back free?", "Entonces, ¿qué papeles...?": a
+ * clause that opens with "so" (conclusive.tsv) and asks: the earlier
+ * question asked again
+ */
+int behave_conv_concludes(const behave_conv_norm_t *t);
+
 /* "OK, and can I...", "Fine. And when...": a new ask on the answer */
 int behave_conv_follow_up(const behave_conv_norm_t *t);
 

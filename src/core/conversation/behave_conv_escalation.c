@@ -244,6 +244,10 @@ behave_conv_worse_before(const behave_conv_state_t *st, int m,
  * nothing ... this isn't ok" after "Could someone come out this week?").
  * A turn that asks ("How do I set up automatic declines? I'm struggling
  * to find it") asks how to follow the answer: a new ask, not yet a rise.
+ * Nor is the answer to "what happens exactly?" after a first turn that
+ * said nothing of the problem ("game keeps doing the thing", "ich hab
+ * eine Frage zu meinem Kontoauszug"): its calm measured no problem, so
+ * the problem told at last is no rise from it.
  */
 static void
 behave_conv_escalation_second(const behave_conv_state_t *st,
@@ -252,6 +256,10 @@ behave_conv_escalation_second(const behave_conv_state_t *st,
     const behave_conv_rec_t  *prev;
 
     prev = &st->rec[0];
+
+    if (prev->flags & BEHAVE_CONV_F_UNCLEAR) {
+        return;
+    }
 
     if (cur->urgency > prev->urgency
         && !(cur->flags & BEHAVE_CONV_F_QUESTION)

@@ -75,6 +75,7 @@ behave_conv_state_push(behave_conv_state_t *st, behave_conv_rec_t *rec)
     /* the current turn's alone, never stored: a state folded here reads
      * as one decoded from storage */
     st->rec[0].priority = 0;
+    st->rec[0].interim = 0;
 
     st->nrec += st->nrec < BEHAVE_CONV_RING;
     st->nmean += st->nmean < BEHAVE_CONV_MEANINGS;

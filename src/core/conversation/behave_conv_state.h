@@ -123,8 +123,10 @@ typedef struct {
     uint32_t               cues;
     unsigned               quote;
     unsigned               specialist;
-    /* the current turn only, never stored: 1 + priority.tsv's phrase */
+    /* the current turn only, never stored: 1 + priority.tsv's phrase;
+     * a question about the wait for the fix (interim.tsv) */
     unsigned               priority;
+    unsigned               interim;
     unsigned               overload;
     unsigned               confusion;
     unsigned               vague;

@@ -180,6 +180,10 @@ behave_conversation_record_norm(const behave_turn_t *t,
         f |= BEHAVE_CONV_F_OPEN | BEHAVE_CONV_F_REASK;
     }
 
+    if (behave_conv_concludes(n)) {
+        f |= BEHAVE_CONV_F_STRONG | BEHAVE_CONV_F_QUESTION;
+    }
+
     if (behave_conv_match(n, BEHAVE_CONV_T_REASK, 0, NULL)
         || behave_conv_match(n, BEHAVE_CONV_T_CONFUSION, 0, NULL)
         || behave_conv_match(n, BEHAVE_CONV_T_OVERLOAD, 0, NULL))
@@ -237,6 +241,8 @@ behave_conversation_record_norm(const behave_turn_t *t,
                                         BEHAVE_CONV_T_SPECIALIST,
                                         BEHAVE_CONV_TOPIC, NULL);
     rec->priority = behave_conv_first(n, BEHAVE_CONV_T_PRIORITY, 0, NULL);
+    rec->interim = (f & BEHAVE_CONV_F_QUESTION)
+                   && behave_conv_match(n, BEHAVE_CONV_T_INTERIM, 0, NULL);
     rec->vague = behave_conv_first(n, BEHAVE_CONV_T_VAGUE,
                                    0, &rec->vague_n);
 
