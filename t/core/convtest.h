@@ -45,6 +45,33 @@ conversation(const char *const *texts, size_t n, behave_conv_result_t *r)
 
 
 /*
+ * A calm first customer turn (low urgency, severity 0, valence 0), the
+ * agent's answer, then a second customer turn read high, severity 3 and
+ * unhappy (-0.6), whatever the annotator says of the texts: the second
+ * turn's rise is then decided by what the words say (escalation).
+ */
+static inline void
+second_rise(const char *first, const char *agent, const char *second,
+    behave_conv_result_t *r)
+{
+    behave_turn_t  tv[3];
+
+    turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER, first, 0);
+    turn(&tv[1], BEHAVE_SPEAKER_AGENT, agent, 1);
+    turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, second, 2);
+
+    tv[0].urgency = BEHAVE_URGENCY_LOW;
+    tv[0].severity = 0;
+    tv[0].valence_score = 0.0;
+    tv[2].urgency = BEHAVE_URGENCY_HIGH;
+    tv[2].severity = 3;
+    tv[2].valence_score = -0.6;
+
+    behave_conversation_assess(tv, 2, &tv[2], r);
+}
+
+
+/*
  * Each conversation of a table (rows of width texts, n turns each,
  * assessed at the last) gives the result's field, an int, the value want;
  * each check is named by what and the row's last text.

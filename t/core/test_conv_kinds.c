@@ -54,7 +54,6 @@ static void
 test_told_after_unclear(void)
 {
     size_t                 i, k;
-    behave_turn_t          tv[3];
     behave_conv_result_t   r;
     static const char     *const convs[][4] = {
         { "Hi, I've got a problem.",
@@ -86,18 +85,7 @@ test_told_after_unclear(void)
 
     for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
         for (k = 0; k < 2; k++) {
-            turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER, convs[i][k], 0);
-            turn(&tv[1], BEHAVE_SPEAKER_AGENT, convs[i][2], 1);
-            turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, convs[i][3], 2);
-
-            tv[0].urgency = BEHAVE_URGENCY_LOW;
-            tv[0].severity = 0;
-            tv[0].valence_score = 0.0;
-            tv[2].urgency = BEHAVE_URGENCY_HIGH;
-            tv[2].severity = 3;
-            tv[2].valence_score = -0.6;
-
-            behave_conversation_assess(tv, 2, &tv[2], &r);
+            second_rise(convs[i][k], convs[i][2], convs[i][3], &r);
             is_int(r.escalating, k == 1, "%s: %s", k == 0
                    ? "told after a turn that said nothing: not escalating"
                    : "told after a clear first ask: escalating",

@@ -456,7 +456,6 @@ static void
 test_second_turn_asks(void)
 {
     size_t                 i, k;
-    behave_turn_t          tv[3];
     behave_conv_result_t   r;
     static const char     *const convs[][4] = {
         { "Can you remove the best offer option from my listings?",
@@ -492,18 +491,7 @@ test_second_turn_asks(void)
 
     for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
         for (k = 2; k < 4; k++) {
-            turn(&tv[0], BEHAVE_SPEAKER_CUSTOMER, convs[i][0], 0);
-            turn(&tv[1], BEHAVE_SPEAKER_AGENT, convs[i][1], 1);
-            turn(&tv[2], BEHAVE_SPEAKER_CUSTOMER, convs[i][k], 2);
-
-            tv[0].urgency = BEHAVE_URGENCY_LOW;
-            tv[0].severity = 0;
-            tv[0].valence_score = 0.0;
-            tv[2].urgency = BEHAVE_URGENCY_HIGH;
-            tv[2].severity = 3;
-            tv[2].valence_score = -0.6;
-
-            behave_conversation_assess(tv, 2, &tv[2], &r);
+            second_rise(convs[i][0], convs[i][1], convs[i][k], &r);
             is_int(r.escalating, k == 3, "%s: %s", k == 2
                    ? "asks how to follow the answer: not escalating"
                    : "the same told without a question: escalating",
