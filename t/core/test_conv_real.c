@@ -98,7 +98,8 @@ test_vent_first(void)
           "a mais recente",
           "Pode reinstalar o app?",
           "não funciona, continua fechando" },
-        { "J'en ai marre, l'appli de musique est nulle et plante sans arrêt !!",
+        { "J'en ai marre, l'appli de musique est nulle et plante sans "
+          "arrêt !!",
           "Désolés ! Quel téléphone utilisez-vous ?",
           "un iphone 8",
           "Merci. Et quelle version de l'appli ?",

@@ -80,9 +80,9 @@ test_stack(void)
         return;
     }
 
-    todo_ok(behave_model_stack_flat(),
-            "deeper trees are walked node by node, as before",
-            "the stack's trees are laid out flat");
+    /* the shipped trees are two tests deep: a flat layout that fails
+     * would fall back to the walk, slower and silent */
+    ok(behave_model_stack_flat(), "the stack's trees are laid out flat");
 
     bad = 0;
 

@@ -214,8 +214,8 @@ behave_conv_angry_before(const behave_conv_state_t *st, int m)
  * severe and at least as negative.  The current turn is no worse than it
  * (labels.md: "the customer's turns get worse"), however calm the turns
  * between: a first message that vents is the angriest, not the start of
- * a rise.  Any earlier turn so was measured too and lost written
- * escalations that come back to an earlier peak.
+ * a rise.  The first turn only: read off any earlier turn, the rule
+ * would lose written escalations that come back to an earlier peak.
  */
 static int
 behave_conv_worse_before(const behave_conv_state_t *st, int m,

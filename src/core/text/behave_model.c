@@ -1183,8 +1183,8 @@ behave_model_valence_score(behave_model_state_t *m, double rules)
 
 /*
  * lrintf() without its call: SSE's conversion is what glibc's lrintf()
- * runs on x86-64, in the same rounding mode (64 calls were a tenth of
- * the signature's packing)
+ * runs on x86-64, in the same rounding mode (64 calls a message, a
+ * tenth of the signature's packing when called)
  */
 static inline long
 behave_round(float x)

@@ -4,8 +4,8 @@
  * The critical stack (scripts/train): boosted trees over the critical
  * head's logit and which of the stack's features the message holds.
  *
- * scripts/gen-model writes the trees as linked nodes; walking them was a
- * quarter of an annotation whose head's logit passes the gate (13k
+ * scripts/gen-model writes the trees as linked nodes; walking them costs
+ * a quarter of an annotation whose head's logit passes the gate (13k
  * instructions of a 17-word message: 300 trees of three tests each).
  * Every tree it writes is two tests deep, so at start each is laid out
  * flat: the slots of its three tests and its four leaves.  A message
@@ -14,7 +14,8 @@
  * logit passes a cut (the cuts sorted, so the passed ones are a prefix
  * found by bisection).  The leaves are summed in the trees' order, as
  * the walk summed them, so the score is the same float.  A table with a
- * deeper tree, or more than the flat table holds, is walked as before.
+ * deeper tree, or more than the flat table holds, is walked node by
+ * node.
  */
 
 #include <pthread.h>
@@ -22,6 +23,11 @@
 #include <string.h>
 #include "text/behave_model.h"
 #include "text/behave_model_int.h"
+
+
+/* the state holds a bit for every input of the stack the table can have */
+_Static_assert(sizeof(((behave_model_state_t *) 0)->stack) * 8
+               >= BEHAVE_STACK_BITS, "behave_model_state_t.stack too small");
 
 
 #define BEHAVE_STACK_FLAT_MAX  1024     /* trees laid out flat */
