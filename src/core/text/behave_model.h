@@ -52,7 +52,6 @@ int behave_model_stack_sound(void);
  * message does it otherwise); any thread, any number of times
  */
 void behave_model_tables_init(void);
-void behave_model_stack_init(void);
 
 /* whether weights are compiled in */
 int behave_model_present(void);

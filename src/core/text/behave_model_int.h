@@ -143,6 +143,8 @@ void behave_model_frames(behave_model_state_t *m, behave_cset_t c,
 float behave_model_stack(const behave_model_state_t *m);
 float behave_model_stack_walked(const behave_model_state_t *m);
 int behave_model_stack_flat(void);
+/* the stack's part of behave_model_tables_init() */
+void behave_model_stack_init(void);
 
 
 #endif /* BEHAVE_MODEL_INT_H */
