@@ -207,21 +207,11 @@ behave_conv_plain_question(const behave_conv_norm_t *t)
 int
 behave_conv_concludes(const behave_conv_norm_t *t)
 {
-    size_t       i, at, n;
-    const char  *sp;
+    size_t  i, at, n;
 
-    /* a clause opens the text or follows a space: only those places */
-    for (i = 0; i < t->len; i = (size_t) (sp - t->text) + 1) {
-        sp = memchr(t->text + i, ' ', t->len - i);
-        if (sp == NULL) {
-            sp = t->text + t->len;
-        }
+    i = 0;
 
-        at = behave_conv_clause(t, i);
-        if (at == BEHAVE_CONV_NO_POS) {
-            continue;
-        }
-
+    while ((at = behave_conv_clause_next(t, &i)) != BEHAVE_CONV_NO_POS) {
         n = behave_conv_word_in(t, at, BEHAVE_CONV_L_CONCLUSIVE);
         if (n == 0) {
             continue;

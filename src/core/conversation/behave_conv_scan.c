@@ -552,38 +552,50 @@ behave_conv_phrase_at(const behave_conv_norm_t *t, behave_conv_list_e id,
 }
 
 
+/*
+ * The start of the next clause from *i on, *i moved past the place tried;
+ * BEHAVE_CONV_NO_POS at the end.  A clause starts the text or right after
+ * a space: only those places are tried, from one space to the next (a
+ * byte at a time costs a sixth of a customer turn's record).
+ */
+size_t
+behave_conv_clause_next(const behave_conv_norm_t *t, size_t *i)
+{
+    size_t       at;
+    const char  *sp;
+
+    while (*i < t->len) {
+        at = behave_conv_clause(t, *i);
+        sp = memchr(t->text + *i, ' ', t->len - *i);
+        *i = sp == NULL ? t->len : (size_t) (sp - t->text) + 1;
+
+        if (at != BEHAVE_CONV_NO_POS) {
+            return at;
+        }
+    }
+
+    return BEHAVE_CONV_NO_POS;
+}
+
+
 /* a phrase of list id opens one of the first clauses (0: any clause) */
 int
 behave_conv_opens(const behave_conv_norm_t *t, behave_conv_list_e id,
     unsigned clauses)
 {
-    size_t       i, at;
-    unsigned     seen;
-    const char  *sp;
+    size_t    i, at;
+    unsigned  seen;
 
     seen = 0;
+    i = 0;
 
-    /*
-     * A clause starts the text or right after a space: only those places
-     * are tried, from one space to the next (a byte at a time was a sixth
-     * of a customer turn's record)
-     */
-    for (i = 0; i < t->len; i = (size_t) (sp - t->text) + 1) {
-        at = behave_conv_clause(t, i);
-
-        if (at != BEHAVE_CONV_NO_POS) {
-            if (clauses && seen++ == clauses) {
-                return 0;
-            }
-
-            if (behave_conv_phrase_at(t, id, at)) {
-                return 1;
-            }
+    while ((at = behave_conv_clause_next(t, &i)) != BEHAVE_CONV_NO_POS) {
+        if (clauses && seen++ == clauses) {
+            return 0;
         }
 
-        sp = memchr(t->text + i, ' ', t->len - i);
-        if (sp == NULL) {
-            break;
+        if (behave_conv_phrase_at(t, id, at)) {
+            return 1;
         }
     }
 

@@ -102,6 +102,7 @@ int behave_conv_at(const behave_conv_norm_t *t, const char *phrase,
  * opening "¿", "¡" or quote, or BEHAVE_CONV_NO_POS when i starts none
  */
 size_t behave_conv_clause(const behave_conv_norm_t *t, size_t i);
+size_t behave_conv_clause_next(const behave_conv_norm_t *t, size_t *i);
 
 /* a phrase of list id starts at "at" */
 int behave_conv_phrase_at(const behave_conv_norm_t *t, behave_conv_list_e id,
